@@ -1,0 +1,143 @@
+// Package record defines GameRecord, the complete account of one refereed
+// game: who played, under which profile and overrides, every move with its
+// time, every penalty and substitution, the result and the agents' stderr.
+// Its JSON form is the per-game export schema (docs/records.md).
+package record
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Agent is one side of a game.
+type Agent struct {
+	Name string `json:"name"`           // display name
+	Ref  string `json:"ref"`            // agent reference as given (builtin:random, lua:bot.lua, ./bin)
+	Hash string `json:"hash,omitempty"` // content hash of the agent's binary or script, where known
+}
+
+// Move sources.
+const (
+	SourceAgent  = "agent"  // the agent's own reply
+	SourceRandom = "random" // a substitute move drawn by the referee
+	SourceSkip   = "skip"   // the turn was skipped
+)
+
+// Move is one ply.
+type Move struct {
+	Ply    int    `json:"ply"`
+	Seat   int    `json:"seat"`
+	Text   string `json:"text"`   // course notation; "" for a skipped turn
+	Source string `json:"source"` // agent, random or skip
+	// WallMS is the wall-clock time from request to reply as the referee
+	// measured it (0 when the agent was not asked).
+	WallMS float64 `json:"wall_ms"`
+	// CPUMS is the agent process's total CPU time after this move, where
+	// the profile measures CPU.
+	CPUMS float64 `json:"cpu_ms,omitempty"`
+}
+
+// Event is anything the referee did besides applying an agent's move:
+// penalties, substitutions, kills, restarts.
+type Event struct {
+	Ply     int    `json:"ply"`
+	Seat    int    `json:"seat"`
+	Kind    string `json:"kind"`    // a failure (timeout, late, unparseable, illegal, error, dead, memory) or launch/restart
+	Penalty string `json:"penalty"` // what the profile did about it
+	Detail  string `json:"detail"`  // what happened, for humans
+	Reply   string `json:"reply,omitempty"`
+}
+
+// Result is how the game ended.
+type Result struct {
+	Winner  int    `json:"winner"` // 0, 1, or -1 for none
+	Draw    bool   `json:"draw"`
+	Scores  []int  `json:"scores,omitempty"`
+	Reason  string `json:"reason"`            // the course's reason text ("" for a normal end in most courses)
+	Detail  string `json:"detail,omitempty"`  // the course's longer message, where it had one
+	Forfeit string `json:"forfeit,omitempty"` // the failure that ended the game, if any
+}
+
+// Game is one refereed game.
+type Game struct {
+	Schema    int               `json:"schema"`
+	ID        string            `json:"id"`
+	Game      string            `json:"game"`
+	Params    map[string]string `json:"params,omitempty"`
+	Profile   string            `json:"profile"`
+	Overrides []string          `json:"overrides,omitempty"`
+	Seed      uint64            `json:"seed"`
+	Agents    [2]Agent          `json:"agents"` // by seat; seat 0 moves first
+	Start     string            `json:"start_board"`
+	Moves     []Move            `json:"moves"`
+	Events    []Event           `json:"events,omitempty"`
+	Result    Result            `json:"result"`
+	Final     string            `json:"final_board"`
+	Stderr    [2]string         `json:"stderr"`
+	Started   time.Time         `json:"started"`
+	Ended     time.Time         `json:"ended"`
+}
+
+// SchemaVersion is written into every record.
+const SchemaVersion = 1
+
+// History is the move texts in order ("" for skipped turns), as agents and
+// engine.Replay take them.
+func (g *Game) History() []string {
+	h := make([]string, len(g.Moves))
+	for i, m := range g.Moves {
+		h[i] = m.Text
+	}
+	return h
+}
+
+// Penalties counts events per failure kind for seat.
+func (g *Game) Penalties(seat int) map[string]int {
+	out := map[string]int{}
+	for _, e := range g.Events {
+		if e.Seat == seat && e.Kind != "launch" && e.Kind != "restart" {
+			out[e.Kind]++
+		}
+	}
+	return out
+}
+
+// Outcome returns the points for seat: 1 win, 0.5 draw, 0 loss or no result.
+func (g *Game) Outcome(seat int) float64 {
+	switch {
+	case g.Result.Draw:
+		return 0.5
+	case g.Result.Winner == seat:
+		return 1
+	}
+	return 0
+}
+
+// Summary is a one-line description of the result.
+func (g *Game) Summary() string {
+	s := "draw"
+	if !g.Result.Draw {
+		if g.Result.Winner >= 0 {
+			s = fmt.Sprintf("%s (seat %d) wins", g.Agents[g.Result.Winner].Name, g.Result.Winner)
+		} else {
+			s = "no result"
+		}
+	}
+	if len(g.Result.Scores) == 2 {
+		s += fmt.Sprintf(" %d-%d", g.Result.Scores[0], g.Result.Scores[1])
+	}
+	if g.Result.Reason != "" {
+		s += ": " + g.Result.Reason
+	}
+	return s
+}
+
+// MarshalLine renders the record as one JSON line.
+func (g *Game) MarshalLine() ([]byte, error) {
+	b, err := json.Marshal(g)
+	if err != nil {
+		return nil, fmt.Errorf("encode game %s: %w", g.ID, err)
+	}
+	return append(b, '\n'), nil
+}

@@ -1,0 +1,116 @@
+package referee_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"arena/agents/builtin"
+	"arena/plugins/protocol"
+	"arena/plugins/sdk"
+)
+
+// The test binary doubles as an agent host: the launcher re-executes it
+// with hostArg and the agent's name, and TestMain serves that agent as a
+// real go-plugin subprocess.
+const hostArg = "__test_agent"
+
+func TestMain(m *testing.M) {
+	if len(os.Args) > 2 && os.Args[1] == hostArg {
+		serveTestAgent(os.Args[2])
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// misbehaving agents, each failing one way on cue.
+var testAgents = []string{"random", "greedy", "sleeper", "late", "garbage", "illegal", "erring", "quitter", "oldproto", "noisy"}
+
+func serveTestAgent(ref string) {
+	name := strings.TrimPrefix(ref, "builtin:")
+	var a sdk.Agent
+	var opts []sdk.Option
+	switch name {
+	case "random", "greedy":
+		b, err := builtin.New(name)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		a = b
+	case "sleeper":
+		a = &scripted{on: 1, act: func(ctx context.Context) (string, error) {
+			// A child in the same process group must die with the agent.
+			cmd := exec.Command("sleep", "300")
+			if err := cmd.Start(); err == nil {
+				fmt.Fprintf(os.Stderr, "child pid %d\n", cmd.Process.Pid)
+			}
+			time.Sleep(time.Hour)
+			return "", nil
+		}}
+	case "late":
+		a = &scripted{on: 2, act: func(ctx context.Context) (string, error) {
+			time.Sleep(lateBy)
+			return "SKIP 0", nil // whatever it says, it must be discarded
+		}}
+	case "garbage":
+		a = &scripted{on: 1, act: func(ctx context.Context) (string, error) { return "hello referee", nil }}
+	case "illegal":
+		a = &scripted{on: 2, actTurn: func(t sdk.Turn) (string, error) { return fmt.Sprintf("PIT %d 9", t.Seat), nil }}
+	case "erring":
+		a = &scripted{on: 1, act: func(ctx context.Context) (string, error) { return "", fmt.Errorf("no idea") }}
+	case "quitter":
+		a = &scripted{on: 3, act: func(ctx context.Context) (string, error) {
+			os.Exit(3)
+			return "", nil
+		}}
+	case "noisy":
+		a = &scripted{on: 1, act: func(ctx context.Context) (string, error) {
+			line := strings.Repeat("x", 1000) + "\n"
+			for range 2000 {
+				fmt.Fprint(os.Stderr, line)
+				fmt.Fprint(os.Stdout, line)
+			}
+			fmt.Fprintln(os.Stderr, "LAST LINE")
+			return "", fmt.Errorf("noisy error")
+		}}
+	case "oldproto":
+		a, _ = builtin.New("random")
+		opts = append(opts, sdk.WithProtocolVersion(protocol.Version+98))
+	default:
+		fmt.Fprintln(os.Stderr, "unknown test agent", name)
+		os.Exit(2)
+	}
+	sdk.Serve(a, opts...)
+}
+
+// lateBy is how long the late agent sleeps: well past the move limit and
+// well inside the cushion of latencyProfile.
+const lateBy = 1500 * time.Millisecond
+
+// scripted plays random legal moves except on its on-th move request
+// (counting from 1), where it does act (or actTurn) instead.
+type scripted struct {
+	on      int
+	n       int
+	act     func(context.Context) (string, error)
+	actTurn func(sdk.Turn) (string, error)
+	rnd     builtin.Random
+}
+
+func (s *scripted) Start(ctx context.Context, g sdk.Game) error { return s.rnd.Start(ctx, g) }
+
+func (s *scripted) Move(ctx context.Context, t sdk.Turn) (string, error) {
+	s.n++
+	if s.n == s.on {
+		if s.actTurn != nil {
+			return s.actTurn(t)
+		}
+		return s.act(ctx)
+	}
+	return s.rnd.Move(ctx, t)
+}

@@ -1,0 +1,611 @@
+// Package referee plays one match between two agents under a course
+// profile: it asks the side to move through its agent handle, measures the
+// reply's time around the call, judges the reply with the game's own parser,
+// applies the profile's penalty for any failure, and writes every event into
+// a record.Game.
+package referee
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"arena/arena/clock"
+	"arena/arena/record"
+	"arena/engine"
+	"arena/plugins/host"
+	"arena/plugins/protocol"
+)
+
+// Handle is the referee's grip on one running agent.
+type Handle interface {
+	protocol.Agent
+	// Kill ends the agent's process group; safe to repeat.
+	Kill()
+	// CPUTime is the agent's total CPU time so far.
+	CPUTime() (time.Duration, error)
+	// MemoryExceeded is closed when the agent was killed for its memory.
+	MemoryExceeded() <-chan struct{}
+	// Stderr is the captured tail of the agent's stderr.
+	Stderr() string
+}
+
+// Player is an agent entered in a match.
+type Player struct {
+	Name    string            // display name
+	Ref     string            // agent reference
+	Options map[string]string // passed to the agent at start
+	Hash    string            // content hash, recorded
+}
+
+// Match is one game to referee.
+type Match struct {
+	ID        string
+	Game      engine.Game
+	Params    engine.Params
+	Profile   engine.Profile
+	Overrides []engine.Override
+	Players   [2]Player // by seat; seat 0 moves first
+	Seed      uint64
+}
+
+// Launcher starts the agent for a seat.
+type Launcher func(ctx context.Context, p Player, opt host.Options) (Handle, error)
+
+// Referee plays matches. The zero value is not usable: set Launch.
+type Referee struct {
+	Launch Launcher
+	// Clock measures and limits thinking time (default: the real clock).
+	Clock clock.Clock
+	// EndTimeout bounds the goodbye call to each agent (default 1 s).
+	EndTimeout time.Duration
+}
+
+// HostLauncher launches agents as plugin subprocesses.
+func HostLauncher(l *host.Launcher) Launcher {
+	return func(ctx context.Context, p Player, opt host.Options) (Handle, error) {
+		proc, err := l.Launch(ctx, p.Ref, opt)
+		if err != nil {
+			return nil, err
+		}
+		return Wrap(proc), nil
+	}
+}
+
+// Wrap makes a running agent process a Handle.
+func Wrap(p *host.Process) Handle { return processHandle{p} }
+
+type processHandle struct{ *host.Process }
+
+func (h processHandle) Describe(ctx context.Context) (protocol.Description, error) {
+	return h.Agent.Describe(ctx)
+}
+func (h processHandle) Start(ctx context.Context, i protocol.StartInfo) error {
+	return h.Agent.Start(ctx, i)
+}
+func (h processHandle) Move(ctx context.Context, r protocol.MoveRequest) (string, error) {
+	return h.Agent.Move(ctx, r)
+}
+func (h processHandle) Observe(ctx context.Context, seat int, move string, ply int) error {
+	return h.Agent.Observe(ctx, seat, move, ply)
+}
+func (h processHandle) End(ctx context.Context, i protocol.EndInfo) error {
+	return h.Agent.End(ctx, i)
+}
+
+// Play referees one game to its end and returns its record. It returns an
+// error only when the game could not be played at all (bad setup) or ctx
+// was cancelled; agent failures are part of the record, never errors.
+func (r *Referee) Play(ctx context.Context, m Match) (*record.Game, error) {
+	if r.Launch == nil {
+		return nil, errors.New("referee: no launcher")
+	}
+	prof := m.Profile
+	if err := prof.Validate(); err != nil {
+		return nil, err
+	}
+	st, err := m.Game.NewState(m.Params)
+	if err != nil {
+		return nil, fmt.Errorf("match %s: %w", m.ID, err)
+	}
+	clk := r.Clock
+	if clk == nil {
+		clk = clock.Real{}
+	}
+	g := &game{
+		ref:   r,
+		m:     m,
+		prof:  prof,
+		clk:   clk,
+		st:    st,
+		rng:   rand.New(rand.NewPCG(m.Seed, 0x9e3779b97f4a7c15)),
+		perMv: clock.PerMove{Limit: prof.MoveLimit, FirstLimit: prof.FirstMoveLimit, Cushion: prof.Cushion},
+		bud:   clock.Budget{Total: prof.Budget, Grace: prof.BudgetGrace},
+	}
+	g.rec = &record.Game{
+		Schema:  record.SchemaVersion,
+		ID:      m.ID,
+		Game:    m.Game.Info().Name,
+		Params:  map[string]string(m.Params.Clone()),
+		Profile: prof.Name,
+		Seed:    m.Seed,
+		Start:   st.Text(),
+		Started: clk.Now().UTC(),
+	}
+	for _, o := range m.Overrides {
+		g.rec.Overrides = append(g.rec.Overrides, o.String())
+	}
+	for i, p := range m.Players {
+		g.rec.Agents[i] = record.Agent{Name: p.Name, Ref: p.Ref, Hash: p.Hash}
+	}
+	defer g.killAll()
+	if err := g.run(ctx); err != nil {
+		return nil, err
+	}
+	return g.rec, nil
+}
+
+// game is the state of one match in progress.
+type game struct {
+	ref   *Referee
+	m     Match
+	prof  engine.Profile
+	clk   clock.Clock
+	st    engine.State
+	rng   *rand.Rand
+	perMv clock.PerMove
+	bud   clock.Budget
+	rec   *record.Game
+
+	h       [2]Handle
+	dead    [2]bool // gone for the rest of the game
+	restart [2]bool // killed after a missed deadline; relaunch before its next turn
+	asked   [2]int  // move requests sent, for the first-move allowance
+	history []string
+	buf     []engine.Move
+	over    bool
+}
+
+func (g *game) killAll() {
+	for i, h := range g.h {
+		if h != nil {
+			h.Kill()
+			if s := h.Stderr(); s != "" {
+				g.rec.Stderr[i] = s
+			}
+		}
+	}
+}
+
+func (g *game) run(ctx context.Context) error {
+	// Both agents start together: a slow starter must not eat its
+	// opponent's time.
+	type started struct {
+		seat int
+		err  error
+	}
+	ch := make(chan started, 2)
+	for seat := range 2 {
+		go func() { ch <- started{seat, g.launch(ctx, seat)} }()
+	}
+	for range 2 {
+		s := <-ch
+		if s.err != nil {
+			g.event(s.seat, engine.FailDead, g.prof.PenaltyFor(engine.FailDead), "failed to start: "+s.err.Error(), "")
+			g.dead[s.seat] = true
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// A start-up that blew the CPU budget loses before the first move.
+	for seat := range 2 {
+		if g.over {
+			break
+		}
+		if !g.dead[seat] && g.prof.Time == engine.CPUBudget {
+			g.chargeCPU(seat)
+		}
+	}
+	for !g.over && !g.st.Terminal() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		seat := g.st.ToMove()
+		if g.dead[seat] && g.dead[1-seat] && g.prof.PenaltyFor(engine.FailDead) == engine.SkipTurn {
+			g.finishNoResult("both agents are dead")
+			break
+		}
+		if err := g.turn(ctx, seat); err != nil {
+			return err
+		}
+	}
+	if !g.over {
+		res := g.st.Result()
+		g.rec.Result = record.Result{Winner: res.Winner, Draw: res.Draw, Reason: res.Reason}
+		if g.m.Game.Info().HasScores {
+			g.rec.Result.Scores = []int{res.Scores[0], res.Scores[1]}
+		}
+	}
+	g.rec.Final = g.st.Text()
+	g.goodbye(ctx)
+	g.rec.Ended = g.clk.Now().UTC()
+	return nil
+}
+
+// launch starts seat's agent and opens the game with it.
+func (g *game) launch(ctx context.Context, seat int) error {
+	p := g.m.Players[seat]
+	h, err := g.ref.Launch(ctx, p, host.Options{StartTimeout: g.prof.StartupTimeout, MemoryMB: g.prof.MemoryMB})
+	if err != nil {
+		return err
+	}
+	g.h[seat] = h
+	sctx := ctx
+	var cancel context.CancelFunc = func() {}
+	if g.prof.StartupTimeout > 0 {
+		sctx, cancel = context.WithTimeout(ctx, g.prof.StartupTimeout)
+	}
+	defer cancel()
+	err = h.Start(sctx, protocol.StartInfo{
+		GameID:   g.m.ID,
+		Game:     g.m.Game.Info().Name,
+		Params:   map[string]string(g.m.Params),
+		Seat:     seat,
+		Profile:  g.prof.Name,
+		Opponent: g.m.Players[1-seat].Name,
+		Options:  p.Options,
+		Seed:     g.m.Seed*2 + uint64(seat) + 1,
+		Clock: protocol.Clock{
+			Model: string(g.prof.Time), MoveLimit: g.prof.MoveLimit, FirstMoveLimit: g.prof.FirstMoveLimit,
+			Cushion: g.prof.Cushion, Budget: g.prof.Budget,
+		},
+	})
+	if err != nil {
+		h.Kill()
+		return fmt.Errorf("start game: %w", err)
+	}
+	return nil
+}
+
+// reply is what came back from one move request.
+type reply struct {
+	text string
+	err  error
+}
+
+func (r reply) String() string {
+	if r.err != nil {
+		return "error: " + r.err.Error()
+	}
+	return r.text
+}
+
+// turn gets one move for seat, by asking its agent or by the profile's
+// penalty, and applies it (or ends the game).
+func (g *game) turn(ctx context.Context, seat int) error {
+	if g.restart[seat] && !g.dead[seat] {
+		g.restart[seat] = false
+		if g.h[seat] != nil {
+			g.h[seat].Kill()
+		}
+		if err := g.launch(ctx, seat); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			g.dead[seat] = true
+			g.event(seat, engine.FailDead, "", "restart after a missed deadline failed: "+err.Error(), "")
+		} else {
+			g.event(seat, "restart", "", "agent restarted after a missed deadline", "")
+		}
+	}
+	if g.dead[seat] {
+		g.penalize(seat, engine.FailDead, "", "")
+		return nil
+	}
+	h := g.h[seat]
+	first := g.asked[seat] == 0
+	g.asked[seat]++
+	var limit, hard time.Duration
+	var timeLeft time.Duration
+	if g.prof.Time == engine.CPUBudget {
+		hard = g.bud.Hard(seat)
+		limit = hard
+		timeLeft = g.bud.Remaining(seat)
+	} else {
+		limit, hard = g.perMv.Window(first)
+		timeLeft = limit
+	}
+	req := protocol.MoveRequest{
+		History:  append([]string(nil), g.history...),
+		Board:    g.st.Text(),
+		Seat:     seat,
+		Ply:      g.st.Ply(),
+		TimeLeft: timeLeft,
+	}
+	if v, ok := g.st.(engine.AgentViewer); ok {
+		view, err := v.AgentView(seat, g.m.Players[1-seat].Name)
+		if err == nil {
+			req.View = view
+		}
+	}
+	callCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	start := g.clk.Now()
+	req.Deadline = start.Add(limit)
+	ch := make(chan reply, 1)
+	go func() {
+		text, err := h.Move(callCtx, req)
+		ch <- reply{text, err}
+	}()
+	var rp reply
+	select {
+	case rp = <-ch:
+	case <-g.clk.After(hard):
+		cancel()
+		elapsed := g.clk.Now().Sub(start)
+		detail := fmt.Sprintf("no reply within %v (waited %v)", hard, elapsed.Round(time.Millisecond))
+		if g.prof.PenaltyFor(engine.FailTimeout) != engine.Loss {
+			// The agent may still be thinking about this request; a
+			// fresh process answers the next one, as the course client
+			// reconnected.
+			h.Kill()
+			g.restart[seat] = true
+		}
+		g.penalize(seat, engine.FailTimeout, detail, "")
+		return nil
+	case <-h.MemoryExceeded():
+		cancel()
+		g.penalize(seat, engine.FailMemory, fmt.Sprintf("over the %d MiB memory limit", g.prof.MemoryMB), "")
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	elapsed := g.clk.Now().Sub(start)
+	wall := float64(elapsed.Microseconds()) / 1000
+
+	// The clock first: a late reply is discarded whatever it says.
+	if g.prof.Time == engine.CPUBudget {
+		if g.chargeCPU(seat) {
+			return nil
+		}
+	} else {
+		switch g.perMv.Judge(first, elapsed) {
+		case clock.Late:
+			g.penalize(seat, engine.FailLate, fmt.Sprintf("reply after %v, past the %v limit; discarded", elapsed.Round(time.Millisecond), limit), rp.String())
+			return nil
+		case clock.Over:
+			g.penalize(seat, engine.FailTimeout, fmt.Sprintf("reply after %v, past the %v deadline", elapsed.Round(time.Millisecond), hard), rp.String())
+			return nil
+		}
+	}
+	if rp.err != nil {
+		if protocol.IsAgentError(rp.err) {
+			g.penalize(seat, engine.FailError, rp.err.Error(), "")
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if isMemory(h) {
+			g.penalize(seat, engine.FailMemory, fmt.Sprintf("over the %d MiB memory limit", g.prof.MemoryMB), "")
+			return nil
+		}
+		h.Kill()
+		g.dead[seat] = true
+		g.penalize(seat, engine.FailDead, "agent process died or hung up: "+rp.err.Error(), "")
+		return nil
+	}
+	mv, err := g.st.ParseMove(rp.text)
+	if err != nil {
+		var me *engine.MoveError
+		if !errors.As(err, &me) {
+			me = &engine.MoveError{Kind: engine.Unparseable, Text: rp.text, Detail: err.Error()}
+		}
+		f := engine.FailIllegal
+		if me.Kind == engine.Unparseable {
+			f = engine.FailUnparseable
+		}
+		g.penalizeMove(seat, f, me)
+		return nil
+	}
+	g.apply(seat, mv, record.SourceAgent, wall)
+	return nil
+}
+
+func isMemory(h Handle) bool {
+	select {
+	case <-h.MemoryExceeded():
+		return true
+	default:
+		return false
+	}
+}
+
+// chargeCPU reads seat's CPU time and ends the game if the budget is
+// blown. It reports whether the game ended.
+func (g *game) chargeCPU(seat int) bool {
+	h := g.h[seat]
+	if h == nil {
+		return false
+	}
+	used, err := h.CPUTime()
+	if err != nil {
+		return false // the process is gone; the caller sees that separately
+	}
+	if g.bud.Charge(seat, used) == clock.Over {
+		g.penalize(seat, engine.FailTimeout, fmt.Sprintf("used %v of CPU, over the %v budget", used.Round(time.Millisecond), g.bud.Total), "")
+		return true
+	}
+	if isMemory(h) {
+		g.penalize(seat, engine.FailMemory, fmt.Sprintf("over the %d MiB memory limit", g.prof.MemoryMB), "")
+		return true
+	}
+	return false
+}
+
+// apply plays a move and tells the agents when the profile asks for it.
+func (g *game) apply(seat int, mv engine.Move, source string, wallMS float64) {
+	text := g.st.FormatMove(mv)
+	ply := g.st.Ply()
+	g.st.Apply(mv)
+	g.history = append(g.history, text)
+	rm := record.Move{Ply: ply, Seat: seat, Text: text, Source: source, WallMS: wallMS}
+	if g.prof.Time == engine.CPUBudget {
+		rm.CPUMS = float64(g.bud.Used(seat).Microseconds()) / 1000
+	}
+	g.rec.Moves = append(g.rec.Moves, rm)
+	if g.prof.NotifyMoves {
+		g.notify(seat, text, ply)
+	}
+}
+
+// notify tells both live agents of a move, red first as the course did,
+// charging each notification to its receiver.
+func (g *game) notify(mover int, text string, ply int) {
+	for s := range 2 {
+		if g.over || g.dead[s] || g.h[s] == nil {
+			continue
+		}
+		wait := g.bud.Hard(s)
+		if g.prof.Time != engine.CPUBudget {
+			_, wait = g.perMv.Window(false)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		err := g.h[s].Observe(ctx, mover, text, ply)
+		cancel()
+		if err != nil && !g.dead[s] {
+			g.h[s].Kill()
+			g.dead[s] = true
+			g.penalize(s, engine.FailDead, "agent failed a move notification: "+err.Error(), "")
+			continue
+		}
+		if g.prof.Time == engine.CPUBudget {
+			g.chargeCPU(s)
+		}
+	}
+}
+
+// penalizeMove handles an unparseable or illegal reply.
+func (g *game) penalizeMove(seat int, f engine.Failure, me *engine.MoveError) {
+	g.penalty(seat, f, me.Detail, me.Text, me)
+}
+
+// penalize handles a failure that is not about the move text; replyText is
+// the discarded reply, if any.
+func (g *game) penalize(seat int, f engine.Failure, detail, replyText string) {
+	g.penalty(seat, f, detail, replyText, nil)
+}
+
+// penalty applies the profile's penalty for failure f of seat, following
+// "as-timeout" and "as-dead" indirections, and records one event.
+func (g *game) penalty(seat int, f engine.Failure, detail, replyText string, me *engine.MoveError) {
+	cause := f
+	pen := g.prof.PenaltyFor(f)
+	for range 3 {
+		switch pen {
+		case engine.AsTimeout:
+			f = engine.FailTimeout
+			pen = g.prof.PenaltyFor(f)
+			continue
+		case engine.AsDead:
+			if g.h[seat] != nil {
+				g.h[seat].Kill()
+			}
+			g.dead[seat] = true
+			f = engine.FailDead
+			pen = g.prof.PenaltyFor(f)
+			continue
+		}
+		break
+	}
+	// A dead agent's later turns are routine; record its death once.
+	if !(cause == engine.FailDead && g.diedBefore(seat)) {
+		g.rec.Events = append(g.rec.Events, record.Event{
+			Ply: g.st.Ply(), Seat: seat, Kind: string(cause), Penalty: string(pen), Detail: detail, Reply: replyText,
+		})
+	}
+	switch pen {
+	case engine.RandomMove:
+		var mv engine.Move
+		var ok bool
+		mv, g.buf, ok = engine.SubstituteMove(g.st, g.rng, g.buf)
+		if !ok {
+			g.finishNoResult("no legal move to substitute")
+			return
+		}
+		g.apply(seat, mv, record.SourceRandom, 0)
+	case engine.SkipTurn:
+		p, ok := g.st.(engine.Passer)
+		if !ok {
+			g.forfeit(seat, f, me)
+			return
+		}
+		p.Pass()
+		g.history = append(g.history, "")
+		g.rec.Moves = append(g.rec.Moves, record.Move{Ply: g.st.Ply() - 1, Seat: seat, Source: record.SourceSkip})
+	default:
+		g.forfeit(seat, f, me)
+	}
+}
+
+func (g *game) diedBefore(seat int) bool {
+	n := 0
+	for _, e := range g.rec.Events {
+		if e.Seat == seat && e.Kind == string(engine.FailDead) {
+			n++
+		}
+	}
+	return n > 0
+}
+
+// forfeit ends the game: seat loses for failure f.
+func (g *game) forfeit(seat int, f engine.Failure, me *engine.MoveError) {
+	reason := g.prof.ReasonFor(f, seat)
+	detail := ""
+	if me != nil {
+		if reason == "" {
+			reason = me.Reason
+		}
+		detail = me.Detail
+	}
+	if reason == "" {
+		reason = fmt.Sprintf("%s: player %d", strings.ToUpper(string(f)), seat+1)
+	}
+	g.over = true
+	g.rec.Result = record.Result{Winner: 1 - seat, Reason: reason, Detail: detail, Forfeit: string(f)}
+	if g.m.Game.Info().HasScores {
+		s := g.st.Scores()
+		g.rec.Result.Scores = []int{s[0], s[1]}
+	}
+}
+
+func (g *game) finishNoResult(why string) {
+	g.over = true
+	g.rec.Result = record.Result{Winner: engine.NoSeat, Reason: "NO RESULT: " + why}
+}
+
+// goodbye tells live agents the result; their processes are killed after.
+func (g *game) goodbye(ctx context.Context) {
+	timeout := g.ref.EndTimeout
+	if timeout <= 0 {
+		timeout = time.Second
+	}
+	info := protocol.EndInfo{Winner: g.rec.Result.Winner, Draw: g.rec.Result.Draw, Reason: g.rec.Result.Reason, Scores: g.rec.Result.Scores}
+	for s := range 2 {
+		if g.h[s] == nil || g.dead[s] || g.restart[s] {
+			continue
+		}
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		_ = g.h[s].End(cctx, info)
+		cancel()
+	}
+}
+
+// event records a referee event that is not a penalty.
+func (g *game) event(seat int, kind engine.Failure, pen engine.Penalty, detail, reply string) {
+	g.rec.Events = append(g.rec.Events, record.Event{Ply: g.st.Ply(), Seat: seat, Kind: string(kind), Penalty: string(pen), Detail: detail, Reply: reply})
+}

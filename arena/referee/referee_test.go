@@ -1,0 +1,262 @@
+package referee_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"arena/arena/record"
+	"arena/arena/referee"
+	"arena/engine"
+	"arena/games/bohnenspiel"
+	"arena/plugins/host"
+)
+
+// procs remembers every agent process a test launched, to check that none
+// outlives its game.
+type procs struct {
+	mu   sync.Mutex
+	list []*host.Process
+}
+
+func (p *procs) launcher(t *testing.T) referee.Launcher {
+	l := &host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: testAgents, StderrBytes: 4096}
+	return func(ctx context.Context, pl referee.Player, opt host.Options) (referee.Handle, error) {
+		proc, err := l.Launch(ctx, pl.Ref, opt)
+		if err != nil {
+			return nil, err
+		}
+		p.mu.Lock()
+		p.list = append(p.list, proc)
+		p.mu.Unlock()
+		return referee.Wrap(proc), nil
+	}
+}
+
+func (p *procs) assertGone(t *testing.T) {
+	t.Helper()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, proc := range p.list {
+		// The group kill is synchronous, but give the kernel a moment to
+		// reap; generous, since nothing else should be waited for.
+		deadline := time.Now().Add(10 * time.Second)
+		for proc.GroupAlive() && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if proc.GroupAlive() {
+			t.Errorf("agent %s (pgid %d): process group still alive after the game", proc.Cmd.Ref, proc.Pid())
+		}
+	}
+}
+
+// latencyProfile is comp424-2017 with short limits and generous margins: a
+// prompt reply (microseconds) is far inside 500 ms, the late agent's 1.5 s
+// is 1 s past the limit and 2 s before the end of the 3 s cushion.
+func latencyProfile(t *testing.T) engine.Profile {
+	p, err := bohnenspiel.Game{}.Profile(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.FirstMoveLimit = 20 * time.Second // first requests include process warm-up
+	p.MoveLimit = 500 * time.Millisecond
+	p.Cushion = 3 * time.Second
+	return p
+}
+
+func play(t *testing.T, a, b string) *record.Game {
+	t.Helper()
+	var ps procs
+	r := &referee.Referee{Launch: ps.launcher(t)}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	rec, err := r.Play(ctx, referee.Match{
+		ID:      t.Name(),
+		Game:    bohnenspiel.Game{},
+		Profile: latencyProfile(t),
+		Players: [2]referee.Player{{Name: "A", Ref: a}, {Name: "B", Ref: b}},
+		Seed:    7,
+	})
+	if err != nil {
+		t.Fatalf("Play: %v", err)
+	}
+	ps.assertGone(t)
+	return rec
+}
+
+func events(rec *record.Game, kind string) []record.Event {
+	var out []record.Event
+	for _, e := range rec.Events {
+		if e.Kind == kind {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func TestNormalGame(t *testing.T) {
+	rec := play(t, "builtin:random", "builtin:greedy")
+	if rec.Result.Forfeit != "" || len(rec.Events) != 0 {
+		t.Fatalf("clean game has penalties: %+v %+v", rec.Result, rec.Events)
+	}
+	if len(rec.Moves) == 0 || rec.Final == "" {
+		t.Fatalf("no moves recorded: %+v", rec)
+	}
+	for _, m := range rec.Moves {
+		if m.Source != record.SourceAgent {
+			t.Fatalf("move %d substituted in a clean game: %+v", m.Ply, m)
+		}
+	}
+	// The record replays to the same final position.
+	st, _ := bohnenspiel.Game{}.NewState(nil)
+	if err := engine.Replay(st, rec.History()); err != nil {
+		t.Fatal(err)
+	}
+	if st.Text() != rec.Final || !st.Terminal() {
+		t.Fatalf("replayed record ends at %q (terminal %v), record says %q", st.Text(), st.Terminal(), rec.Final)
+	}
+	if rec.Result.Draw == (rec.Result.Winner >= 0) {
+		t.Fatalf("inconsistent result %+v", rec.Result)
+	}
+}
+
+func TestSleeperLosesOnTimeoutAndIsKilled(t *testing.T) {
+	start := time.Now()
+	rec := play(t, "builtin:sleeper", "builtin:random")
+	if rec.Result.Winner != 1 || rec.Result.Reason != "TIMEOUT" || rec.Result.Forfeit != "timeout" {
+		t.Fatalf("result %+v, want seat 1 to win by TIMEOUT", rec.Result)
+	}
+	if len(rec.Moves) != 0 {
+		t.Fatalf("sleeper's first move should be the timeout, got moves %+v", rec.Moves)
+	}
+	// The referee stops waiting at limit + cushion (20 s + 3 s on the
+	// first move), not later.
+	if el := time.Since(start); el > 60*time.Second {
+		t.Fatalf("referee waited %v", el)
+	}
+	if !strings.Contains(rec.Stderr[0], "child pid") {
+		t.Fatalf("sleeper stderr not captured: %q", rec.Stderr[0])
+	}
+}
+
+func TestLateReplyInCushionGetsRandomMove(t *testing.T) {
+	rec := play(t, "builtin:late", "builtin:random")
+	late := events(rec, "late")
+	if len(late) != 1 || late[0].Seat != 0 || late[0].Penalty != string(engine.RandomMove) {
+		t.Fatalf("late events %+v", rec.Events)
+	}
+	if late[0].Reply != "SKIP 0" {
+		t.Fatalf("discarded reply not recorded: %+v", late[0])
+	}
+	// Its second move (ply 2) was a substitute, and the game went on.
+	var sub *record.Move
+	for i := range rec.Moves {
+		if rec.Moves[i].Seat == 0 && rec.Moves[i].Source == record.SourceRandom {
+			sub = &rec.Moves[i]
+		}
+	}
+	if sub == nil || sub.Ply != 2 {
+		t.Fatalf("no substitute at ply 2: %+v", rec.Moves)
+	}
+	if sub.Text == "SKIP 0" {
+		t.Logf("substitute happened to be SKIP 0 too")
+	}
+	if rec.Result.Forfeit != "" || len(rec.Moves) < 10 {
+		t.Fatalf("game did not go on normally: %+v, %d moves", rec.Result, len(rec.Moves))
+	}
+}
+
+func TestGarbageLosesOnTimeout(t *testing.T) {
+	rec := play(t, "builtin:random", "builtin:garbage")
+	if rec.Result.Winner != 0 || rec.Result.Reason != "TIMEOUT" {
+		t.Fatalf("result %+v, want seat 0 to win by TIMEOUT", rec.Result)
+	}
+	ev := events(rec, "unparseable")
+	if len(ev) != 1 || ev[0].Reply != "hello referee" || ev[0].Penalty != string(engine.Loss) {
+		t.Fatalf("events %+v", rec.Events)
+	}
+}
+
+func TestIllegalMoveLosesWithCourseReason(t *testing.T) {
+	rec := play(t, "builtin:illegal", "builtin:random")
+	if rec.Result.Winner != 1 || rec.Result.Reason != "ILLEGAL MOVE: Player 0 plays pit 9" {
+		t.Fatalf("result %+v", rec.Result)
+	}
+	if len(rec.Result.Scores) != 2 {
+		t.Fatalf("scores not kept on a forfeit: %+v", rec.Result)
+	}
+}
+
+func TestAgentErrorGetsRandomMove(t *testing.T) {
+	rec := play(t, "builtin:random", "builtin:erring")
+	ev := events(rec, "error")
+	if len(ev) != 1 || ev[0].Seat != 1 || ev[0].Penalty != string(engine.RandomMove) {
+		t.Fatalf("events %+v", rec.Events)
+	}
+	if rec.Moves[1].Source != record.SourceRandom || rec.Result.Forfeit != "" {
+		t.Fatalf("move 1 %+v, result %+v", rec.Moves[1], rec.Result)
+	}
+}
+
+func TestDeadAgentGetsRandomMovesToTheEnd(t *testing.T) {
+	rec := play(t, "builtin:quitter", "builtin:random")
+	dead := events(rec, "dead")
+	if len(dead) != 1 || dead[0].Seat != 0 {
+		t.Fatalf("dead events %+v", rec.Events)
+	}
+	if rec.Result.Forfeit != "" {
+		t.Fatalf("a dead agent must not forfeit under comp424-2017: %+v", rec.Result)
+	}
+	// Its first two moves were its own; every later one a substitute.
+	n := 0
+	for _, m := range rec.Moves {
+		if m.Seat != 0 {
+			continue
+		}
+		n++
+		want := record.SourceAgent
+		if n >= 3 {
+			want = record.SourceRandom
+		}
+		if m.Source != want {
+			t.Fatalf("seat 0 move %d (ply %d): source %s, want %s", n, m.Ply, m.Source, want)
+		}
+	}
+	if n < 4 {
+		t.Fatalf("game too short to show substitutes: %d moves by seat 0", n)
+	}
+}
+
+func TestStderrFloodIsCapped(t *testing.T) {
+	rec := play(t, "builtin:noisy", "builtin:random")
+	if len(rec.Stderr[0]) > 4096+100 {
+		t.Fatalf("stderr tail is %d bytes, cap 4096", len(rec.Stderr[0]))
+	}
+	if !strings.Contains(rec.Stderr[0], "LAST LINE") {
+		t.Fatalf("tail lost the last line: %q", rec.Stderr[0][max(0, len(rec.Stderr[0])-200):])
+	}
+	if ev := events(rec, "error"); len(ev) != 1 {
+		t.Fatalf("events %+v", rec.Events)
+	}
+}
+
+func TestVersionMismatchIsRefused(t *testing.T) {
+	l := &host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: testAgents}
+	_, err := l.Launch(context.Background(), "builtin:oldproto", host.Options{StartTimeout: 30 * time.Second})
+	if err == nil {
+		t.Fatal("an agent speaking another protocol version was accepted")
+	}
+	if !errors.Is(err, host.ErrVersion) {
+		t.Fatalf("error does not say version mismatch: %v", err)
+	}
+	msg := err.Error()
+	for _, want := range []string{"builtin:oldproto", "version 1", "99"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q does not mention %q", msg, want)
+		}
+	}
+}

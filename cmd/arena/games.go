@@ -1,0 +1,75 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"arena/engine"
+)
+
+func newGamesCmd(e *env) *cobra.Command {
+	var verbose bool
+	cmd := &cobra.Command{
+		Use:   "games",
+		Short: "List the games and their course profiles",
+		Long: `List every course game with its course, its referee profile and its
+parameters. With --verbose, also print each profile's limits and penalties.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			fmt.Fprintln(w, "GAME\tPROFILE\tCOURSE\tPARAMETERS")
+			for _, g := range e.registry.Games() {
+				info := g.Info()
+				var ps []string
+				for _, p := range info.Params {
+					ps = append(ps, p.Name+"="+p.Default)
+				}
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", info.Name, info.Profile, info.Course, strings.Join(ps, " "))
+			}
+			if err := w.Flush(); err != nil {
+				return err
+			}
+			if !verbose {
+				return nil
+			}
+			for _, g := range e.registry.Games() {
+				p, err := g.Profile(engine.Params{})
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "\n%s (%s)\n", p.Name, g.Info().Name)
+				describeProfile(cmd.OutOrStdout(), p)
+				for _, pi := range g.Info().Params {
+					fmt.Fprintf(cmd.OutOrStdout(), "  param %s (default %s): %s\n", pi.Name, pi.Default, pi.Doc)
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also print each profile's limits and penalties")
+	return cmd
+}
+
+func describeProfile(w interface{ Write([]byte) (int, error) }, p engine.Profile) {
+	switch p.Time {
+	case engine.PerMove:
+		fmt.Fprintf(w, "  time: per move, wall clock: first move %v, then %v, cushion %v\n", p.FirstMoveLimit, p.MoveLimit, p.Cushion)
+	case engine.CPUBudget:
+		fmt.Fprintf(w, "  time: CPU budget per player per game %v, kill after remaining budget + %v\n", p.Budget, p.BudgetGrace)
+	}
+	if p.MemoryMB > 0 {
+		fmt.Fprintf(w, "  memory: %d MiB resident per agent process\n", p.MemoryMB)
+	} else {
+		fmt.Fprintf(w, "  memory: no limit\n")
+	}
+	var pens []string
+	for _, f := range engine.Failures {
+		pens = append(pens, fmt.Sprintf("%s=%s", f, p.PenaltyFor(f)))
+	}
+	sort.Strings(pens)
+	fmt.Fprintf(w, "  penalties: %s\n", strings.Join(pens, " "))
+}

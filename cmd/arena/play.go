@@ -1,0 +1,438 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"arena/arena/record"
+	"arena/arena/referee"
+	"arena/engine"
+)
+
+type playOpts struct {
+	games    int
+	seed     uint64
+	params   []string
+	sets     []string
+	show     bool
+	parallel int
+	records  string
+}
+
+func newPlayCmd(e *env) *cobra.Command {
+	var o playOpts
+	cmd := &cobra.Command{
+		Use:   "play GAME AGENT1 AGENT2",
+		Short: "Play a series of games between two agents and print the results",
+		Long: `Play --games games of GAME between two agents under the game's course profile,
+alternating who moves first, and print a result table: wins, draws and losses
+per agent, average score, and penalties by kind.
+
+Agents: builtin:NAME (or a bare built-in name), lua:PATH.lua, or the path of
+an agent binary built with the arena SDK. Run "arena games" for the games.`,
+		Example: `  arena play bohnenspiel random greedy --games 50 --seed 1
+  arena play cachex random greedy --param n=7
+  arena play pentago-twist random greedy --set move-limit=500ms --show`,
+		Args: cobra.ExactArgs(3),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runPlay(cmd.Context(), e, cmd.OutOrStdout(), args[0], args[1], args[2], o)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVarP(&o.games, "games", "n", 10, "number of games (colours alternate)")
+	f.Uint64Var(&o.seed, "seed", 1, "seed for the referee's random choices and the agents' seeds")
+	f.StringArrayVarP(&o.params, "param", "p", nil, "game parameter NAME=VALUE (repeatable), e.g. n=7")
+	f.StringArrayVar(&o.sets, "set", nil, "override a profile setting NAME=VALUE (repeatable): "+strings.Join(engine.ProfileSettings, ", "))
+	f.BoolVar(&o.show, "show", false, "print the final board of each game")
+	f.IntVar(&o.parallel, "parallel", 0, "games played at once (default: half the cores, at least 1)")
+	f.StringVar(&o.records, "records", "", "append each game's full record as a JSON line to this file")
+	return cmd
+}
+
+func parseKV(items []string, what string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, it := range items {
+		k, v, ok := strings.Cut(it, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("%s %q: want NAME=VALUE", what, it)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// playerNames gives each side a display name, telling apart two copies of
+// the same agent.
+func playerNames(a, b string) [2]string {
+	short := func(ref string) string {
+		ref = strings.TrimPrefix(ref, "builtin:")
+		if i := strings.LastIndexByte(ref, '/'); i >= 0 {
+			ref = ref[i+1:]
+		}
+		return ref
+	}
+	n := [2]string{short(a), short(b)}
+	if n[0] == n[1] {
+		n[0] += "#1"
+		n[1] += "#2"
+	}
+	return n
+}
+
+func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB string, o playOpts) error {
+	g, err := e.registry.Lookup(gameName)
+	if err != nil {
+		return err
+	}
+	if o.games < 1 {
+		return fmt.Errorf("--games must be at least 1")
+	}
+	kv, err := parseKV(o.params, "--param")
+	if err != nil {
+		return err
+	}
+	params := engine.Params(kv)
+	if _, err := g.NewState(params); err != nil {
+		return err
+	}
+	prof, err := g.Profile(params)
+	if err != nil {
+		return err
+	}
+	var overrides []engine.Override
+	for _, s := range o.sets {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok {
+			return fmt.Errorf("--set %q: want NAME=VALUE", s)
+		}
+		ov, err := prof.Apply(k, v)
+		if err != nil {
+			return err
+		}
+		overrides = append(overrides, ov)
+	}
+	if err := prof.Validate(); err != nil {
+		return err
+	}
+	// Fail before any game on a reference that cannot be started.
+	for _, ref := range []string{refA, refB} {
+		if _, err := e.launcher.Resolve(ref); err != nil {
+			return err
+		}
+	}
+	names := playerNames(refA, refB)
+	refs := [2]string{refA, refB}
+	fmt.Fprintf(out, "%s, profile %s", g.Info().Name, prof.Name)
+	if len(params) > 0 {
+		fmt.Fprintf(out, ", params %s", params)
+	}
+	fmt.Fprintf(out, ", %d games, seed %d\n", o.games, o.seed)
+	for _, ov := range overrides {
+		fmt.Fprintf(out, "override %s\n", ov)
+	}
+
+	var recFile *os.File
+	if o.records != "" {
+		recFile, err = os.OpenFile(o.records, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return fmt.Errorf("open records file: %w", err)
+		}
+		defer recFile.Close()
+	}
+
+	ref := &referee.Referee{Launch: referee.HostLauncher(e.launcher)}
+	parallel := o.parallel
+	if parallel <= 0 {
+		parallel = max(1, runtime.NumCPU()/2)
+	}
+	type job struct {
+		i int
+		m referee.Match
+		// swapped: agent B moves first in this game.
+		swapped bool
+	}
+	jobs := make(chan job)
+	results := make(chan struct {
+		j   job
+		rec *record.Game
+		err error
+	})
+	var wg sync.WaitGroup
+	for range parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				rec, err := ref.Play(ctx, j.m)
+				results <- struct {
+					j   job
+					rec *record.Game
+					err error
+				}{j, rec, err}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i := range o.games {
+			swapped := i%2 == 1
+			a, b := 0, 1
+			if swapped {
+				a, b = 1, 0
+			}
+			m := referee.Match{
+				ID:        fmt.Sprintf("play-%s-s%d-g%d", g.Info().Name, o.seed, i),
+				Game:      g,
+				Params:    params,
+				Profile:   prof.Clone(),
+				Overrides: overrides,
+				Players: [2]referee.Player{
+					{Name: names[a], Ref: refs[a]},
+					{Name: names[b], Ref: refs[b]},
+				},
+				Seed: o.seed*1_000_003 + uint64(i),
+			}
+			select {
+			case jobs <- job{i, m, swapped}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	tally := newTally(names, g.Info().HasScores)
+	prog := newProgress(e.stderr, e.isTerminal(), o.games)
+	var firstErr error
+	for r := range results {
+		if r.err != nil {
+			if firstErr == nil {
+				firstErr = r.err
+			}
+			continue
+		}
+		tally.add(r.rec)
+		if recFile != nil {
+			line, err := r.rec.MarshalLine()
+			if err == nil {
+				_, err = recFile.Write(line)
+			}
+			if err != nil && firstErr == nil {
+				firstErr = fmt.Errorf("write record: %w", err)
+			}
+		}
+		prog.done(tally.leader())
+		if o.show {
+			prog.clear()
+			fmt.Fprintf(out, "game %d: %s vs %s: %s\n%s\n", r.j.i+1, r.rec.Agents[0].Name, r.rec.Agents[1].Name, r.rec.Summary(), drawBoard(g.Info().Name, r.rec.Final))
+		}
+	}
+	prog.finish()
+	if err := ctx.Err(); err != nil {
+		tally.print(out)
+		return fmt.Errorf("interrupted after %d games: %w", tally.games, err)
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	tally.print(out)
+	return nil
+}
+
+// tally accumulates results per agent.
+type tally struct {
+	names     [2]string
+	hasScores bool
+	games     int
+	rows      map[string]*row
+}
+
+type row struct {
+	games, w, d, l int
+	score          int
+	penalties      map[string]int
+}
+
+func newTally(names [2]string, hasScores bool) *tally {
+	t := &tally{names: names, hasScores: hasScores, rows: map[string]*row{}}
+	for _, n := range names {
+		t.rows[n] = &row{penalties: map[string]int{}}
+	}
+	return t
+}
+
+func (t *tally) add(g *record.Game) {
+	t.games++
+	for seat := range 2 {
+		r := t.rows[g.Agents[seat].Name]
+		r.games++
+		switch {
+		case g.Result.Draw:
+			r.d++
+		case g.Result.Winner == seat:
+			r.w++
+		default:
+			r.l++
+		}
+		if len(g.Result.Scores) == 2 {
+			r.score += g.Result.Scores[seat]
+		}
+		for k, v := range g.Penalties(seat) {
+			r.penalties[k] += v
+		}
+	}
+}
+
+func (t *tally) leader() string {
+	var parts []string
+	for _, n := range t.names {
+		r := t.rows[n]
+		parts = append(parts, fmt.Sprintf("%s %d-%d-%d", n, r.w, r.d, r.l))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (t *tally) print(out io.Writer) {
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	hdr := "AGENT\tGAMES\tW\tD\tL\tPOINTS"
+	if t.hasScores {
+		hdr += "\tAVG SCORE"
+	}
+	fmt.Fprintln(w, hdr+"\tPENALTIES")
+	for _, n := range t.names {
+		r := t.rows[n]
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%.1f", n, r.games, r.w, r.d, r.l, float64(r.w)+0.5*float64(r.d))
+		if t.hasScores {
+			avg := 0.0
+			if r.games > 0 {
+				avg = float64(r.score) / float64(r.games)
+			}
+			fmt.Fprintf(w, "\t%.2f", avg)
+		}
+		fmt.Fprintf(w, "\t%s\n", penaltyText(r.penalties))
+	}
+	w.Flush()
+}
+
+func penaltyText(p map[string]int) string {
+	if len(p) == 0 {
+		return "-"
+	}
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s=%d", k, p[k]))
+	}
+	return strings.Join(parts, " ")
+}
+
+// progress reports games done: a self-rewriting line on a terminal, plain
+// periodic lines otherwise (logs, CI).
+type progress struct {
+	w       io.Writer
+	tty     bool
+	total   int
+	n       int
+	started time.Time
+	last    time.Time
+}
+
+func newProgress(w io.Writer, tty bool, total int) *progress {
+	now := time.Now()
+	return &progress{w: w, tty: tty, total: total, started: now, last: now}
+}
+
+func (p *progress) line(leader string) string {
+	el := time.Since(p.started)
+	rate := float64(p.n) / el.Seconds()
+	eta := ""
+	if p.n > 0 && p.n < p.total {
+		eta = fmt.Sprintf(", ETA %v", (time.Duration(float64(el)/float64(p.n)*float64(p.total-p.n))).Round(time.Second))
+	}
+	return fmt.Sprintf("[%d/%d] %.1f games/s%s | %s", p.n, p.total, rate, eta, leader)
+}
+
+func (p *progress) done(leader string) {
+	p.n++
+	if p.tty {
+		fmt.Fprintf(p.w, "\r\033[K%s", p.line(leader))
+		return
+	}
+	step := max(1, p.total/10)
+	if p.n%step == 0 || p.n == p.total || time.Since(p.last) > 10*time.Second {
+		p.last = time.Now()
+		fmt.Fprintln(p.w, p.line(leader))
+	}
+}
+
+func (p *progress) clear() {
+	if p.tty {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}
+
+func (p *progress) finish() {
+	if p.tty {
+		fmt.Fprintln(p.w)
+	}
+}
+
+// drawBoard lays the canonical board text out on lines for reading.
+func drawBoard(game, text string) string {
+	switch {
+	case strings.Contains(text, "/"):
+		rows := strings.Split(text, "/")
+		if game == "cachex" {
+			// Row 0 is the bottom row; print the top first, each row shifted
+			// as on the hex rhombus.
+			var b strings.Builder
+			for i := len(rows) - 1; i >= 0; i-- {
+				b.WriteString(strings.Repeat(" ", i))
+				b.WriteString(strings.Join(strings.Split(rows[i], ""), " "))
+				b.WriteByte('\n')
+			}
+			return strings.TrimRight(b.String(), "\n")
+		}
+		if game == "hex-crossout" {
+			for i := range rows {
+				if i%2 == 1 {
+					rows[i] = " " + strings.Join(strings.Split(rows[i], ""), " ")
+				} else {
+					rows[i] = strings.Join(strings.Split(rows[i], ""), " ")
+				}
+			}
+		}
+		return strings.Join(rows, "\n")
+	case strings.Contains(text, "|"):
+		return strings.ReplaceAll(text, "|", "\n")
+	case len(text) == 36:
+		var rows []string
+		for i := 0; i < 36; i += 6 {
+			rows = append(rows, strings.Join(strings.Split(text[i:i+6], ""), " "))
+		}
+		return strings.Join(rows, "\n")
+	}
+	if text == "" {
+		return "(no board text)"
+	}
+	var v any
+	if json.Unmarshal([]byte(text), &v) == nil {
+		return text
+	}
+	return text
+}

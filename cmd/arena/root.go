@@ -1,0 +1,77 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"arena/agents"
+	"arena/agents/builtin"
+	"arena/engine"
+	"arena/games/all"
+	"arena/plugins/host"
+)
+
+// env is what the commands need from the outside world, so tests can run
+// them in-process with their own output and agent host.
+type env struct {
+	stdout, stderr io.Writer
+	registry       *engine.Registry
+	launcher       *host.Launcher
+	isTerminal     func() bool
+}
+
+func defaultEnv() *env {
+	self, err := os.Executable()
+	if err != nil {
+		self = os.Args[0]
+	}
+	return &env{
+		stdout:   os.Stdout,
+		stderr:   os.Stderr,
+		registry: all.Registry(),
+		launcher: &host.Launcher{
+			Self:     []string{self, agents.HostArg},
+			Builtins: builtin.Names(),
+		},
+		isTerminal: func() bool { return isTerminal(os.Stderr) },
+	}
+}
+
+// exitError carries an exit status for failures that are verdicts, not
+// errors (e.g. a vector file that does not replay).
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+func exitCode(err error) int {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	return 1
+}
+
+func newRoot(e *env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "arena",
+		Short: "Referee course board games between agent programs",
+		Long: `arena referees two-player course board games between agent programs, with the
+course referees' rules, time limits and penalties, and runs leagues of them.
+
+Agents run as plugin subprocesses: built-in searchers (builtin:random,
+builtin:greedy), Lua scripts (lua:path/to/bot.lua), or agent binaries built
+with the arena SDK (a path).`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	root.AddCommand(newPlayCmd(e), newGamesCmd(e), newRulesCmd(e))
+	return root
+}

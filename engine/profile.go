@@ -1,0 +1,201 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// TimeModel says how a profile limits thinking time.
+type TimeModel string
+
+const (
+	// PerMove: a wall-clock limit per move, with an optional first-move
+	// allowance and a cushion (COMP424, NYCU, AI Gaming).
+	PerMove TimeModel = "per-move"
+	// CPUBudget: a CPU-time budget per player for the whole game, checked at
+	// each reply, with a wall-clock safety kill (COMP30024).
+	CPUBudget TimeModel = "cpu-budget"
+)
+
+// Penalty is what the referee does about one kind of failure.
+type Penalty string
+
+const (
+	// Loss: the offending player loses the game at once.
+	Loss Penalty = "loss"
+	// RandomMove: a substitute move is played for the player; the game goes on.
+	RandomMove Penalty = "random-move"
+	// SkipTurn: no move is made; the opponent moves again.
+	SkipTurn Penalty = "skip-turn"
+	// AsTimeout: handled exactly as a timeout.
+	AsTimeout Penalty = "as-timeout"
+	// AsDead: the agent is killed and handled as a dead process.
+	AsDead Penalty = "as-dead"
+)
+
+// Failure names the situations a profile has a penalty for.
+type Failure string
+
+const (
+	FailTimeout     Failure = "timeout"     // no reply by the limit (plus cushion)
+	FailLate        Failure = "late"        // a reply inside the cushion
+	FailUnparseable Failure = "unparseable" // text that is not a move
+	FailIllegal     Failure = "illegal"     // a move the rules forbid now
+	FailError       Failure = "error"       // the agent reported an error instead of a move
+	FailDead        Failure = "dead"        // the agent process died or cannot be reached
+	FailMemory      Failure = "memory"      // the agent process went over the memory limit
+)
+
+// Failures lists every failure kind, in a stable order.
+var Failures = []Failure{FailTimeout, FailLate, FailUnparseable, FailIllegal, FailError, FailDead, FailMemory}
+
+// Profile is a course referee's behaviour as data: its time model, limits
+// and penalties, and the reason texts it writes. Leagues may override the
+// numbers, never silently (see Override).
+type Profile struct {
+	Name   string
+	Game   string
+	Course string
+
+	Time           TimeModel
+	MoveLimit      time.Duration // PerMove: wall clock per ordinary move
+	FirstMoveLimit time.Duration // PerMove: each side's first move
+	Cushion        time.Duration // PerMove: grace in which a late reply is replaced
+	Budget         time.Duration // CPUBudget: CPU time per player per game
+	BudgetGrace    time.Duration // CPUBudget: wall-clock grace after the remaining budget before a kill
+	MemoryMB       int           // resident memory per agent process, MiB; 0 = none
+	StartupTimeout time.Duration // how long an agent process may take to start and handshake
+	// NotifyMoves: tell both agents of every move, timing each notification
+	// against its receiver, as COMP30024's referee did.
+	NotifyMoves bool
+
+	// Penalties for each failure. Unset entries are a Loss.
+	Penalties map[Failure]Penalty
+
+	// Reason templates for failures that end a game. "{player}" is replaced by
+	// the seat number plus one (the course's "player 1"/"player 2"), "{seat}"
+	// by the seat. Illegal and unparseable moves use the game's own reason
+	// (MoveError.Reason) unless a template is given here.
+	Reasons map[Failure]string
+}
+
+// PenaltyFor returns the penalty for f (Loss when unset).
+func (p *Profile) PenaltyFor(f Failure) Penalty {
+	if pen, ok := p.Penalties[f]; ok && pen != "" {
+		return pen
+	}
+	return Loss
+}
+
+// ReasonFor renders the reason text for a failure of seat, or "" when the
+// profile has none.
+func (p *Profile) ReasonFor(f Failure, seat int) string {
+	t, ok := p.Reasons[f]
+	if !ok {
+		return ""
+	}
+	t = strings.ReplaceAll(t, "{player}", strconv.Itoa(seat+1))
+	return strings.ReplaceAll(t, "{seat}", strconv.Itoa(seat))
+}
+
+// Clone returns a deep copy, so overrides never touch shared defaults.
+func (p Profile) Clone() Profile {
+	c := p
+	c.Penalties = make(map[Failure]Penalty, len(p.Penalties))
+	for k, v := range p.Penalties {
+		c.Penalties[k] = v
+	}
+	c.Reasons = make(map[Failure]string, len(p.Reasons))
+	for k, v := range p.Reasons {
+		c.Reasons[k] = v
+	}
+	return c
+}
+
+// Override is one change to a profile's numbers, recorded so it can be shown.
+type Override struct {
+	Setting string
+	From    string
+	To      string
+}
+
+func (o Override) String() string { return fmt.Sprintf("%s: %s -> %s", o.Setting, o.From, o.To) }
+
+// ProfileSettings lists the settings Apply accepts.
+var ProfileSettings = []string{"move-limit", "first-move-limit", "cushion", "budget", "budget-grace", "memory-mb", "startup-timeout"}
+
+// Apply sets one named setting from text (a duration such as "700ms", or an
+// integer for memory-mb), refusing settings the time model does not use.
+func (p *Profile) Apply(setting, value string) (Override, error) {
+	perMoveOnly := map[string]bool{"move-limit": true, "first-move-limit": true, "cushion": true}
+	budgetOnly := map[string]bool{"budget": true, "budget-grace": true}
+	if perMoveOnly[setting] && p.Time != PerMove {
+		return Override{}, fmt.Errorf("profile %s: %s does not apply to the %s time model", p.Name, setting, p.Time)
+	}
+	if budgetOnly[setting] && p.Time != CPUBudget {
+		return Override{}, fmt.Errorf("profile %s: %s does not apply to the %s time model", p.Name, setting, p.Time)
+	}
+	if setting == "memory-mb" {
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 0 {
+			return Override{}, fmt.Errorf("profile %s: memory-mb %q: want a whole number of MiB (0 = none)", p.Name, value)
+		}
+		o := Override{Setting: setting, From: strconv.Itoa(p.MemoryMB), To: strconv.Itoa(n)}
+		p.MemoryMB = n
+		return o, nil
+	}
+	var field *time.Duration
+	switch setting {
+	case "move-limit":
+		field = &p.MoveLimit
+	case "first-move-limit":
+		field = &p.FirstMoveLimit
+	case "cushion":
+		field = &p.Cushion
+	case "budget":
+		field = &p.Budget
+	case "budget-grace":
+		field = &p.BudgetGrace
+	case "startup-timeout":
+		field = &p.StartupTimeout
+	default:
+		return Override{}, fmt.Errorf("profile %s: unknown setting %q (known: %s)", p.Name, setting, strings.Join(ProfileSettings, ", "))
+	}
+	d, err := time.ParseDuration(value)
+	if err != nil || d < 0 {
+		return Override{}, fmt.Errorf("profile %s: %s %q: want a duration such as 700ms or 2s", p.Name, setting, value)
+	}
+	o := Override{Setting: setting, From: field.String(), To: d.String()}
+	*field = d
+	return o, nil
+}
+
+// Validate checks that the profile is usable by a referee.
+func (p *Profile) Validate() error {
+	switch p.Time {
+	case PerMove:
+		if p.MoveLimit <= 0 || p.FirstMoveLimit <= 0 {
+			return fmt.Errorf("profile %s: per-move limits must be positive", p.Name)
+		}
+	case CPUBudget:
+		if p.Budget <= 0 {
+			return fmt.Errorf("profile %s: budget must be positive", p.Name)
+		}
+	default:
+		return fmt.Errorf("profile %s: unknown time model %q", p.Name, p.Time)
+	}
+	for f, pen := range p.Penalties {
+		switch pen {
+		case Loss, RandomMove, SkipTurn, AsDead:
+		case AsTimeout:
+			if f == FailTimeout {
+				return fmt.Errorf("profile %s: timeout cannot be handled as a timeout", p.Name)
+			}
+		default:
+			return fmt.Errorf("profile %s: unknown penalty %q for %s", p.Name, pen, f)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,332 @@
+package bohnenspiel
+
+import (
+	"encoding/binary"
+	"strconv"
+
+	"arena/engine"
+)
+
+const (
+	pitsPerSide  = 6
+	ringSize     = 2 * pitsPerSide
+	startSeeds   = 6
+	totalSeeds   = ringSize * startSeeds
+	startCredits = 2
+	// maxTurn is the framework's MAX_TURN: the game ends once the round
+	// counter exceeds it.
+	maxTurn = 200
+)
+
+// ending records how a finished game ended.
+type ending uint8
+
+const (
+	notOver      ending = iota
+	noValidMoves        // the player to move had no legal move; seeds swept
+	maxTurnLimit        // the round counter passed maxTurn; seeds stay
+)
+
+// Labels used by the vectors' result.reason.
+const (
+	LabelNoValidMoves = "no_valid_moves"
+	LabelMaxTurn      = "max_turn"
+)
+
+// State is one Bohnenspiel position. It is a small value with no pointers, so
+// Clone and plain assignment copy it completely.
+type State struct {
+	pits   [ringSize]uint8 // ring order: board[0][0..5], then board[1][0..5]
+	score  [2]uint8        // at most 72 each
+	credit [2]uint8        // skip credits left
+	barred [2]bool         // may not skip this turn (the framework's turnsToSkip)
+	toMove uint8           // seat to move; the last mover's opponent once over
+	end    ending
+	turn   uint16 // completed rounds (moves by player 1), the framework's turn_number
+	ply    uint16
+}
+
+var (
+	_ engine.State         = (*State)(nil)
+	_ engine.PlyFielder    = (*State)(nil)
+	_ engine.EndingLabeler = (*State)(nil)
+	_ engine.Evaluator     = (*State)(nil)
+)
+
+// New returns the start position.
+func New() *State {
+	s := &State{credit: [2]uint8{startCredits, startCredits}}
+	for i := range s.pits {
+		s.pits[i] = startSeeds
+	}
+	return s
+}
+
+// ToMove is the seat to move, or engine.NoSeat once the game is over.
+func (s *State) ToMove() int {
+	if s.end != notOver {
+		return engine.NoSeat
+	}
+	return int(s.toMove)
+}
+
+// Terminal reports whether the game is over.
+func (s *State) Terminal() bool { return s.end != notOver }
+
+// Result is the outcome by score; the reason is empty because the course
+// wrote none for a normal end (EndingLabel gives the kind of ending).
+func (s *State) Result() engine.Result {
+	r := engine.Result{Winner: engine.NoSeat, Scores: s.Scores()}
+	if s.end == notOver {
+		return r
+	}
+	switch {
+	case s.score[0] > s.score[1]:
+		r.Winner = 0
+	case s.score[1] > s.score[0]:
+		r.Winner = 1
+	default:
+		r.Draw = true
+	}
+	return r
+}
+
+// EndingLabel is the vectors' label for how the game ended, "" while it goes on.
+func (s *State) EndingLabel() string {
+	switch s.end {
+	case noValidMoves:
+		return LabelNoValidMoves
+	case maxTurnLimit:
+		return LabelMaxTurn
+	}
+	return ""
+}
+
+// Scores are the seeds each player has captured (plus the final sweep).
+func (s *State) Scores() [2]int { return [2]int{int(s.score[0]), int(s.score[1])} }
+
+// Pit returns the seeds in pit i (0..5) of player p.
+func (s *State) Pit(p, i int) int { return int(s.pits[pitsPerSide*p+i]) }
+
+// SkipCredits returns the skip credits player p has left.
+func (s *State) SkipCredits(p int) int { return int(s.credit[p]) }
+
+// Barred reports whether player p may not skip on its turn.
+func (s *State) Barred(p int) bool { return s.barred[p] }
+
+// TurnNumber is the framework's turn_number: completed rounds.
+func (s *State) TurnNumber() int { return int(s.turn) }
+
+// Ply counts the moves applied so far.
+func (s *State) Ply() int { return int(s.ply) }
+
+// canSkip reports whether p may spend a skip credit now.
+func (s *State) canSkip(p uint8) bool { return s.credit[p] > 0 && !s.barred[p] }
+
+// LegalMoves appends the framework's list: non-empty pits ascending, then
+// SKIP when allowed.
+func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
+	if s.end != notOver {
+		return dst
+	}
+	p := s.toMove
+	base := pitsPerSide * int(p)
+	for i := 0; i < pitsPerSide; i++ {
+		if s.pits[base+i] > 0 {
+			dst = append(dst, pitMove(p, uint8(i)))
+		}
+	}
+	if s.canSkip(p) {
+		dst = append(dst, skipMove(p))
+	}
+	return dst
+}
+
+// LegalCount is the length of the framework's list, SKIP included.
+func (s *State) LegalCount() int {
+	if s.end != notOver {
+		return 0
+	}
+	p := s.toMove
+	n := 0
+	for _, c := range s.pits[pitsPerSide*int(p) : pitsPerSide*int(p)+pitsPerSide] {
+		if c > 0 {
+			n++
+		}
+	}
+	if s.canSkip(p) {
+		n++
+	}
+	return n
+}
+
+// Apply plays a legal move of the side to move.
+func (s *State) Apply(m engine.Move) {
+	mover := s.toMove
+	opp := 1 - mover
+	if code := moveCode(m); code == codeSkip {
+		s.credit[mover]--
+		s.barred[opp] = true
+	} else {
+		s.sow(mover, pitsPerSide*int(mover)+int(code))
+		s.barred[mover] = false
+	}
+	if mover == 1 {
+		s.turn++
+	}
+	s.ply++
+	s.toMove = opp
+	s.updateEnd(mover, opp)
+}
+
+// sow empties ring pit r0 into the following pits and captures backwards
+// from the last one.
+func (s *State) sow(mover uint8, r0 int) {
+	n := int(s.pits[r0])
+	s.pits[r0] = 0
+	// Whole laps reach every pit, the emptied origin included.
+	if laps := uint8(n / ringSize); laps > 0 {
+		for i := range s.pits {
+			s.pits[i] += laps
+		}
+	}
+	r := r0
+	for k := n % ringSize; k > 0; k-- {
+		r++
+		if r == ringSize {
+			r = 0
+		}
+		s.pits[r]++
+	}
+	last := (r0 + n) % ringSize
+	for {
+		c := s.pits[last]
+		if c != 2 && c != 4 && c != 6 {
+			return
+		}
+		s.score[mover] += c
+		s.pits[last] = 0
+		if last == 0 {
+			last = ringSize
+		}
+		last--
+	}
+}
+
+// updateEnd is the framework's updateWinner with variant B's
+// hasValidMoves: a player to move without a legal move ends the game and
+// the mover takes every seed left.
+func (s *State) updateEnd(mover, next uint8) {
+	if !s.canSkip(next) && s.sideEmpty(next) {
+		var sum uint8
+		for i := range s.pits {
+			sum += s.pits[i]
+			s.pits[i] = 0
+		}
+		s.score[mover] += sum
+		s.end = noValidMoves
+		return
+	}
+	if s.turn > maxTurn {
+		s.end = maxTurnLimit
+	}
+}
+
+func (s *State) sideEmpty(p uint8) bool {
+	base := pitsPerSide * int(p)
+	for i := base; i < base+pitsPerSide; i++ {
+		if s.pits[i] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Text is the canonical board text of §7.
+func (s *State) Text() string {
+	var buf [80]byte
+	b := buf[:0]
+	for i, c := range s.pits {
+		switch i {
+		case 0:
+		case pitsPerSide:
+			b = append(b, '|')
+		default:
+			b = append(b, ',')
+		}
+		b = strconv.AppendUint(b, uint64(c), 10)
+	}
+	b = append(b, "|skip="...)
+	b = strconv.AppendUint(b, uint64(s.credit[0]), 10)
+	b = append(b, ',')
+	b = strconv.AppendUint(b, uint64(s.credit[1]), 10)
+	b = append(b, "|blocked="...)
+	b = append(b, '0'+b2u(s.barred[0]), ',', '0'+b2u(s.barred[1]))
+	b = append(b, "|turn="...)
+	b = strconv.AppendUint(b, uint64(s.turn), 10)
+	return string(b)
+}
+
+func b2u(v bool) uint8 {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// String is the canonical board text.
+func (s *State) String() string { return s.Text() }
+
+// Hash mixes every field that affects play: pits, scores, credits, bars,
+// side to move (2 once over) and the round counter. The ply is implied by
+// the round counter and the side to move.
+func (s *State) Hash() uint64 {
+	w0 := binary.LittleEndian.Uint64(s.pits[0:8])
+	w1 := uint64(binary.LittleEndian.Uint32(s.pits[8:12])) |
+		uint64(s.score[0])<<32 | uint64(s.score[1])<<40 |
+		uint64(s.credit[0])<<48 | uint64(s.credit[1])<<52 |
+		uint64(b2u(s.barred[0]))<<56 | uint64(b2u(s.barred[1]))<<57
+	toMove := uint64(s.toMove)
+	if s.end != notOver {
+		toMove = 2
+	}
+	w2 := uint64(s.turn) | toMove<<16
+	return mix(w0 ^ mix(w1^mix(w2+0x9e3779b97f4a7c15)))
+}
+
+// mix is the splitmix64 finaliser: cheap, and every input bit affects every
+// output bit.
+func mix(z uint64) uint64 {
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// Clone returns an independent copy.
+func (s *State) Clone() engine.State {
+	c := *s
+	return &c
+}
+
+// PlyFields adds the vectors' "legal" list (move texts in framework order).
+func (s *State) PlyFields(dst map[string]any) {
+	var buf [pitsPerSide + 1]engine.Move
+	moves := s.LegalMoves(buf[:0])
+	legal := make([]string, len(moves))
+	for i, m := range moves {
+		legal[i] = s.FormatMove(m)
+	}
+	dst["legal"] = legal
+}
+
+// Evaluate is the score difference from seat's view plus a small bonus for
+// seeds on seat's own row, which it alone can sow from.
+func (s *State) Evaluate(seat int) float64 {
+	opp := 1 - seat
+	var own, theirs int
+	for i := 0; i < pitsPerSide; i++ {
+		own += int(s.pits[pitsPerSide*seat+i])
+		theirs += int(s.pits[pitsPerSide*opp+i])
+	}
+	return float64(int(s.score[seat])-int(s.score[opp])) + 0.1*float64(own-theirs)
+}

@@ -1,0 +1,279 @@
+// Package protocol is the agent protocol as Go types, and its binding to
+// hashicorp/go-plugin over gRPC: the handshake, the plugin that serves an
+// Agent in the agent process, and the client the arena calls.
+package protocol
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+
+	pb "arena/plugins/proto"
+)
+
+// Version is the agent protocol version. Bump it on any incompatible change
+// to agent.proto; agents built against another version are refused at the
+// handshake with a message naming both versions.
+const Version = 1
+
+// PluginName is the name the agent is served under.
+const PluginName = "agent"
+
+// Handshake is the go-plugin handshake for agents of protocol version v.
+func Handshake(v uint) plugin.HandshakeConfig {
+	return plugin.HandshakeConfig{
+		ProtocolVersion: v,
+		// The cookie only stops an agent binary started by hand from
+		// waiting silently for a handshake; it is not a security measure.
+		MagicCookieKey:   "ARENA_AGENT_PLUGIN",
+		MagicCookieValue: "f6b3c0d2-arena-agent",
+	}
+}
+
+// Clock tells an agent how it is timed.
+type Clock struct {
+	Model          string // "per-move" or "cpu-budget"
+	MoveLimit      time.Duration
+	FirstMoveLimit time.Duration
+	Cushion        time.Duration
+	Budget         time.Duration
+}
+
+// StartInfo opens a game for an agent.
+type StartInfo struct {
+	GameID   string
+	Game     string
+	Params   map[string]string
+	Seat     int
+	Profile  string
+	Clock    Clock
+	Opponent string
+	Options  map[string]string
+	Seed     uint64
+}
+
+// MoveRequest asks the side to move for a move.
+type MoveRequest struct {
+	History  []string // moves so far in course notation; "" marks a skipped turn
+	Board    string   // canonical board text
+	Seat     int
+	Ply      int
+	TimeLeft time.Duration // for this move (per-move) or the whole game (cpu-budget)
+	Deadline time.Time
+	View     []byte // the course's seat-relative view (JSON), where it had one
+}
+
+// EndInfo closes a game.
+type EndInfo struct {
+	Winner int // -1 for none
+	Draw   bool
+	Reason string
+	Scores []int
+}
+
+// Description says what an agent is.
+type Description struct {
+	Name        string
+	Description string
+	Games       []string // empty: any game
+}
+
+// Agent is one side of the protocol, implemented by agent processes and
+// called by the arena.
+type Agent interface {
+	Describe(ctx context.Context) (Description, error)
+	Start(ctx context.Context, info StartInfo) error
+	// Move returns the move text. An *AgentError is the agent reporting that
+	// it has no move; any other error is a failure to reach the agent.
+	Move(ctx context.Context, req MoveRequest) (string, error)
+	Observe(ctx context.Context, seat int, move string, ply int) error
+	End(ctx context.Context, info EndInfo) error
+}
+
+// AgentError is an error the agent itself reported instead of a move.
+type AgentError struct{ Message string }
+
+func (e *AgentError) Error() string { return "agent reported an error: " + e.Message }
+
+// IsAgentError reports whether err is an error the agent reported.
+func IsAgentError(err error) bool {
+	var ae *AgentError
+	return errors.As(err, &ae)
+}
+
+// Plugin binds Agent to go-plugin's gRPC transport. Impl is set on the
+// serving side only.
+type Plugin struct {
+	plugin.NetRPCUnsupportedPlugin
+	Impl Agent
+}
+
+var _ plugin.GRPCPlugin = (*Plugin)(nil)
+
+// GRPCServer registers the agent's service.
+func (p *Plugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
+	if p.Impl == nil {
+		return errors.New("protocol: no agent to serve")
+	}
+	pb.RegisterAgentServer(s, &server{impl: p.Impl})
+	return nil
+}
+
+// GRPCClient returns an Agent that calls the plugin.
+func (p *Plugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (interface{}, error) {
+	return &Client{rpc: pb.NewAgentClient(c)}, nil
+}
+
+// Plugins is the plugin set for go-plugin configs.
+func Plugins(impl Agent) plugin.PluginSet {
+	return plugin.PluginSet{PluginName: &Plugin{Impl: impl}}
+}
+
+// server adapts an Agent to the generated gRPC service. A panic in the agent
+// becomes an error report, as the course clients turned exceptions into
+// "no move" rather than a crash.
+type server struct {
+	pb.UnimplementedAgentServer
+	impl Agent
+}
+
+func recovered(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("agent panicked: %v", r)
+	}
+}
+
+func (s *server) Describe(ctx context.Context, _ *pb.DescribeRequest) (_ *pb.DescribeReply, err error) {
+	defer recovered(&err)
+	d, err := s.impl.Describe(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &pb.DescribeReply{Name: d.Name, Description: d.Description, Games: d.Games}, nil
+}
+
+func (s *server) StartGame(ctx context.Context, r *pb.StartRequest) (_ *pb.StartReply, err error) {
+	defer recovered(&err)
+	c := r.GetClock()
+	info := StartInfo{
+		GameID: r.GameId, Game: r.Game, Params: r.Params, Seat: int(r.Seat), Profile: r.Profile,
+		Opponent: r.Opponent, Options: r.Options, Seed: r.Seed,
+		Clock: Clock{
+			Model:          c.GetModel(),
+			MoveLimit:      time.Duration(c.GetMoveLimitMs()) * time.Millisecond,
+			FirstMoveLimit: time.Duration(c.GetFirstMoveLimitMs()) * time.Millisecond,
+			Cushion:        time.Duration(c.GetCushionMs()) * time.Millisecond,
+			Budget:         time.Duration(c.GetBudgetMs()) * time.Millisecond,
+		},
+	}
+	if err := s.impl.Start(ctx, info); err != nil {
+		return nil, err
+	}
+	return &pb.StartReply{}, nil
+}
+
+func (s *server) Move(ctx context.Context, r *pb.MoveRequest) (reply *pb.MoveReply, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			reply, err = &pb.MoveReply{Error: fmt.Sprintf("agent panicked: %v", p)}, nil
+		}
+	}()
+	req := MoveRequest{
+		History: r.History, Board: r.Board, Seat: int(r.Seat), Ply: int(r.Ply),
+		TimeLeft: time.Duration(r.TimeLeftMs) * time.Millisecond,
+		Deadline: time.UnixMilli(r.DeadlineUnixMs),
+		View:     r.View,
+	}
+	move, err := s.impl.Move(ctx, req)
+	if err != nil {
+		return &pb.MoveReply{Error: err.Error()}, nil
+	}
+	return &pb.MoveReply{Move: move}, nil
+}
+
+func (s *server) Observe(ctx context.Context, r *pb.ObserveRequest) (_ *pb.ObserveReply, err error) {
+	defer recovered(&err)
+	if err := s.impl.Observe(ctx, int(r.Seat), r.Move, int(r.Ply)); err != nil {
+		return nil, err
+	}
+	return &pb.ObserveReply{}, nil
+}
+
+func (s *server) EndGame(ctx context.Context, r *pb.EndRequest) (_ *pb.EndReply, err error) {
+	defer recovered(&err)
+	scores := make([]int, len(r.Scores))
+	for i, v := range r.Scores {
+		scores[i] = int(v)
+	}
+	if err := s.impl.End(ctx, EndInfo{Winner: int(r.Winner), Draw: r.Draw, Reason: r.Reason, Scores: scores}); err != nil {
+		return nil, err
+	}
+	return &pb.EndReply{}, nil
+}
+
+// Client calls an agent plugin over gRPC.
+type Client struct {
+	rpc pb.AgentClient
+}
+
+var _ Agent = (*Client)(nil)
+
+// Describe asks the agent what it is.
+func (c *Client) Describe(ctx context.Context) (Description, error) {
+	r, err := c.rpc.Describe(ctx, &pb.DescribeRequest{})
+	if err != nil {
+		return Description{}, err
+	}
+	return Description{Name: r.Name, Description: r.Description, Games: r.Games}, nil
+}
+
+// Start opens the game.
+func (c *Client) Start(ctx context.Context, info StartInfo) error {
+	_, err := c.rpc.StartGame(ctx, &pb.StartRequest{
+		GameId: info.GameID, Game: info.Game, Params: info.Params, Seat: int32(info.Seat),
+		Profile: info.Profile, Opponent: info.Opponent, Options: info.Options, Seed: info.Seed,
+		Clock: &pb.Clock{
+			Model:            info.Clock.Model,
+			MoveLimitMs:      info.Clock.MoveLimit.Milliseconds(),
+			FirstMoveLimitMs: info.Clock.FirstMoveLimit.Milliseconds(),
+			CushionMs:        info.Clock.Cushion.Milliseconds(),
+			BudgetMs:         info.Clock.Budget.Milliseconds(),
+		},
+	})
+	return err
+}
+
+// Move asks for a move.
+func (c *Client) Move(ctx context.Context, req MoveRequest) (string, error) {
+	r, err := c.rpc.Move(ctx, &pb.MoveRequest{
+		History: req.History, Board: req.Board, Seat: int32(req.Seat), Ply: int32(req.Ply),
+		TimeLeftMs: req.TimeLeft.Milliseconds(), DeadlineUnixMs: req.Deadline.UnixMilli(), View: req.View,
+	})
+	if err != nil {
+		return "", err
+	}
+	if r.Error != "" {
+		return "", &AgentError{Message: r.Error}
+	}
+	return r.Move, nil
+}
+
+// Observe reports a played move.
+func (c *Client) Observe(ctx context.Context, seat int, move string, ply int) error {
+	_, err := c.rpc.Observe(ctx, &pb.ObserveRequest{Seat: int32(seat), Move: move, Ply: int32(ply)})
+	return err
+}
+
+// End closes the game.
+func (c *Client) End(ctx context.Context, info EndInfo) error {
+	scores := make([]int32, len(info.Scores))
+	for i, v := range info.Scores {
+		scores[i] = int32(v)
+	}
+	_, err := c.rpc.EndGame(ctx, &pb.EndRequest{Winner: int32(info.Winner), Draw: info.Draw, Reason: info.Reason, Scores: scores})
+	return err
+}

@@ -1,0 +1,189 @@
+// Package sdk is what an agent author imports: write one type with a Move
+// method and call sdk.Serve from main. The arena starts the binary as a
+// go-plugin subprocess, one process per game.
+//
+//	type bot struct{}
+//
+//	func (bot) Move(ctx context.Context, t sdk.Turn) (string, error) {
+//		return t.Legal[0], nil
+//	}
+//
+//	func main() { sdk.Serve(bot{}) }
+//
+// Stdout belongs to the plugin handshake: print diagnostics to stderr, which
+// the arena keeps (the last few KiB) with the game record.
+package sdk
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+
+	"arena/engine"
+	"arena/games/all"
+	"arena/plugins/protocol"
+)
+
+// Game is what an agent learns when a game starts.
+type Game = protocol.StartInfo
+
+// Turn is one request for a move, with the position rebuilt for the agent.
+type Turn struct {
+	protocol.MoveRequest
+	Game  Game
+	State engine.State // the current position, the agent's own copy
+	Legal []string     // the legal moves in course notation, in course order
+}
+
+// Agent is the one method an agent must have. A returned error is reported
+// to the referee as "no move", which the course profile penalises.
+type Agent interface {
+	Move(ctx context.Context, t Turn) (string, error)
+}
+
+// Optional interfaces an Agent may implement.
+type (
+	// Starter is told about the game before the first move request.
+	Starter interface {
+		Start(ctx context.Context, g Game) error
+	}
+	// Observer is told about every move played.
+	Observer interface {
+		Observe(ctx context.Context, seat int, move string, ply int) error
+	}
+	// Ender is told how the game ended.
+	Ender interface {
+		End(ctx context.Context, r protocol.EndInfo) error
+	}
+	// Describer names the agent.
+	Describer interface {
+		Describe() protocol.Description
+	}
+)
+
+// Option adjusts Serve.
+type Option func(*config)
+
+type config struct {
+	version  uint
+	registry *engine.Registry
+}
+
+// WithProtocolVersion serves a different protocol version. Only useful to
+// test how an arena treats an agent built against another SDK.
+func WithProtocolVersion(v uint) Option { return func(c *config) { c.version = v } }
+
+// WithRegistry sets the games the agent can rebuild positions for (default:
+// every course game).
+func WithRegistry(r *engine.Registry) Option { return func(c *config) { c.registry = r } }
+
+// Serve runs the agent as a plugin until the arena closes it. It does not
+// return; it exits the process when the arena is done.
+func Serve(a Agent, opts ...Option) {
+	plugin.Serve(ServeConfig(a, opts...))
+	os.Exit(0)
+}
+
+// ServeConfig is the go-plugin configuration Serve uses, for programs that
+// serve in their own way.
+func ServeConfig(a Agent, opts ...Option) *plugin.ServeConfig {
+	c := config{version: protocol.Version}
+	for _, o := range opts {
+		o(&c)
+	}
+	if c.registry == nil {
+		c.registry = all.Registry()
+	}
+	return &plugin.ServeConfig{
+		HandshakeConfig: protocol.Handshake(c.version),
+		Plugins:         protocol.Plugins(&adapter{agent: a, registry: c.registry}),
+		GRPCServer:      plugin.DefaultGRPCServer,
+		Logger:          hclog.New(&hclog.LoggerOptions{Output: os.Stderr, Level: hclog.Error}),
+	}
+}
+
+// adapter turns an sdk.Agent into a protocol.Agent, rebuilding the position
+// from the history so authors start from a ready engine.State.
+type adapter struct {
+	agent    Agent
+	registry *engine.Registry
+	game     Game
+	start    engine.State
+	cur      engine.State // start plus history[:applied]
+	applied  []string
+	buf      []engine.Move
+}
+
+func (a *adapter) Describe(context.Context) (protocol.Description, error) {
+	if d, ok := a.agent.(Describer); ok {
+		return d.Describe(), nil
+	}
+	return protocol.Description{Name: fmt.Sprintf("%T", a.agent)}, nil
+}
+
+func (a *adapter) Start(ctx context.Context, info protocol.StartInfo) error {
+	g, err := a.registry.Lookup(info.Game)
+	if err != nil {
+		return err
+	}
+	st, err := g.NewState(engine.Params(info.Params))
+	if err != nil {
+		return fmt.Errorf("start %s: %w", info.Game, err)
+	}
+	a.game, a.start, a.cur, a.applied = info, st, nil, nil
+	if s, ok := a.agent.(Starter); ok {
+		return s.Start(ctx, info)
+	}
+	return nil
+}
+
+func (a *adapter) Move(ctx context.Context, req protocol.MoveRequest) (string, error) {
+	if a.start == nil {
+		return "", fmt.Errorf("move requested before the game started")
+	}
+	st, err := a.position(req.History)
+	if err != nil {
+		return "", err
+	}
+	a.buf = st.LegalMoves(a.buf[:0])
+	legal := make([]string, len(a.buf))
+	for i, m := range a.buf {
+		legal[i] = st.FormatMove(m)
+	}
+	return a.agent.Move(ctx, Turn{MoveRequest: req, Game: a.game, State: st, Legal: legal})
+}
+
+// position returns the agent's own copy of the position after history,
+// applying only the moves since the last request when history extends it.
+func (a *adapter) position(history []string) (engine.State, error) {
+	extends := a.cur != nil && len(history) >= len(a.applied)
+	for i := 0; extends && i < len(a.applied); i++ {
+		extends = history[i] == a.applied[i]
+	}
+	if !extends {
+		a.cur, a.applied = a.start.Clone(), nil
+	}
+	if err := engine.Replay(a.cur, history[len(a.applied):]); err != nil {
+		a.cur, a.applied = nil, nil
+		return nil, fmt.Errorf("rebuild position: %w", err)
+	}
+	a.applied = append(a.applied, history[len(a.applied):]...)
+	return a.cur.Clone(), nil
+}
+
+func (a *adapter) Observe(ctx context.Context, seat int, move string, ply int) error {
+	if o, ok := a.agent.(Observer); ok {
+		return o.Observe(ctx, seat, move, ply)
+	}
+	return nil
+}
+
+func (a *adapter) End(ctx context.Context, r protocol.EndInfo) error {
+	if e, ok := a.agent.(Ender); ok {
+		return e.End(ctx, r)
+	}
+	return nil
+}
