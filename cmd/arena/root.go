@@ -21,6 +21,10 @@ type env struct {
 	registry       *engine.Registry
 	launcher       *host.Launcher
 	isTerminal     func() bool
+	// preflight checks run on every agent reference before games start
+	// (e.g. compiling Lua scripts); each returns nil for references it
+	// does not handle.
+	preflight []func(ref string) error
 }
 
 func defaultEnv() *env {
