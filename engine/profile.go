@@ -49,7 +49,9 @@ const (
 )
 
 // Failures lists every failure kind, in a stable order.
-var Failures = []Failure{FailTimeout, FailLate, FailUnparseable, FailIllegal, FailError, FailDead, FailMemory}
+func Failures() []Failure {
+	return []Failure{FailTimeout, FailLate, FailUnparseable, FailIllegal, FailError, FailDead, FailMemory}
+}
 
 // Profile is a course referee's behaviour as data: its time model, limits
 // and penalties, and the reason texts it writes. Leagues may override the
@@ -124,7 +126,9 @@ type Override struct {
 func (o Override) String() string { return fmt.Sprintf("%s: %s -> %s", o.Setting, o.From, o.To) }
 
 // ProfileSettings lists the settings Apply accepts.
-var ProfileSettings = []string{"move-limit", "first-move-limit", "cushion", "budget", "budget-grace", "memory-mb", "startup-timeout"}
+func ProfileSettings() []string {
+	return []string{"move-limit", "first-move-limit", "cushion", "budget", "budget-grace", "memory-mb", "startup-timeout"}
+}
 
 // Apply sets one named setting from text (a duration such as "700ms", or an
 // integer for memory-mb), refusing settings the time model does not use.
@@ -161,7 +165,7 @@ func (p *Profile) Apply(setting, value string) (Override, error) {
 	case "startup-timeout":
 		field = &p.StartupTimeout
 	default:
-		return Override{}, fmt.Errorf("profile %s: unknown setting %q (known: %s)", p.Name, setting, strings.Join(ProfileSettings, ", "))
+		return Override{}, fmt.Errorf("profile %s: unknown setting %q (known: %s)", p.Name, setting, strings.Join(ProfileSettings(), ", "))
 	}
 	d, err := time.ParseDuration(value)
 	if err != nil || d < 0 {

@@ -345,6 +345,12 @@ func (g *game) turn(ctx context.Context, seat int) error {
 	select {
 	case rp = <-ch:
 	case <-g.clk.After(hard):
+		// A reply that arrived together with the deadline is still in time.
+		select {
+		case rp = <-ch:
+			goto replied
+		default:
+		}
 		cancel()
 		elapsed := g.clk.Now().Sub(start)
 		detail := fmt.Sprintf("no reply within %v (waited %v)", hard, elapsed.Round(time.Millisecond))
@@ -364,6 +370,7 @@ func (g *game) turn(ctx context.Context, seat int) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+replied:
 	elapsed := g.clk.Now().Sub(start)
 	wall := float64(elapsed.Microseconds()) / 1000
 
@@ -450,7 +457,7 @@ func (g *game) chargeCPU(seat int) bool {
 // apply plays a move and tells the agents when the profile asks for it.
 func (g *game) apply(seat int, mv engine.Move, source string, wallMS float64) {
 	text := g.st.FormatMove(mv)
-	ply := g.st.Ply()
+	ply := len(g.history) // counts skipped turns too, unlike some games' Ply
 	g.st.Apply(mv)
 	g.history = append(g.history, text)
 	rm := record.Move{Ply: ply, Seat: seat, Text: text, Source: source, WallMS: wallMS}
@@ -544,9 +551,10 @@ func (g *game) penalty(seat int, f engine.Failure, detail, replyText string, me 
 			g.forfeit(seat, f, me)
 			return
 		}
+		ply := len(g.history)
 		p.Pass()
 		g.history = append(g.history, "")
-		g.rec.Moves = append(g.rec.Moves, record.Move{Ply: g.st.Ply() - 1, Seat: seat, Source: record.SourceSkip})
+		g.rec.Moves = append(g.rec.Moves, record.Move{Ply: ply, Seat: seat, Source: record.SourceSkip})
 	default:
 		g.forfeit(seat, f, me)
 	}

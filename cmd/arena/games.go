@@ -67,7 +67,7 @@ func describeProfile(w interface{ Write([]byte) (int, error) }, p engine.Profile
 		fmt.Fprintf(w, "  memory: no limit\n")
 	}
 	var pens []string
-	for _, f := range engine.Failures {
+	for _, f := range engine.Failures() {
 		pens = append(pens, fmt.Sprintf("%s=%s", f, p.PenaltyFor(f)))
 	}
 	sort.Strings(pens)

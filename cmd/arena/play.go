@@ -53,7 +53,7 @@ an agent binary built with the arena SDK. Run "arena games" for the games.`,
 	f.IntVarP(&o.games, "games", "n", 10, "number of games (colours alternate)")
 	f.Uint64Var(&o.seed, "seed", 1, "seed for the referee's random choices and the agents' seeds")
 	f.StringArrayVarP(&o.params, "param", "p", nil, "game parameter NAME=VALUE (repeatable), e.g. n=7")
-	f.StringArrayVar(&o.sets, "set", nil, "override a profile setting NAME=VALUE (repeatable): "+strings.Join(engine.ProfileSettings, ", "))
+	f.StringArrayVar(&o.sets, "set", nil, "override a profile setting NAME=VALUE (repeatable): "+strings.Join(engine.ProfileSettings(), ", "))
 	f.BoolVar(&o.show, "show", false, "print the final board of each game")
 	f.IntVar(&o.parallel, "parallel", 0, "games played at once (default: half the cores, at least 1)")
 	f.StringVar(&o.records, "records", "", "append each game's full record as a JSON line to this file")

@@ -4,6 +4,10 @@ package all
 import (
 	"arena/engine"
 	"arena/games/bohnenspiel"
+	"arena/games/cachex"
+	"arena/games/dotsboxes"
+	"arena/games/hexcrossout"
+	"arena/games/pentagotwist"
 )
 
 // Registry returns a registry of every course game. Each call builds a new
@@ -11,5 +15,9 @@ import (
 func Registry() *engine.Registry {
 	return engine.NewRegistry(
 		bohnenspiel.Game{},
+		cachex.Game{},
+		dotsboxes.Game{},
+		hexcrossout.Game{},
+		pentagotwist.Game{},
 	)
 }

@@ -1,0 +1,271 @@
+package referee_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"arena/arena/clock"
+	"arena/arena/record"
+	"arena/arena/referee"
+	"arena/engine"
+	"arena/games/bohnenspiel"
+	"arena/plugins/host"
+	"arena/plugins/protocol"
+)
+
+// step is what a fake agent does on one move request.
+type step struct {
+	think time.Duration // fake time that passes before the reply
+	hang  bool          // never reply; the referee's deadline must fire
+	text  string        // the reply ("" = first legal move)
+	err   error         // a reported error
+	cpu   time.Duration // CPU used by this move
+}
+
+// fakeAgent is an in-process Handle driven by a fake clock, for exact
+// boundary tests that real processes cannot give.
+type fakeAgent struct {
+	clk   *clock.Fake
+	steps []step
+	n     int
+	cpu   time.Duration
+	mem   chan struct{}
+	mu    sync.Mutex
+	state engine.State
+}
+
+func (f *fakeAgent) Describe(context.Context) (protocol.Description, error) {
+	return protocol.Description{Name: "fake"}, nil
+}
+func (f *fakeAgent) Start(_ context.Context, info protocol.StartInfo) error {
+	st, err := bohnenspiel.Game{}.NewState(nil)
+	f.state = st
+	return err
+}
+func (f *fakeAgent) Observe(context.Context, int, string, int) error { return nil }
+func (f *fakeAgent) End(context.Context, protocol.EndInfo) error     { return nil }
+func (f *fakeAgent) Kill()                                           {}
+func (f *fakeAgent) Stderr() string                                  { return "" }
+func (f *fakeAgent) MemoryExceeded() <-chan struct{}                 { return f.mem }
+func (f *fakeAgent) CPUTime() (time.Duration, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.cpu, nil
+}
+
+func (f *fakeAgent) Move(ctx context.Context, req protocol.MoveRequest) (string, error) {
+	s := step{}
+	if f.n < len(f.steps) {
+		s = f.steps[f.n]
+	}
+	f.n++
+	f.mu.Lock()
+	f.cpu += s.cpu
+	f.mu.Unlock()
+	// Wait until the referee is waiting on its deadline timer, so that
+	// advancing the clock is seen by it.
+	for f.clk.Waiters() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	if s.hang {
+		f.clk.Advance(24 * time.Hour)
+		<-ctx.Done()
+		return "", ctx.Err()
+	}
+	f.clk.Advance(s.think)
+	if s.err != nil {
+		return "", s.err
+	}
+	if s.text != "" {
+		return s.text, nil
+	}
+	st := f.state.Clone()
+	if err := engine.Replay(st, req.History); err != nil {
+		return "", err
+	}
+	ms := st.LegalMoves(nil)
+	return st.FormatMove(ms[0]), nil
+}
+
+func fakeMatch(t *testing.T, prof engine.Profile, a, b []step) (*record.Game, [2]*fakeAgent, int) {
+	t.Helper()
+	clk := clock.NewFake(time.Unix(1000, 0))
+	agents := [2]*fakeAgent{{clk: clk, steps: a, mem: make(chan struct{})}, {clk: clk, steps: b, mem: make(chan struct{})}}
+	var launches atomic.Int32
+	r := &referee.Referee{
+		Clock: clk,
+		Launch: func(_ context.Context, p referee.Player, _ host.Options) (referee.Handle, error) {
+			launches.Add(1)
+			if p.Ref == "0" {
+				return agents[0], nil
+			}
+			return agents[1], nil
+		},
+	}
+	rec, err := r.Play(context.Background(), referee.Match{
+		ID: t.Name(), Game: bohnenspiel.Game{}, Profile: prof, Seed: 3,
+		Players: [2]referee.Player{{Name: "a", Ref: "0"}, {Name: "b", Ref: "1"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec, agents, int(launches.Load())
+}
+
+func comp424(t *testing.T) engine.Profile {
+	p, err := bohnenspiel.Game{}.Profile(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestPerMoveBoundariesExact(t *testing.T) {
+	ms := time.Millisecond
+	cases := []struct {
+		name  string
+		step  step // seat 0's second move (its first has the 30 s allowance)
+		event string
+		loss  bool
+	}{
+		{"at the limit", step{think: 700 * ms}, "", false},
+		{"just late", step{think: 701 * ms}, "late", false},
+		{"end of cushion", step{think: 1700 * ms}, "late", false},
+		{"past the cushion", step{think: 1701 * ms}, "timeout", true},
+		{"silent", step{hang: true}, "timeout", true},
+		{"error report", step{err: &protocol.AgentError{Message: "boom"}}, "error", false},
+		{"garbage in time", step{text: "PIT"}, "unparseable", true},
+		{"late garbage is only late", step{think: 900 * ms, text: "PIT"}, "late", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rec, _, _ := fakeMatch(t, comp424(t), []step{{think: 29 * time.Second}, c.step}, nil)
+			var got []record.Event
+			for _, e := range rec.Events {
+				if e.Seat == 0 {
+					got = append(got, e)
+				}
+			}
+			if c.event == "" {
+				if len(got) != 0 || rec.Result.Forfeit != "" {
+					t.Fatalf("events %+v result %+v", got, rec.Result)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Kind != c.event {
+				t.Fatalf("events %+v, want one %s", got, c.event)
+			}
+			if c.loss {
+				if rec.Result.Winner != 1 || rec.Result.Reason != "TIMEOUT" {
+					t.Fatalf("result %+v, want TIMEOUT loss", rec.Result)
+				}
+				return
+			}
+			if rec.Result.Forfeit != "" || rec.Moves[2].Source != record.SourceRandom {
+				t.Fatalf("want a random substitute at ply 2 and no forfeit: %+v %+v", rec.Moves[2], rec.Result)
+			}
+		})
+	}
+}
+
+func TestFirstMoveAllowanceForEachSide(t *testing.T) {
+	// Both sides' first moves may take 30 s; the second may not.
+	rec, _, _ := fakeMatch(t, comp424(t),
+		[]step{{think: 30 * time.Second}},
+		[]step{{think: 30 * time.Second}, {think: 701 * time.Millisecond}})
+	if len(rec.Events) != 1 || rec.Events[0].Seat != 1 || rec.Events[0].Kind != "late" || rec.Events[0].Ply != 3 {
+		t.Fatalf("events %+v", rec.Events)
+	}
+	if rec.Moves[0].WallMS != 30000 {
+		t.Fatalf("wall time measured around the call: %v ms, want 30000", rec.Moves[0].WallMS)
+	}
+}
+
+func cpuProfile() engine.Profile {
+	return engine.Profile{
+		Name: "cpu-test", Time: engine.CPUBudget, Budget: 10 * time.Second, BudgetGrace: 5 * time.Second,
+		Penalties: map[engine.Failure]engine.Penalty{},
+		Reasons:   map[engine.Failure]string{engine.FailTimeout: "player {player} exceeded available time"},
+	}
+}
+
+func TestCPUBudgetExceeded(t *testing.T) {
+	// Seat 1 spends 4 s of CPU per move: its third reply puts it at 12 s,
+	// over the 10 s budget, and that move is not applied.
+	heavy := []step{{cpu: 4 * time.Second}, {cpu: 4 * time.Second}, {cpu: 4 * time.Second, text: "PIT 1 0"}}
+	rec, _, _ := fakeMatch(t, cpuProfile(), nil, heavy)
+	if rec.Result.Winner != 0 || rec.Result.Reason != "player 2 exceeded available time" {
+		t.Fatalf("result %+v", rec.Result)
+	}
+	if n := len(rec.Moves); n != 5 {
+		t.Fatalf("%d moves applied, want 5 (the over-budget reply discarded)", n)
+	}
+	if rec.Moves[3].CPUMS != 8000 {
+		t.Fatalf("CPU recorded %v ms, want 8000", rec.Moves[3].CPUMS)
+	}
+}
+
+func TestCPUBudgetExactlyUsedIsFine(t *testing.T) {
+	rec, _, _ := fakeMatch(t, cpuProfile(), nil, []step{{cpu: 5 * time.Second}, {cpu: 5 * time.Second}})
+	if rec.Result.Forfeit != "" {
+		t.Fatalf("a player at exactly its budget lost: %+v", rec.Result)
+	}
+}
+
+func TestCPUBudgetWallClockKill(t *testing.T) {
+	// A silent agent is given up on at its remaining budget plus the grace.
+	rec, _, _ := fakeMatch(t, cpuProfile(), []step{{hang: true}}, nil)
+	if rec.Result.Winner != 1 || rec.Result.Reason != "player 1 exceeded available time" {
+		t.Fatalf("result %+v", rec.Result)
+	}
+	if ev := rec.Events; len(ev) != 1 || ev[0].Kind != "timeout" {
+		t.Fatalf("events %+v", ev)
+	}
+}
+
+func TestTimeoutWithRandomPenaltyRestartsAgent(t *testing.T) {
+	// A profile whose timeout is a substitute (as hex-crossout's): the
+	// silent agent is replaced by a fresh process for its next turn.
+	p := comp424(t)
+	p.Penalties = map[engine.Failure]engine.Penalty{engine.FailTimeout: engine.RandomMove}
+	rec, _, launches := fakeMatch(t, p, []step{{}, {hang: true}}, nil)
+	if rec.Result.Forfeit != "" {
+		t.Fatalf("result %+v", rec.Result)
+	}
+	var kinds []string
+	for _, e := range rec.Events {
+		kinds = append(kinds, e.Kind)
+	}
+	if fmt.Sprint(kinds) != "[timeout restart]" || launches != 3 {
+		t.Fatalf("events %v, launches %d; want a timeout, then a restart (3 launches)", kinds, launches)
+	}
+}
+
+func TestMemoryBreachDuringMove(t *testing.T) {
+	p := cpuProfile()
+	p.MemoryMB = 100
+	p.Reasons[engine.FailMemory] = "player {player} exceeded space limit"
+	clk := clock.NewFake(time.Unix(0, 0))
+	hog := &fakeAgent{clk: clk, mem: make(chan struct{})}
+	close(hog.mem) // the host has already killed it for its memory
+	other := &fakeAgent{clk: clk, mem: make(chan struct{})}
+	hog.steps = []step{{hang: true}}
+	r := &referee.Referee{Clock: clk, Launch: func(_ context.Context, pl referee.Player, _ host.Options) (referee.Handle, error) {
+		if pl.Ref == "hog" {
+			return hog, nil
+		}
+		return other, nil
+	}}
+	rec, err := r.Play(context.Background(), referee.Match{ID: "m", Game: bohnenspiel.Game{}, Profile: p,
+		Players: [2]referee.Player{{Name: "hog", Ref: "hog"}, {Name: "o", Ref: "o"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Result.Winner != 1 || rec.Result.Reason != "player 1 exceeded space limit" {
+		t.Fatalf("result %+v", rec.Result)
+	}
+}

@@ -1,0 +1,447 @@
+package cachex
+
+import (
+	"strconv"
+	"strings"
+
+	"arena/engine"
+)
+
+// Cell contents. A seat's stones are seat+1, so red (seat 0) is 1.
+const (
+	empty uint8 = 0
+	red   uint8 = 1
+	blue  uint8 = 2
+)
+
+// moveSteal encodes STEAL; PLACE moves are the cell index r*n+q.
+const moveSteal engine.Move = 1 << 16
+
+// hexSteps are the neighbour directions (dr, dq) in the referee's clockwise
+// order.
+var hexSteps = [6][2]int{{1, -1}, {1, 0}, {0, 1}, {-1, 1}, {-1, 0}, {0, -1}}
+
+// capturePatterns are the referee's 12 diamond patterns, offsets from the
+// placed cell: the mover's opposite corner O, then the two opponent cells
+// M1, M2 that are captured.
+var capturePatterns = [12][3][2]int{
+	{{1, -2}, {1, -1}, {0, -1}},
+	{{2, -1}, {1, 0}, {1, -1}},
+	{{1, 1}, {0, 1}, {1, 0}},
+	{{-1, 2}, {-1, 1}, {0, 1}},
+	{{-2, 1}, {-1, 0}, {-1, 1}},
+	{{-1, -1}, {0, -1}, {-1, 0}},
+	{{0, -1}, {1, -1}, {-1, 0}},
+	{{1, -1}, {1, 0}, {0, -1}},
+	{{1, 0}, {0, 1}, {1, -1}},
+	{{0, 1}, {-1, 1}, {1, 0}},
+	{{-1, 1}, {-1, 0}, {0, 1}},
+	{{-1, 0}, {0, -1}, {-1, 1}},
+}
+
+// zobrist holds one key per (colour, cell); row 0 stays zero so an empty
+// cell contributes nothing. It is filled once and never changed.
+var zobrist = func() (z [3][maxCells]uint64) {
+	x := uint64(0x9e3779b97f4a7c15)
+	for c := 1; c <= 2; c++ {
+		for i := range z[c] {
+			z[c][i] = splitmix(&x)
+		}
+	}
+	return z
+}()
+
+// Extra hash keys so that Hash separates positions the board alone does
+// not: the side to move and the two opening turns with special rules.
+var (
+	keyBlueToMove = splitmix64(1)
+	keyFirstTurn  = splitmix64(2)
+	keyStealTurn  = splitmix64(3)
+)
+
+func splitmix(x *uint64) uint64 {
+	*x += 0x9e3779b97f4a7c15
+	return splitmix64(*x)
+}
+
+func splitmix64(z uint64) uint64 {
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// geom holds the tables of one board size. It is built by New and shared,
+// read-only, by every clone.
+type geom struct {
+	n      int
+	cells  int
+	centre int // the banned first-move cell, -1 for even n
+	row    [maxCells]uint8
+	col    [maxCells]uint8
+	nb     [maxCells][6]int16 // neighbours in hexSteps order, -1 off the board
+	nnb    [maxCells]uint8
+	caps   [maxCells][12][3]int16 // on-board capture patterns: O, M1, M2
+	ncaps  [maxCells]uint8
+}
+
+func newGeom(n int) *geom {
+	g := &geom{n: n, cells: n * n, centre: -1}
+	if n%2 == 1 {
+		g.centre = (n/2)*n + n/2
+	}
+	in := func(r, q int) bool { return r >= 0 && r < n && q >= 0 && q < n }
+	for r := 0; r < n; r++ {
+		for q := 0; q < n; q++ {
+			i := r*n + q
+			g.row[i], g.col[i] = uint8(r), uint8(q)
+			g.nb[i] = [6]int16{-1, -1, -1, -1, -1, -1}
+			for _, s := range hexSteps {
+				if in(r+s[0], q+s[1]) {
+					g.nb[i][g.nnb[i]] = int16((r+s[0])*n + q + s[1])
+					g.nnb[i]++
+				}
+			}
+			for _, p := range capturePatterns {
+				ok := true
+				var c [3]int16
+				for k, o := range p {
+					if !in(r+o[0], q+o[1]) {
+						ok = false
+						break
+					}
+					c[k] = int16((r+o[0])*n + q + o[1])
+				}
+				if ok {
+					g.caps[i][g.ncaps[i]] = c
+					g.ncaps[i]++
+				}
+			}
+		}
+	}
+	return g
+}
+
+// State is a Cachex position. The zero value is not usable; use New or
+// Game.NewState.
+type State struct {
+	g     *geom
+	t     int // actions applied so far
+	cells [maxCells]uint8
+	empty int
+	board uint64 // Zobrist key of the board contents (the repetition key)
+
+	// hist holds the board key after every action, plus the start board.
+	// Apply only appends, so clones share the prefix: a clone's slice has
+	// cap == len and its first append copies (see Clone).
+	hist       []uint64
+	anyCapture bool // before the first capture no board can recur
+	repeat     int  // occurrences of the current board, including now
+
+	captured  [6]int16 // cells removed by the last action, ascending
+	ncaptured uint8
+
+	over   bool
+	winner int
+	reason string
+}
+
+var (
+	_ engine.State      = (*State)(nil)
+	_ engine.PlyFielder = (*State)(nil)
+	_ engine.Evaluator  = (*State)(nil)
+)
+
+// New returns the start position on an n×n board. It panics if n is
+// outside 3..15; Game.NewState validates instead.
+func New(n int) *State {
+	if n < minN || n > maxN {
+		panic("cachex: board size " + strconv.Itoa(n) + " outside 3..15")
+	}
+	s := &State{g: newGeom(n), empty: n * n, winner: engine.NoSeat, repeat: 1}
+	s.hist = make([]uint64, 1, maxActions+1)
+	s.hist[0] = s.board
+	return s
+}
+
+// N is the board size.
+func (s *State) N() int { return s.g.n }
+
+// ToMove is 0 (red) at even t, 1 (blue) at odd t, NoSeat once over.
+func (s *State) ToMove() int {
+	if s.over {
+		return engine.NoSeat
+	}
+	return s.t & 1
+}
+
+// Terminal reports whether the game is over.
+func (s *State) Terminal() bool { return s.over }
+
+// Result is the outcome, with the referee's result string as Reason.
+func (s *State) Result() engine.Result {
+	return engine.Result{Winner: s.winner, Draw: s.over && s.winner == engine.NoSeat, Reason: s.reason}
+}
+
+// Scores are always zero: Cachex has no score.
+func (s *State) Scores() [2]int { return [2]int{} }
+
+// Ply is the number of actions applied (the referee's t).
+func (s *State) Ply() int { return s.t }
+
+// Repeat is how many times the current board has occurred, including now.
+func (s *State) Repeat() int { return s.repeat }
+
+// At returns the stone at (r, q): 0 empty, 1 red, 2 blue.
+func (s *State) At(r, q int) uint8 { return s.cells[r*s.g.n+q] }
+
+// LegalMoves appends PLACE moves in ascending (r, q) order, then STEAL
+// when it is legal (t == 1).
+func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
+	if s.over {
+		return dst
+	}
+	banned := -1
+	if s.t == 0 {
+		banned = s.g.centre
+	}
+	for i := 0; i < s.g.cells; i++ {
+		if s.cells[i] == empty && i != banned {
+			dst = append(dst, engine.Move(i))
+		}
+	}
+	if s.t == 1 {
+		dst = append(dst, moveSteal)
+	}
+	return dst
+}
+
+// LegalCount is empty cells, minus the centre on the first move of odd n,
+// plus STEAL on the second action.
+func (s *State) LegalCount() int {
+	if s.over {
+		return 0
+	}
+	c := s.empty
+	if s.t == 0 && s.g.centre >= 0 {
+		c--
+	}
+	if s.t == 1 {
+		c++
+	}
+	return c
+}
+
+// Apply plays a legal move and resolves captures and the end of the game.
+func (s *State) Apply(m engine.Move) {
+	s.ncaptured = 0
+	placed := -1
+	if m == moveSteal {
+		s.steal()
+	} else {
+		placed = int(m)
+		s.place(placed)
+	}
+	s.t++
+
+	// Record the board and count its occurrences.
+	if len(s.hist) == cap(s.hist) {
+		// Shared with a clone, or full: take a private copy once.
+		h := make([]uint64, len(s.hist), maxActions+1)
+		copy(h, s.hist)
+		s.hist = h
+	}
+	s.hist = append(s.hist, s.board)
+	s.repeat = 1
+	if s.anyCapture {
+		// Without captures the stone count only grows, so boards are new;
+		// afterwards any earlier board may come back.
+		last := len(s.hist) - 1
+		for _, h := range s.hist[:last] {
+			if h == s.board {
+				s.repeat++
+			}
+		}
+	}
+
+	switch {
+	case placed >= 0 && s.t >= 2*s.g.n-1 && s.connected(placed):
+		s.over = true
+		s.winner = int(s.cells[placed]) - 1
+		if s.winner == 0 {
+			s.reason = ReasonRedWins
+		} else {
+			s.reason = ReasonBlueWins
+		}
+	case s.repeat >= repeatLimit:
+		s.over, s.reason = true, ReasonRepetition
+	case s.t >= maxActions:
+		s.over, s.reason = true, ReasonTurnLimit
+	}
+}
+
+func (s *State) place(p int) {
+	me := uint8(s.t&1) + 1
+	opp := 3 - me
+	s.cells[p] = me
+	s.board ^= zobrist[me][p]
+	s.empty--
+	// Test every pattern before removing anything: the captured set is the
+	// union of all matching pairs.
+	caps := &s.g.caps[p]
+	for k := 0; k < int(s.g.ncaps[p]); k++ {
+		c := &caps[k]
+		if s.cells[c[0]] == me && s.cells[c[1]] == opp && s.cells[c[2]] == opp {
+			s.addCaptured(c[1])
+			s.addCaptured(c[2])
+		}
+	}
+	if s.ncaptured == 0 {
+		return
+	}
+	s.anyCapture = true
+	for _, c := range s.captured[:s.ncaptured] {
+		s.cells[c] = empty
+		s.board ^= zobrist[opp][c]
+	}
+	s.empty += int(s.ncaptured)
+	// Insertion sort: at most six cells.
+	cs := s.captured[:s.ncaptured]
+	for i := 1; i < len(cs); i++ {
+		for j := i; j > 0 && cs[j] < cs[j-1]; j-- {
+			cs[j], cs[j-1] = cs[j-1], cs[j]
+		}
+	}
+}
+
+func (s *State) addCaptured(c int16) {
+	for _, x := range s.captured[:s.ncaptured] {
+		if x == c {
+			return
+		}
+	}
+	s.captured[s.ncaptured] = c
+	s.ncaptured++
+}
+
+// steal reflects the board across the main diagonal and swaps colours.
+func (s *State) steal() {
+	n := s.g.n
+	var nc [maxCells]uint8
+	s.board = 0
+	for r := 0; r < n; r++ {
+		for q := 0; q < n; q++ {
+			v := s.cells[r*n+q]
+			if v != empty {
+				v = 3 - v
+				nc[q*n+r] = v
+				s.board ^= zobrist[v][q*n+r]
+			}
+		}
+	}
+	s.cells = nc
+}
+
+// connected reports whether the stones joined to p touch both of their
+// owner's edges: rows 0 and n-1 for red, columns 0 and n-1 for blue.
+func (s *State) connected(p int) bool {
+	g := s.g
+	me := s.cells[p]
+	axis := &g.row
+	if me == blue {
+		axis = &g.col
+	}
+	last := uint8(g.n - 1)
+	var seen [maxCells]bool
+	var stack [maxCells]int16
+	sp := 0
+	stack[sp] = int16(p)
+	sp++
+	seen[p] = true
+	low, high := false, false
+	for sp > 0 {
+		sp--
+		c := stack[sp]
+		switch axis[c] {
+		case 0:
+			low = true
+		case last:
+			high = true
+		}
+		if low && high {
+			return true
+		}
+		for k := 0; k < int(g.nnb[c]); k++ {
+			d := g.nb[c][k]
+			if !seen[d] && s.cells[d] == me {
+				seen[d] = true
+				stack[sp] = d
+				sp++
+			}
+		}
+	}
+	return false
+}
+
+// FormatMove writes "PLACE r q" or "STEAL".
+func (s *State) FormatMove(m engine.Move) string {
+	if m == moveSteal {
+		return "STEAL"
+	}
+	i := int(m)
+	return "PLACE " + strconv.Itoa(i/s.g.n) + " " + strconv.Itoa(i%s.g.n)
+}
+
+// Text is the canonical board: rows r = 0..n-1 joined by '/', each row
+// q = 0..n-1 as 'r', 'b' or '.'.
+func (s *State) Text() string {
+	n := s.g.n
+	var b strings.Builder
+	b.Grow(n*n + n)
+	for r := 0; r < n; r++ {
+		if r > 0 {
+			b.WriteByte('/')
+		}
+		for q := 0; q < n; q++ {
+			b.WriteByte(".rb"[s.cells[r*n+q]])
+		}
+	}
+	return b.String()
+}
+
+// Hash is the board key combined with the side to move and the two
+// opening turns whose rules differ (centre ban, STEAL).
+func (s *State) Hash() uint64 {
+	h := s.board
+	if s.t&1 == 1 {
+		h ^= keyBlueToMove
+	}
+	switch s.t {
+	case 0:
+		h ^= keyFirstTurn
+	case 1:
+		h ^= keyStealTurn
+	}
+	return h
+}
+
+// Clone copies the position. The board history is shared: the clone's
+// slice is capped at its length, so its first append copies instead of
+// writing into the shared array, and the original only ever writes past
+// the clone's length.
+func (s *State) Clone() engine.State {
+	c := *s
+	c.hist = s.hist[:len(s.hist):len(s.hist)]
+	return &c
+}
+
+// PlyFields adds the vector extras "captured" (the cells removed by the
+// last action as [r, q] pairs, ascending) and "repeat".
+func (s *State) PlyFields(dst map[string]any) {
+	// Ascending cell index is ascending (r, q).
+	capd := make([][2]int, 0, s.ncaptured)
+	for _, c := range s.captured[:s.ncaptured] {
+		capd = append(capd, [2]int{int(c) / s.g.n, int(c) % s.g.n})
+	}
+	dst["captured"] = capd
+	dst["repeat"] = s.repeat
+}

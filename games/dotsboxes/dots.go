@@ -1,0 +1,399 @@
+package dotsboxes
+
+import (
+	"fmt"
+	"math/bits"
+	"strconv"
+	"time"
+
+	"arena/engine"
+)
+
+const (
+	// MinDots and MaxDots bound the dot counts per axis. The upper bound
+	// keeps every line in a fixed 320-bit set, so states need no slices.
+	MinDots  = 2
+	MaxDots  = 12
+	maxLines = 2 * MaxDots * (MaxDots - 1)
+	maxBoxes = (MaxDots - 1) * (MaxDots - 1)
+	words    = (maxLines + 63) / 64
+
+	defaultDots = 5
+	gameName    = "dots-and-boxes"
+	profileName = "aigaming-cs4386-2020"
+	courseName  = "City University of Hong Kong CS4386, Semester B 2019-20 (AI Gaming platform)"
+)
+
+// Reason texts of the profile; the platform's own are unknown.
+const (
+	ReasonTimeout = "TIMEOUT: player {player} missed the deadline"
+	ReasonError   = "AGENT ERROR: player {player}"
+	ReasonDead    = "AGENT DIED: player {player}"
+	ReasonMemory  = "MEMORY: player {player} exceeded the memory limit"
+)
+
+// Game is Dots-and-Boxes as played in CS4386 on the AI Gaming platform.
+type Game struct{}
+
+var _ engine.Game = Game{}
+
+// Info describes the game and its two size parameters.
+func (Game) Info() engine.Info {
+	return engine.Info{
+		Name:      gameName,
+		Title:     "Dots and Boxes",
+		Course:    courseName,
+		Profile:   profileName,
+		HasScores: true,
+		Params: []engine.ParamInfo{
+			{Name: "rows", Default: strconv.Itoa(defaultDots), Doc: fmt.Sprintf("dots along the first coordinate (%d..%d)", MinDots, MaxDots)},
+			{Name: "cols", Default: strconv.Itoa(defaultDots), Doc: fmt.Sprintf("dots along the second coordinate (%d..%d)", MinDots, MaxDots)},
+		},
+	}
+}
+
+// dims reads and checks rows and cols.
+func dims(p engine.Params) (rows, cols int, err error) {
+	if err := p.Check(gameName, "rows", "cols"); err != nil {
+		return 0, 0, err
+	}
+	if rows, err = p.Int("rows", defaultDots); err != nil {
+		return 0, 0, err
+	}
+	if cols, err = p.Int("cols", defaultDots); err != nil {
+		return 0, 0, err
+	}
+	for _, c := range []struct {
+		name string
+		v    int
+	}{{"rows", rows}, {"cols", cols}} {
+		if c.v < MinDots || c.v > MaxDots {
+			return 0, 0, fmt.Errorf("parameter %s=%d: want %d..%d dots", c.name, c.v, MinDots, MaxDots)
+		}
+	}
+	return rows, cols, nil
+}
+
+// NewState returns the empty board of rows × cols dots, player 0 to move.
+func (Game) NewState(p engine.Params) (engine.State, error) {
+	rows, cols, err := dims(p)
+	if err != nil {
+		return nil, err
+	}
+	return NewState(rows, cols), nil
+}
+
+// Profile returns the aigaming-cs4386-2020 defaults (§9 of the rules);
+// the numbers do not depend on the board size.
+func (Game) Profile(p engine.Params) (engine.Profile, error) {
+	if _, _, err := dims(p); err != nil {
+		return engine.Profile{}, err
+	}
+	return engine.Profile{
+		Name:           profileName,
+		Game:           gameName,
+		Course:         courseName,
+		Time:           engine.PerMove,
+		MoveLimit:      5 * time.Second,
+		FirstMoveLimit: 5 * time.Second,
+		Cushion:        0,
+		MemoryMB:       0,
+		StartupTimeout: 30 * time.Second,
+		Penalties: map[engine.Failure]engine.Penalty{
+			engine.FailTimeout:     engine.Loss,
+			engine.FailLate:        engine.Loss,
+			engine.FailUnparseable: engine.Loss,
+			engine.FailIllegal:     engine.Loss,
+			engine.FailError:       engine.Loss,
+			engine.FailDead:        engine.Loss,
+			engine.FailMemory:      engine.Loss,
+		},
+		Reasons: map[engine.Failure]string{
+			engine.FailTimeout: ReasonTimeout,
+			engine.FailLate:    ReasonTimeout,
+			engine.FailError:   ReasonError,
+			engine.FailDead:    ReasonDead,
+			engine.FailMemory:  ReasonMemory,
+		},
+	}, nil
+}
+
+// geometry is the board layout for one size: line endpoints in Grid order
+// and line/box incidence. It is built once per game and shared read-only
+// by every clone.
+type geometry struct {
+	rows, cols     int
+	nLines, nBoxes int
+	valid          [words]uint64           // bits of the lines that exist
+	ends           [maxLines][4]int8       // a, b, c, d with [a,b] < [c,d]
+	lineBoxes      [maxLines][2]int16      // boxes beside a line, -1 for none
+	boxSides       [maxBoxes][4]int16      // sides of box k in §2 order
+	right, down    [MaxDots][MaxDots]int16 // line from [a,b] to [a,b+1] / [a+1,b], -1 for none
+}
+
+func newGeometry(rows, cols int) *geometry {
+	g := &geometry{rows: rows, cols: cols, nBoxes: (rows - 1) * (cols - 1)}
+	for a := range g.right {
+		for b := range g.right[a] {
+			g.right[a][b], g.down[a][b] = -1, -1
+		}
+	}
+	// Grid order, ascending (a, b, c, d): from each dot in row-major order,
+	// the line to [a,b+1] sorts before the line to [a+1,b].
+	for a := 0; a < rows; a++ {
+		for b := 0; b < cols; b++ {
+			if b+1 < cols {
+				g.right[a][b] = int16(g.nLines)
+				g.ends[g.nLines] = [4]int8{int8(a), int8(b), int8(a), int8(b + 1)}
+				g.nLines++
+			}
+			if a+1 < rows {
+				g.down[a][b] = int16(g.nLines)
+				g.ends[g.nLines] = [4]int8{int8(a), int8(b), int8(a + 1), int8(b)}
+				g.nLines++
+			}
+		}
+	}
+	for i := 0; i < g.nLines; i++ {
+		g.valid[i>>6] |= 1 << (i & 63)
+		g.lineBoxes[i] = [2]int16{-1, -1}
+	}
+	for x := 0; x < rows-1; x++ {
+		for y := 0; y < cols-1; y++ {
+			k := (cols-1)*x + y
+			// §2 order: ([x,y],[x+1,y]), ([x,y],[x,y+1]), ([x+1,y],[x+1,y+1]), ([x,y+1],[x+1,y+1]).
+			g.boxSides[k] = [4]int16{g.down[x][y], g.right[x][y], g.right[x+1][y], g.down[x][y+1]}
+			for _, l := range g.boxSides[k] {
+				if g.lineBoxes[l][0] < 0 {
+					g.lineBoxes[l][0] = int16(k)
+				} else {
+					g.lineBoxes[l][1] = int16(k)
+				}
+			}
+		}
+	}
+	return g
+}
+
+// line returns the index of the line joining two dots, or -1 when they
+// are off the board or not adjacent. The dots may come in either order.
+func (g *geometry) line(a, b, c, d int) int {
+	if a > c || (a == c && b > d) {
+		a, b, c, d = c, d, a, b
+	}
+	if a < 0 || b < 0 || c >= g.rows || d >= g.cols {
+		return -1
+	}
+	switch {
+	case a == c && d == b+1:
+		return int(g.right[a][b])
+	case b == d && c == a+1:
+		return int(g.down[a][b])
+	}
+	return -1
+}
+
+// State is one position. Moves are line indices in Grid order.
+type State struct {
+	g      *geometry
+	drawn  [words]uint64 // drawn lines
+	by1    [words]uint64 // drawn lines drawn by seat 1
+	sides  [maxBoxes]uint8
+	owner  [maxBoxes]int8 // seat, or -1
+	scores [2]int
+	toMove int
+	ply    int
+	left   int // undrawn lines
+	threes int // boxes with exactly three sides drawn
+}
+
+var (
+	_ engine.State       = (*State)(nil)
+	_ engine.Evaluator   = (*State)(nil)
+	_ engine.AgentViewer = (*State)(nil)
+)
+
+// NewState returns the start position; rows and cols must be within
+// MinDots..MaxDots (Game.NewState checks them).
+func NewState(rows, cols int) *State {
+	g := newGeometry(rows, cols)
+	s := &State{g: g, left: g.nLines}
+	for k := range s.owner {
+		s.owner[k] = -1
+	}
+	return s
+}
+
+// Rows is the number of dots along the first coordinate.
+func (s *State) Rows() int { return s.g.rows }
+
+// Cols is the number of dots along the second coordinate.
+func (s *State) Cols() int { return s.g.cols }
+
+// ToMove is the seat to move, NoSeat once every line is drawn.
+func (s *State) ToMove() int {
+	if s.left == 0 {
+		return engine.NoSeat
+	}
+	return s.toMove
+}
+
+// Terminal reports whether every line is drawn.
+func (s *State) Terminal() bool { return s.left == 0 }
+
+// Result: more boxes wins, equal is a draw; no reason on a normal end.
+func (s *State) Result() engine.Result {
+	r := engine.Result{Winner: engine.NoSeat, Scores: s.scores}
+	switch {
+	case s.scores[0] > s.scores[1]:
+		r.Winner = 0
+	case s.scores[1] > s.scores[0]:
+		r.Winner = 1
+	default:
+		r.Draw = true
+	}
+	return r
+}
+
+// Scores are the boxes completed by seats 0 and 1.
+func (s *State) Scores() [2]int { return s.scores }
+
+// Ply counts the lines drawn.
+func (s *State) Ply() int { return s.ply }
+
+// LegalMoves appends the undrawn lines in Grid order.
+func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
+	for w := 0; w < words; w++ {
+		free := s.g.valid[w] &^ s.drawn[w]
+		for free != 0 {
+			dst = append(dst, engine.Move(w<<6|bits.TrailingZeros64(free)))
+			free &= free - 1
+		}
+	}
+	return dst
+}
+
+// LegalCount is the number of undrawn lines.
+func (s *State) LegalCount() int { return s.left }
+
+// Apply draws a line, credits completed boxes, and passes the turn only
+// when no box was completed.
+func (s *State) Apply(m engine.Move) {
+	i := int(m)
+	bit := uint64(1) << (i & 63)
+	s.drawn[i>>6] |= bit
+	if s.toMove == 1 {
+		s.by1[i>>6] |= bit
+	}
+	s.left--
+	s.ply++
+	completed := false
+	for _, k := range s.g.lineBoxes[i] {
+		if k < 0 {
+			continue
+		}
+		s.sides[k]++
+		switch s.sides[k] {
+		case 3:
+			s.threes++
+		case 4:
+			s.threes--
+			s.owner[k] = int8(s.toMove)
+			s.scores[s.toMove]++
+			completed = true
+		}
+	}
+	if !completed {
+		s.toMove ^= 1
+	}
+}
+
+// drawer returns the seat that drew line i, or -1.
+func (s *State) drawer(i int) int {
+	bit := uint64(1) << (i & 63)
+	switch {
+	case s.drawn[i>>6]&bit == 0:
+		return -1
+	case s.by1[i>>6]&bit != 0:
+		return 1
+	}
+	return 0
+}
+
+// Text is the arena's board text (the vectors have none): one character
+// per line in Grid order ('.' undrawn, else the seat that drew it), '/',
+// then one per box row-major ('.' open, else the seat that completed it).
+func (s *State) Text() string {
+	buf := make([]byte, 0, s.g.nLines+1+s.g.nBoxes)
+	for i := 0; i < s.g.nLines; i++ {
+		buf = append(buf, seatChar(s.drawer(i)))
+	}
+	buf = append(buf, '/')
+	for k := 0; k < s.g.nBoxes; k++ {
+		buf = append(buf, seatChar(int(s.owner[k])))
+	}
+	return string(buf)
+}
+
+func seatChar(seat int) byte {
+	if seat < 0 {
+		return '.'
+	}
+	return byte('0' + seat)
+}
+
+// Hash covers what decides the rest of the game: the drawn lines, the
+// seat to move and the scores (which boxes each side owns does not).
+func (s *State) Hash() uint64 {
+	h := uint64(s.g.rows)<<8 | uint64(s.g.cols)
+	h = mix64(h ^ uint64(s.toMove)<<16 ^ uint64(s.scores[0])<<24 ^ uint64(s.scores[1])<<40)
+	for w := 0; w < words; w++ {
+		h = mix64(h ^ s.drawn[w])
+	}
+	return h
+}
+
+// mix64 is the splitmix64 finaliser.
+func mix64(z uint64) uint64 {
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// Clone copies the position; the geometry is shared, never written.
+func (s *State) Clone() engine.State {
+	c := *s
+	return &c
+}
+
+// FormatMove writes the canonical `[[a,b],[c,d]]`, smaller dot first.
+func (s *State) FormatMove(m engine.Move) string {
+	e := s.g.ends[int(m)]
+	return dotsText(int(e[0]), int(e[1]), int(e[2]), int(e[3]))
+}
+
+func dotsText(a, b, c, d int) string {
+	buf := make([]byte, 0, 16)
+	buf = append(buf, "[["...)
+	buf = strconv.AppendInt(buf, int64(a), 10)
+	buf = append(buf, ',')
+	buf = strconv.AppendInt(buf, int64(b), 10)
+	buf = append(buf, "],["...)
+	buf = strconv.AppendInt(buf, int64(c), 10)
+	buf = append(buf, ',')
+	buf = strconv.AppendInt(buf, int64(d), 10)
+	buf = append(buf, "]]"...)
+	return string(buf)
+}
+
+// Evaluate is the score difference from seat's view, plus the boxes with
+// three sides drawn when seat is to move (it can take them) or minus them
+// when the opponent is.
+func (s *State) Evaluate(seat int) float64 {
+	seat &= 1
+	v := float64(s.scores[seat] - s.scores[seat^1])
+	if s.toMove == seat {
+		return v + float64(s.threes)
+	}
+	return v - float64(s.threes)
+}

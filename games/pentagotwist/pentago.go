@@ -1,0 +1,427 @@
+package pentagotwist
+
+import (
+	"math/bits"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"arena/engine"
+)
+
+// Seats and colours: White is seat 0 and moves first, Black is seat 1.
+const (
+	White = 0
+	Black = 1
+)
+
+const (
+	size     = 6
+	cells    = size * size
+	fullMask = uint64(1)<<cells - 1
+	// maxPly is Black's 18th move (MAX_TURNS = 18): the board is full.
+	maxPly = cells
+)
+
+// Game is Pentago-Twist as refereed by McGill COMP 424 (Winter 2021).
+type Game struct{}
+
+var _ engine.Game = Game{}
+
+// Info describes the game; it takes no parameters.
+func (Game) Info() engine.Info {
+	return engine.Info{
+		Name:      "pentago-twist",
+		Title:     "Pentago-Twist",
+		Course:    "McGill University COMP 424 Artificial Intelligence, Winter 2021",
+		Profile:   "comp424-2021",
+		HasScores: false,
+	}
+}
+
+// NewState returns the empty board, White to move.
+func (g Game) NewState(p engine.Params) (engine.State, error) {
+	if err := p.Check("pentago-twist"); err != nil {
+		return nil, err
+	}
+	return NewState(), nil
+}
+
+// Profile returns the comp424-2021 defaults (§9 of the rules).
+func (g Game) Profile(p engine.Params) (engine.Profile, error) {
+	if err := p.Check("pentago-twist"); err != nil {
+		return engine.Profile{}, err
+	}
+	return engine.Profile{
+		Name:           "comp424-2021",
+		Game:           "pentago-twist",
+		Course:         "McGill University COMP 424 Artificial Intelligence, Winter 2021",
+		Time:           engine.PerMove,
+		MoveLimit:      2 * time.Second,
+		FirstMoveLimit: 30 * time.Second,
+		Cushion:        time.Second,
+		MemoryMB:       520,
+		StartupTimeout: 30 * time.Second,
+		Penalties: map[engine.Failure]engine.Penalty{
+			engine.FailTimeout:     engine.Loss,
+			engine.FailLate:        engine.RandomMove,
+			engine.FailUnparseable: engine.AsTimeout,
+			engine.FailIllegal:     engine.Loss,
+			engine.FailError:       engine.RandomMove,
+			engine.FailDead:        engine.RandomMove,
+			engine.FailMemory:      engine.AsDead,
+		},
+		Reasons: map[engine.Failure]string{
+			engine.FailTimeout: "TIMEOUT",
+		},
+	}, nil
+}
+
+// State is one Pentago-Twist position: two 36-bit bitboards, bit 6*x+y
+// for row x (from the top) and column y (from the left).
+type State struct {
+	stones [2]uint64 // [White, Black]
+	ply    int
+	over   bool
+	winner int // seat, or engine.NoSeat for a draw
+}
+
+var (
+	_ engine.State      = (*State)(nil)
+	_ engine.PlyFielder = (*State)(nil)
+	_ engine.Evaluator  = (*State)(nil)
+)
+
+// NewState returns the start position.
+func NewState() *State { return &State{winner: engine.NoSeat} }
+
+// Move layout: bit 0 = b (0 rotate, 1 mirror), bits 1-2 = a (quadrant),
+// bits 3-8 = cell 6*x+y, bit 9 = the player id written in the move. A
+// player's legal moves are therefore ascending in the course order
+// (x, y, a, b), and FormatMove needs no position.
+func encode(cell, a, b, p int) engine.Move {
+	return engine.Move(p<<9 | cell<<3 | a<<1 | b)
+}
+
+func decode(m engine.Move) (cell, a, b, p int) {
+	return int(m>>3) & 63, int(m>>1) & 3, int(m) & 1, int(m>>9) & 1
+}
+
+// ToMove is White on even plies, Black on odd ones, NoSeat once over.
+func (s *State) ToMove() int {
+	if s.over {
+		return engine.NoSeat
+	}
+	return s.ply & 1
+}
+
+// Terminal reports whether §6 ended the game.
+func (s *State) Terminal() bool { return s.over }
+
+// Result is the §6 outcome; normal endings carry no reason.
+func (s *State) Result() engine.Result {
+	return engine.Result{Winner: s.winner, Draw: s.over && s.winner == engine.NoSeat}
+}
+
+// Scores are always zero: the game has none.
+func (s *State) Scores() [2]int { return [2]int{} }
+
+// Ply counts the moves played.
+func (s *State) Ply() int { return s.ply }
+
+// TurnNumber is the framework's turn_number: completed Black moves.
+func (s *State) TurnNumber() int { return s.ply / 2 }
+
+// Cell returns the seat whose stone is on (x, y), or NoSeat.
+func (s *State) Cell(x, y int) int {
+	bit := uint64(1) << (size*x + y)
+	switch {
+	case s.stones[White]&bit != 0:
+		return White
+	case s.stones[Black]&bit != 0:
+		return Black
+	}
+	return engine.NoSeat
+}
+
+// LegalMoves appends the 8 tuples of every empty cell in the framework's
+// order (x, then y, then a, then b).
+func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
+	if s.over {
+		return dst
+	}
+	p := s.ply & 1
+	empty := ^(s.stones[0] | s.stones[1]) & fullMask
+	for empty != 0 {
+		cell := bits.TrailingZeros64(empty)
+		empty &= empty - 1
+		base := encode(cell, 0, 0, p)
+		for k := engine.Move(0); k < 8; k++ {
+			dst = append(dst, base|k)
+		}
+	}
+	return dst
+}
+
+// LegalCount is 8 per empty cell, as the framework counted.
+func (s *State) LegalCount() int {
+	if s.over {
+		return 0
+	}
+	return 8 * (cells - bits.OnesCount64(s.stones[0]|s.stones[1]))
+}
+
+// Apply places the mover's stone, twists the quadrant and judges the
+// post-twist board (§5, §6).
+func (s *State) Apply(m engine.Move) {
+	cell, a, b, _ := decode(m)
+	me := s.ply & 1
+	s.stones[me] |= uint64(1) << cell
+	s.stones[0] = twist(s.stones[0], a, b)
+	s.stones[1] = twist(s.stones[1], a, b)
+	s.ply++
+	mine, theirs := hasFive(s.stones[me]), hasFive(s.stones[me^1])
+	switch {
+	case mine && theirs:
+		s.over, s.winner = true, engine.NoSeat
+	case mine:
+		s.over, s.winner = true, me
+	case theirs:
+		s.over, s.winner = true, me^1
+	case s.ply >= maxPly:
+		s.over, s.winner = true, engine.NoSeat
+	}
+}
+
+// twist applies operation b (0 clockwise rotation, 1 left-right mirror) to
+// quadrant q of one colour's bitboard.
+func twist(bb uint64, q, b int) uint64 {
+	base := 6*(3*(q>>1)) + 3*(q&1)
+	e := (bb>>base)&7 | (bb>>(base+6)&7)<<3 | (bb>>(base+12)&7)<<6
+	var t uint64
+	if b == 0 {
+		// Local index 3r+c moves to 3c+2-r: new[c][2-r] = old[r][c].
+		t = (e&1)<<2 | (e>>1&1)<<5 | (e>>2&1)<<8 |
+			(e>>3&1)<<1 | e&(1<<4) | (e>>5&1)<<7 |
+			e>>6&1 | (e>>7&1)<<3 | (e>>8&1)<<6
+	} else {
+		// Each row reversed: new[r][2-c] = old[r][c].
+		t = (e&0b001001001)<<2 | e&0b010010010 | (e&0b100100100)>>2
+	}
+	mask := uint64(7)<<base | uint64(7)<<(base+6) | uint64(7)<<(base+12)
+	return bb&^mask | (t&7)<<base | (t>>3&7)<<(base+6) | (t>>6&7)<<(base+12)
+}
+
+// Start cells of the 32 five-cell segments, per direction. A set bit i in
+// the AND of five shifted copies means cells i, i+d, ..., i+4d are all set;
+// the masks keep only starts whose segment stays on the board.
+const (
+	startsRow  = 0b000011_000011_000011_000011_000011_000011 // columns 0-1 of every row
+	startsCol  = 0b111111_111111                             // rows 0-1
+	startsDiag = 0b000011_000011                             // rows 0-1, columns 0-1
+	startsAnti = 0b110000_110000                             // rows 0-1, columns 4-5
+)
+
+// hasFive reports a run of five (or six) in any direction.
+func hasFive(b uint64) bool {
+	if b&(b>>1)&(b>>2)&(b>>3)&(b>>4)&startsRow != 0 {
+		return true
+	}
+	if b&(b>>6)&(b>>12)&(b>>18)&(b>>24)&startsCol != 0 {
+		return true
+	}
+	if b&(b>>7)&(b>>14)&(b>>21)&(b>>28)&startsDiag != 0 {
+		return true
+	}
+	return b&(b>>5)&(b>>10)&(b>>15)&(b>>20)&startsAnti != 0
+}
+
+// Text is the §7 board: 36 characters, row-major, w/b/.
+func (s *State) Text() string {
+	var buf [cells]byte
+	for i := range buf {
+		bit := uint64(1) << i
+		switch {
+		case s.stones[White]&bit != 0:
+			buf[i] = 'w'
+		case s.stones[Black]&bit != 0:
+			buf[i] = 'b'
+		default:
+			buf[i] = '.'
+		}
+	}
+	return string(buf[:])
+}
+
+// Hash mixes both bitboards; the side to move and the ply follow from the
+// stone count, so equal boards are equal positions.
+func (s *State) Hash() uint64 {
+	return mix64(s.stones[White]^0x9e3779b97f4a7c15) ^ mix64(s.stones[Black]+0x632be59bd9b4e019)*3
+}
+
+// mix64 is the splitmix64 finaliser.
+func mix64(z uint64) uint64 {
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// Clone copies the position (no pointers inside).
+func (s *State) Clone() engine.State {
+	c := *s
+	return &c
+}
+
+// PlyFields adds the vectors' turn_number.
+func (s *State) PlyFields(dst map[string]any) {
+	dst["turn_number"] = s.TurnNumber()
+}
+
+// FormatMove writes `x y a b p` with single spaces.
+func (s *State) FormatMove(m engine.Move) string {
+	cell, a, b, p := decode(m)
+	buf := make([]byte, 0, 9)
+	buf = strconv.AppendInt(buf, int64(cell/size), 10)
+	buf = append(buf, ' ')
+	buf = strconv.AppendInt(buf, int64(cell%size), 10)
+	buf = append(buf, ' ')
+	buf = strconv.AppendInt(buf, int64(a), 10)
+	buf = append(buf, ' ')
+	buf = strconv.AppendInt(buf, int64(b), 10)
+	buf = append(buf, ' ')
+	buf = strconv.AppendInt(buf, int64(p), 10)
+	return string(buf)
+}
+
+// ParseMove judges a reply as the course server did: the PentagoMove
+// parser (split at single spaces, Integer.parseInt on the first five
+// pieces) decides parseable or not, then isLegal decides legal or not.
+func (s *State) ParseMove(text string) (engine.Move, error) {
+	v, why := parseFive(text)
+	if why != "" {
+		return 0, &engine.MoveError{Kind: engine.Unparseable, Text: text, Detail: why}
+	}
+	x, y, a, b, p := v[0], v[1], v[2], v[3], v[4]
+	why = ""
+	switch {
+	case x < 0 || x >= size:
+		why = "row x=" + strconv.Itoa(x) + " is outside 0..5"
+	case y < 0 || y >= size:
+		why = "column y=" + strconv.Itoa(y) + " is outside 0..5"
+	case a < 0 || a > 3:
+		why = "quadrant a=" + strconv.Itoa(a) + " is outside 0..3"
+	case b < 0 || b > 1:
+		why = "operation b=" + strconv.Itoa(b) + " is outside 0..1"
+	case s.over:
+		why = "the game is over"
+	case p != s.ply&1:
+		why = "player id " + strconv.Itoa(p) + " is not the player to move (" + strconv.Itoa(s.ply&1) + ")"
+	case (s.stones[0]|s.stones[1])&(uint64(1)<<(size*x+y)) != 0:
+		why = "cell (" + strconv.Itoa(x) + ", " + strconv.Itoa(y) + ") is occupied"
+	}
+	if why != "" {
+		return 0, &engine.MoveError{Kind: engine.Illegal, Text: text, Reason: IllegalReason(x, y, a, b, p), Detail: why}
+	}
+	return encode(size*x+y, a, b, p), nil
+}
+
+// IllegalReason is the server's result text for an illegal move: "ILLEGAL
+// MOVE: " and the move's toPrettyString, with the values as written.
+func IllegalReason(x, y, a, b, p int) string {
+	return "ILLEGAL MOVE: Player " + strconv.Itoa(p) + ", Move: (" + strconv.Itoa(x) + ", " + strconv.Itoa(y) +
+		"), R/F: (" + strconv.Itoa(a) + ", " + strconv.Itoa(b) + ")"
+}
+
+// parseFive reproduces `text.split(" ")` followed by Integer.parseInt on
+// pieces 0..4. The text is one reply line: as Java's readLine, anything
+// from the first CR or LF on is not part of it. It returns the five values
+// or why the text is unparseable.
+func parseFive(text string) (v [5]int, why string) {
+	if i := strings.IndexAny(text, "\r\n"); i >= 0 {
+		text = text[:i]
+	}
+	// Java's split drops trailing empty pieces, so trailing spaces never
+	// count as pieces; interior and leading empty pieces do.
+	text = strings.TrimRight(text, " ")
+	for i := 0; i < 5; i++ {
+		if text == "" {
+			return v, "expected 5 space-separated integers `x y a b p`, got " + strconv.Itoa(i)
+		}
+		piece := text
+		if j := strings.IndexByte(text, ' '); j >= 0 {
+			piece, text = text[:j], text[j+1:]
+		} else {
+			text = ""
+		}
+		n, ok := javaParseInt(piece)
+		if !ok {
+			return v, "piece " + strconv.Itoa(i+1) + " " + strconv.Quote(clip(piece)) + " is not a 32-bit decimal integer"
+		}
+		v[i] = n
+	}
+	return v, ""
+}
+
+// javaParseInt is Integer.parseInt(s, 10): an optional ASCII sign, then one
+// or more decimal digits (any BMP Unicode decimal digit, as
+// Character.digit), within the int32 range.
+func javaParseInt(s string) (int, bool) {
+	if s == "" {
+		return 0, false
+	}
+	neg := false
+	if s[0] == '+' || s[0] == '-' {
+		neg = s[0] == '-'
+		s = s[1:]
+		if s == "" {
+			return 0, false
+		}
+	}
+	var n int64
+	for _, r := range s {
+		d, ok := javaDigit(r)
+		if !ok {
+			return 0, false
+		}
+		n = n*10 + int64(d)
+		if n > 1<<31 {
+			return 0, false
+		}
+	}
+	if neg {
+		n = -n
+	}
+	if n > 1<<31-1 || n < -(1<<31) {
+		return 0, false
+	}
+	return int(n), true
+}
+
+// javaDigit is Character.digit(ch, 10) for one UTF-16 unit: Unicode
+// decimal digits (category Nd) of the Basic Multilingual Plane; characters
+// beyond it are surrogate pairs in Java and never digits.
+func javaDigit(r rune) (int, bool) {
+	if r >= '0' && r <= '9' {
+		return int(r - '0'), true
+	}
+	if r < 0x80 || r > 0xFFFF || !isNd(r) {
+		return 0, false
+	}
+	// Nd digits come in contiguous runs starting at zero.
+	z := r
+	for z > 0 && isNd(z-1) {
+		z--
+	}
+	return int(r-z) % 10, true
+}
+
+func isNd(r rune) bool { return unicode.Is(unicode.Nd, r) }
+
+// clip bounds the text quoted in a Detail.
+func clip(s string) string {
+	if len(s) > 32 {
+		return s[:32] + "..."
+	}
+	return s
+}

@@ -1,0 +1,227 @@
+package host_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"arena/plugins/host"
+	"arena/plugins/protocol"
+	"arena/plugins/sdk"
+)
+
+const hostArg = "__host_test_agent"
+
+func TestMain(m *testing.M) {
+	if len(os.Args) > 2 && os.Args[1] == hostArg {
+		serve(strings.TrimPrefix(os.Args[2], "builtin:"))
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// rawAgent implements protocol.Agent directly, so the round-trip benchmark
+// measures the transport and not the SDK's position rebuilding.
+type rawAgent struct {
+	move func() (string, error)
+}
+
+func (rawAgent) Describe(context.Context) (protocol.Description, error) {
+	return protocol.Description{Name: "raw"}, nil
+}
+func (rawAgent) Start(context.Context, protocol.StartInfo) error { return nil }
+func (a rawAgent) Move(context.Context, protocol.MoveRequest) (string, error) {
+	return a.move()
+}
+func (rawAgent) Observe(context.Context, int, string, int) error { return nil }
+func (rawAgent) End(context.Context, protocol.EndInfo) error     { return nil }
+
+func serve(name string) {
+	var a rawAgent
+	switch name {
+	case "echo":
+		a.move = func() (string, error) { return "PIT 0 0", nil }
+	case "hog":
+		a.move = func() (string, error) {
+			// Touch every page so the memory is resident, then keep it.
+			var hold [][]byte
+			for range 64 {
+				b := make([]byte, 8<<20)
+				for i := 0; i < len(b); i += 4096 {
+					b[i] = 1
+				}
+				hold = append(hold, b)
+				time.Sleep(5 * time.Millisecond)
+			}
+			time.Sleep(time.Hour)
+			return fmt.Sprint(len(hold)), nil
+		}
+	case "burner":
+		a.move = func() (string, error) {
+			end := time.Now().Add(400 * time.Millisecond)
+			x := 0
+			for time.Now().Before(end) {
+				x++
+			}
+			return fmt.Sprint(x), nil
+		}
+	default:
+		fmt.Fprintln(os.Stderr, "unknown agent", name)
+		os.Exit(2)
+	}
+	// Serve through the SDK's configuration with a raw protocol agent.
+	cfg := sdk.ServeConfig(nil)
+	cfg.Plugins = protocol.Plugins(a)
+	servePlugin(cfg)
+}
+
+func launcher() *host.Launcher {
+	return &host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: []string{"echo", "hog", "burner"}}
+}
+
+func launch(t testing.TB, name string, opt host.Options) *host.Process {
+	t.Helper()
+	p, err := launcher().Launch(context.Background(), name, opt)
+	if err != nil {
+		t.Fatalf("launch %s: %v", name, err)
+	}
+	return p
+}
+
+func TestResolve(t *testing.T) {
+	l := launcher()
+	if c, err := l.Resolve("echo"); err != nil || c.Kind != "builtin" || c.Argv[len(c.Argv)-1] != "builtin:echo" {
+		t.Fatalf("bare built-in: %+v %v", c, err)
+	}
+	_, err := l.Resolve("nope")
+	if err == nil || !strings.Contains(err.Error(), "builtin:echo") {
+		t.Fatalf("unknown reference must list what exists: %v", err)
+	}
+	if _, err := l.Resolve("lua:/does/not/exist.lua"); err == nil {
+		t.Fatal("missing Lua script accepted")
+	}
+	if _, err := l.Resolve("./no-such-binary"); err == nil {
+		t.Fatal("missing binary accepted")
+	}
+	dir := t.TempDir()
+	if _, err := l.Resolve(dir); err == nil || !strings.Contains(err.Error(), "directory") {
+		t.Fatalf("directory accepted as binary: %v", err)
+	}
+}
+
+func TestMemoryLimitKillsAgent(t *testing.T) {
+	p := launch(t, "hog", host.Options{MemoryMB: 100})
+	defer p.Kill()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := p.Agent.Move(ctx, protocol.MoveRequest{})
+		done <- err
+	}()
+	select {
+	case <-p.MemoryExceeded():
+	case <-ctx.Done():
+		t.Fatal("memory limit never triggered")
+	}
+	if err := <-done; err == nil {
+		t.Fatal("the killed agent still answered")
+	}
+	if !p.OverMemory() || p.PeakRSS() <= 100<<20 {
+		t.Fatalf("over=%v peak=%d", p.OverMemory(), p.PeakRSS())
+	}
+	waitGone(t, p)
+}
+
+func TestCPUTimeIsMeasured(t *testing.T) {
+	p := launch(t, "burner", host.Options{})
+	defer p.Kill()
+	before, err := p.CPUTime()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Agent.Move(context.Background(), protocol.MoveRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	after, err := p.CPUTime()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 400 ms of busy loop; on a loaded machine the process may get less
+	// CPU in that wall time, but never less than a quarter of it.
+	if used := after - before; used < 100*time.Millisecond {
+		t.Fatalf("CPU time grew by %v over a 400 ms busy loop", used)
+	}
+	p.Kill()
+	waitGone(t, p)
+}
+
+func waitGone(t *testing.T, p *host.Process) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for p.GroupAlive() && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if p.GroupAlive() {
+		t.Fatalf("process group %d still alive", p.Pid())
+	}
+}
+
+func TestTailKeepsTheEnd(t *testing.T) {
+	tl := host.NewTail(10)
+	fmt.Fprint(tl, "0123456789")
+	fmt.Fprint(tl, "abc")
+	if got := tl.String(); !strings.HasSuffix(got, "3456789abc") || !strings.Contains(got, "3 earlier bytes dropped") {
+		t.Fatalf("tail %q", got)
+	}
+	fmt.Fprint(tl, strings.Repeat("z", 50))
+	if got := tl.String(); !strings.HasSuffix(got, strings.Repeat("z", 10)) {
+		t.Fatalf("tail %q", got)
+	}
+}
+
+// BenchmarkMoveRoundTrip measures one Move call through go-plugin's gRPC
+// transport to a trivial agent; it reports the median and 99th percentile.
+func BenchmarkMoveRoundTrip(b *testing.B) {
+	p := launch(b, "echo", host.Options{})
+	defer p.Kill()
+	ctx := context.Background()
+	req := protocol.MoveRequest{History: []string{"PIT 0 1", "PIT 1 2"}, Board: "6,6,6,6,6,6|6,6,6,6,6,6|skip=2,2|blocked=0,0|turn=0"}
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		t0 := time.Now()
+		if _, err := p.Agent.Move(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	b.StopTimer()
+	report(b, lat)
+}
+
+// BenchmarkLaunch measures starting an agent process through the handshake
+// and killing its group: the fixed cost of one agent in one game.
+func BenchmarkLaunch(b *testing.B) {
+	lat := make([]time.Duration, 0, b.N)
+	for range b.N {
+		t0 := time.Now()
+		p := launch(b, "echo", host.Options{})
+		lat = append(lat, time.Since(t0))
+		p.Kill()
+	}
+	report(b, lat)
+}
+
+func report(b *testing.B, lat []time.Duration) {
+	slices.Sort(lat)
+	if len(lat) == 0 {
+		return
+	}
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+}
