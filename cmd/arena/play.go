@@ -362,7 +362,7 @@ func (p *progress) line(leader string) string {
 	rate := float64(p.n) / el.Seconds()
 	eta := ""
 	if p.n > 0 && p.n < p.total {
-		eta = fmt.Sprintf(", ETA %v", (time.Duration(float64(el)/float64(p.n)*float64(p.total-p.n))).Round(time.Second))
+		eta = fmt.Sprintf(", ETA %v", (time.Duration(float64(el) / float64(p.n) * float64(p.total-p.n))).Round(time.Second))
 	}
 	return fmt.Sprintf("[%d/%d] %.1f games/s%s | %s", p.n, p.total, rate, eta, leader)
 }

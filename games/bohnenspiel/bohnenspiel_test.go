@@ -64,7 +64,7 @@ func TestInfoAndProfile(t *testing.T) {
 		engine.FailError: engine.RandomMove, engine.FailDead: engine.RandomMove,
 		engine.FailMemory: engine.AsDead,
 	}
-	for _, f := range engine.Failures {
+	for _, f := range engine.Failures() {
 		if got := p.PenaltyFor(f); got != want[f] {
 			t.Errorf("penalty for %s = %s, want %s", f, got, want[f])
 		}

@@ -404,7 +404,7 @@ func TestInfoAndProfile(t *testing.T) {
 	if p.Name != info.Profile || p.MoveLimit.Seconds() != 5 || p.FirstMoveLimit != p.MoveLimit || p.Cushion != 0 || p.MemoryMB != 0 {
 		t.Errorf("profile %+v", p)
 	}
-	for _, f := range engine.Failures {
+	for _, f := range engine.Failures() {
 		if p.PenaltyFor(f) != engine.Loss {
 			t.Errorf("penalty for %s = %s", f, p.PenaltyFor(f))
 		}
