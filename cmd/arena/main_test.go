@@ -1,0 +1,139 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"arena/agents"
+)
+
+// TestMain lets the test binary stand in for the arena binary as an agent
+// host: commands run in-process re-execute it with agents.HostArg.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 2 && os.Args[1] == agents.HostArg {
+		if err := agents.Serve(os.Args[2]); err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// testEnv is the default environment with captured output and the test
+// binary as agent host.
+func testEnv(t *testing.T) (*env, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	e := defaultEnv()
+	var out, errb bytes.Buffer
+	e.stdout, e.stderr = &out, &errb
+	e.launcher.Self = []string{os.Args[0], agents.HostArg}
+	e.isTerminal = func() bool { return false }
+	return e, &out, &errb
+}
+
+// run executes the CLI in-process with args.
+func run(t *testing.T, e *env, args ...string) error {
+	t.Helper()
+	root := newRoot(e)
+	root.SetArgs(args)
+	return root.ExecuteContext(context.Background())
+}
+
+func TestRulesVerifyAllVectorFiles(t *testing.T) {
+	files, err := filepath.Glob("../../games/*/testdata/*.jsonl")
+	if err != nil || len(files) != 5 {
+		t.Fatalf("want the five course vector files, found %v (%v)", files, err)
+	}
+	e, out, _ := testEnv(t)
+	if err := run(t, e, append([]string{"rules", "verify"}, files...)...); err != nil {
+		t.Fatalf("verify: %v\n%s", err, out)
+	}
+	last := strings.TrimSpace(out.String())
+	if !strings.HasSuffix(last, " passed, 0 failed") || strings.HasPrefix(last, "0 passed") {
+		t.Fatalf("closing line: %q", last)
+	}
+}
+
+func TestRulesVerifyReportsMismatch(t *testing.T) {
+	src, err := os.ReadFile("../../games/cachex/testdata/cachex.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(src), "\n")
+	broken := strings.Replace(first, `"legal_count": `, `"legal_count": 1000`, 1)
+	if broken == first {
+		broken = strings.Replace(first, `"legal_count":`, `"legal_count":1000`, 1)
+	}
+	path := filepath.Join(t.TempDir(), "broken.jsonl")
+	if err := os.WriteFile(path, []byte(first+"\n"+broken+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, out, _ := testEnv(t)
+	err = run(t, e, "rules", "verify", path)
+	if err == nil || exitCode(err) != 1 {
+		t.Fatalf("a failing file must exit 1: %v", err)
+	}
+	s := out.String()
+	if !strings.Contains(s, "1 passed, 1 failed") || !strings.Contains(s, "legal_count") || !strings.Contains(s, "broken.jsonl:2") {
+		t.Fatalf("output:\n%s", s)
+	}
+}
+
+func TestPlayPrintsTable(t *testing.T) {
+	e, out, errb := testEnv(t)
+	if err := run(t, e, "play", "bohnenspiel", "random", "builtin:greedy", "--games", "4", "--seed", "3", "--show"); err != nil {
+		t.Fatalf("play: %v\n%s", err, errb)
+	}
+	s := out.String()
+	for _, want := range []string{"AGENT", "random", "greedy", "AVG SCORE", "game 4:", "skip="} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q:\n%s", want, s)
+		}
+	}
+	// Four games, each counted once per agent: W+D+L = 4 on each row.
+	for _, line := range strings.Split(s, "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 5 && (f[0] == "random" || f[0] == "greedy") && f[1] != "4" {
+			t.Errorf("row %q: want 4 games", line)
+		}
+	}
+	if !strings.Contains(errb.String(), "[4/4]") {
+		t.Errorf("no progress line on stderr: %q", errb.String())
+	}
+}
+
+func TestPlayErrors(t *testing.T) {
+	cases := [][]string{
+		{"play", "chess", "random", "random"},
+		{"play", "bohnenspiel", "random", "nosuch"},
+		{"play", "cachex", "random", "random", "--param", "n=99"},
+		{"play", "bohnenspiel", "random", "random", "--set", "budget=3s"},
+		{"play", "bohnenspiel", "random", "random", "--param", "x=1"},
+	}
+	wants := []string{"known: bohnenspiel", "builtin:greedy", "n", "budget", "x"}
+	for i, args := range cases {
+		e, _, _ := testEnv(t)
+		err := run(t, e, args...)
+		if err == nil || !strings.Contains(err.Error(), wants[i]) {
+			t.Errorf("%v: error %v, want mention of %q", args, err, wants[i])
+		}
+	}
+}
+
+func TestGamesListsAllWithProfiles(t *testing.T) {
+	e, out, _ := testEnv(t)
+	if err := run(t, e, "games", "--verbose"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"bohnenspiel", "comp424-2017", "pentago-twist", "comp424-2021", "cachex", "comp30024-2022",
+		"dots-and-boxes", "aigaming-cs4386-2020", "hex-crossout", "nycu-aicap-2023", "cushion 1s", "CPU budget"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("games output lacks %q", want)
+		}
+	}
+}
