@@ -14,6 +14,12 @@ import (
 // TestMain lets the test binary stand in for the arena binary as an agent
 // host: commands run in-process re-execute it with agents.HostArg.
 func TestMain(m *testing.M) {
+	if os.Getenv("ARENA_TEST_RUN_MAIN") == "1" {
+		// Stand in for the arena binary itself (signal tests).
+		os.Args = append([]string{"arena"}, strings.Fields(os.Getenv("ARENA_TEST_ARGS"))...)
+		main()
+		os.Exit(0)
+	}
 	if len(os.Args) > 2 && os.Args[1] == agents.HostArg {
 		if err := agents.Serve(os.Args[2]); err != nil {
 			os.Stderr.WriteString(err.Error() + "\n")

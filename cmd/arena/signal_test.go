@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// children lists the pids whose parent is pid.
+func children(pid int) []int {
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range entries {
+		n, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func groupAlive(pgid int) bool {
+	return syscall.Kill(-pgid, 0) == nil
+}
+
+// startArena runs the CLI as a real process (this test binary standing in
+// for the arena binary) and waits until it has agent processes.
+func startArena(t *testing.T, args string) (*exec.Cmd, []int) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "ARENA_TEST_RUN_MAIN=1", "ARENA_TEST_ARGS="+args)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if kids := children(cmd.Process.Pid); len(kids) >= 2 {
+			return cmd, kids
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	_ = cmd.Process.Kill()
+	t.Fatalf("no agent processes appeared; stderr: %s", errb.String())
+	return nil, nil
+}
+
+func assertNoOrphans(t *testing.T, groups []int) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for _, g := range groups {
+		for groupAlive(g) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if groupAlive(g) {
+			t.Errorf("agent process group %d survived the arena", g)
+			_ = syscall.Kill(-g, syscall.SIGKILL)
+		}
+	}
+}
+
+func TestSignalsLeaveNoOrphans(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd, kids := startArena(t, "play bohnenspiel random greedy --games 100000 --parallel 2")
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case <-done:
+			case <-time.After(60 * time.Second):
+				_ = cmd.Process.Kill()
+				t.Fatalf("arena did not exit after %v", sig)
+			}
+			// Agents started after the snapshot are children too; all of
+			// them are gone once the parent is.
+			assertNoOrphans(t, kids)
+		})
+	}
+}
