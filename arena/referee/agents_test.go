@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 }
 
 // misbehaving agents, each failing one way on cue.
-var testAgents = []string{"random", "greedy", "sleeper", "late", "garbage", "illegal", "erring", "quitter", "oldproto", "noisy"}
+var testAgents = []string{"random", "greedy", "sleeper", "late", "garbage", "illegal", "erring", "quitter", "oldproto", "noisy", "burner", "hog"}
 
 func serveTestAgent(ref string) {
 	name := strings.TrimPrefix(ref, "builtin:")
@@ -77,6 +77,26 @@ func serveTestAgent(ref string) {
 			}
 			fmt.Fprintln(os.Stderr, "LAST LINE")
 			return "", fmt.Errorf("noisy error")
+		}}
+	case "burner":
+		a = &scripted{on: 2, act: func(ctx context.Context) (string, error) {
+			end := time.Now().Add(3 * time.Second)
+			for x := 0; time.Now().Before(end); x++ {
+			}
+			return "STEAL", nil // never applied: the budget is gone
+		}}
+	case "hog":
+		a = &scripted{on: 2, act: func(ctx context.Context) (string, error) {
+			var hold [][]byte
+			for range 40 {
+				b := make([]byte, 8<<20)
+				for i := 0; i < len(b); i += 4096 {
+					b[i] = 1
+				}
+				hold = append(hold, b)
+			}
+			time.Sleep(time.Hour)
+			return fmt.Sprint(len(hold)), nil
 		}}
 	case "oldproto":
 		a, _ = builtin.New("random")

@@ -1,0 +1,99 @@
+package referee_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"arena/arena/record"
+	"arena/arena/referee"
+	"arena/engine"
+	"arena/games/cachex"
+	"arena/games/hexcrossout"
+)
+
+func playGame(t *testing.T, g engine.Game, params engine.Params, prof engine.Profile, a, b string) *record.Game {
+	t.Helper()
+	var ps procs
+	r := &referee.Referee{Launch: ps.launcher(t)}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	rec, err := r.Play(ctx, referee.Match{
+		ID: t.Name(), Game: g, Params: params, Profile: prof, Seed: 11,
+		Players: [2]referee.Player{{Name: "A", Ref: a}, {Name: "B", Ref: b}},
+	})
+	if err != nil {
+		t.Fatalf("Play: %v", err)
+	}
+	ps.assertGone(t)
+	return rec
+}
+
+func cachexProfile(t *testing.T, params engine.Params) engine.Profile {
+	p, err := cachex.Game{}.Profile(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestCachexCPUBudgetWithRealProcess(t *testing.T) {
+	params := engine.Params{"n": "5"}
+	prof := cachexProfile(t, params)
+	prof.Budget = 1500 * time.Millisecond // the burner spends 3 s of CPU on its second move
+	rec := playGame(t, cachex.Game{}, params, prof, "builtin:random", "builtin:burner")
+	if rec.Result.Winner != 0 || rec.Result.Reason != "player 2 exceeded available time" {
+		t.Fatalf("result %+v events %+v", rec.Result, rec.Events)
+	}
+	for _, m := range rec.Moves {
+		if m.Seat == 1 && m.Text == "STEAL" && m.Ply > 1 {
+			t.Fatalf("the over-budget reply was applied: %+v", m)
+		}
+	}
+}
+
+func TestCachexMemoryLimitWithRealProcess(t *testing.T) {
+	params := engine.Params{"n": "5"}
+	prof := cachexProfile(t, params) // 100 MiB; the hog holds 320 MiB
+	rec := playGame(t, cachex.Game{}, params, prof, "builtin:hog", "builtin:random")
+	if rec.Result.Winner != 1 || rec.Result.Reason != "player 1 exceeded space limit" {
+		t.Fatalf("result %+v events %+v", rec.Result, rec.Events)
+	}
+}
+
+func TestCachexIllegalActionLoses(t *testing.T) {
+	params := engine.Params{"n": "5"}
+	rec := playGame(t, cachex.Game{}, params, cachexProfile(t, params), "builtin:random", "builtin:garbage")
+	if rec.Result.Winner != 0 || rec.Result.Reason != "error: invalid action!" ||
+		rec.Result.Detail != "Action does not exist or is not well formed. See the specification/game rules for details." {
+		t.Fatalf("result %+v", rec.Result)
+	}
+}
+
+func TestHexDeadAgentTurnsAreSkipped(t *testing.T) {
+	prof, err := hexcrossout.Game{}.Profile(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := playGame(t, hexcrossout.Game{}, engine.Params{"free": "33", "seed": "5"}, prof, "builtin:quitter", "builtin:random")
+	if rec.Result.Forfeit != "" {
+		t.Fatalf("result %+v", rec.Result)
+	}
+	skips := 0
+	for _, m := range rec.Moves {
+		if m.Source == record.SourceSkip {
+			skips++
+			if m.Seat != 0 {
+				t.Fatalf("skipped the wrong seat: %+v", m)
+			}
+		}
+	}
+	if skips == 0 {
+		t.Fatalf("no skipped turns after the agent died: %+v", rec.Moves)
+	}
+	// The survivor moves every turn after the death, so it takes the last
+	// cell and loses (misère), as the course referee's rule implies.
+	if rec.Result.Winner != 0 {
+		t.Fatalf("the survivor should have crossed out the last cell: %+v", rec.Result)
+	}
+}
