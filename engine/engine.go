@@ -123,6 +123,12 @@ type Evaluator interface {
 	Evaluate(seat int) float64
 }
 
+// Drawer is implemented by states that can draw themselves for people,
+// beyond the one-line canonical text.
+type Drawer interface {
+	Draw() string
+}
+
 // EndingLabeler is implemented by finished states whose vectors label the
 // kind of ending (e.g. Bohnenspiel's "max_turn") instead of carrying the
 // course's result text; vector replay compares the label as the reason.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -235,7 +234,7 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 		prog.done(tally.leader())
 		if o.show {
 			prog.clear()
-			fmt.Fprintf(out, "game %d: %s vs %s: %s\n%s\n", r.j.i+1, r.rec.Agents[0].Name, r.rec.Agents[1].Name, r.rec.Summary(), drawBoard(g.Info().Name, r.rec.Final))
+			fmt.Fprintf(out, "game %d: %s vs %s: %s\n%s\n", r.j.i+1, r.rec.Agents[0].Name, r.rec.Agents[1].Name, r.rec.Summary(), showBoard(g, params, r.rec))
 		}
 	}
 	prog.finish()
@@ -392,6 +391,17 @@ func (p *progress) finish() {
 	}
 }
 
+// showBoard draws a game's final position: the game's own drawing where it
+// has one, else its canonical text laid out on lines.
+func showBoard(g engine.Game, params engine.Params, rec *record.Game) string {
+	if st, err := g.NewState(params); err == nil && engine.Replay(st, rec.History()) == nil {
+		if d, ok := st.(engine.Drawer); ok {
+			return d.Draw()
+		}
+	}
+	return drawBoard(g.Info().Name, rec.Final)
+}
+
 // drawBoard lays the canonical board text out on lines for reading.
 func drawBoard(game, text string) string {
 	switch {
@@ -429,10 +439,6 @@ func drawBoard(game, text string) string {
 	}
 	if text == "" {
 		return "(no board text)"
-	}
-	var v any
-	if json.Unmarshal([]byte(text), &v) == nil {
-		return text
 	}
 	return text
 }

@@ -437,3 +437,26 @@ func TestNoAllocs(t *testing.T) {
 		t.Errorf("%v allocations per Apply/LegalMoves/Evaluate/Hash", n)
 	}
 }
+
+func TestDraw(t *testing.T) {
+	st, err := Game{}.NewState(engine.Params{"rows": "3", "cols": "3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Seat 0 draws three sides of box (0,0), seat 1 closes it.
+	for _, mv := range []string{"[[0,0],[0,1]]", "[[0,0],[1,0]]", "[[0,1],[1,1]]", "[[1,0],[1,1]]"} {
+		m, err := st.ParseMove(mv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Apply(m)
+	}
+	want := "+---+   +\n" +
+		"| 1 |    \n" +
+		"+---+   +\n" +
+		"         \n" +
+		"+   +   +"
+	if got := st.(*State).Draw(); got != want {
+		t.Fatalf("Draw:\n%s\nwant:\n%s", got, want)
+	}
+}
