@@ -1,12 +1,11 @@
 package cachex
 
 import (
-	"errors"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"arena/engine"
+	"arena/engine/enginetest"
 )
 
 // fuzzPositions are a few positions covering the special turns: the first
@@ -52,24 +51,7 @@ func FuzzParseMove(f *testing.F) {
 	positions := fuzzPositions()
 	f.Fuzz(func(t *testing.T, text string, pos uint8) {
 		s := positions[int(pos)%len(positions)]
-		m, err := s.ParseMove(text)
-		if err == nil {
-			if !slices.Contains(s.LegalMoves(nil), m) {
-				t.Fatalf("%q parsed to %v, not a legal move", text, m)
-			}
-			back := s.FormatMove(m)
-			m2, err := s.ParseMove(back)
-			if err != nil || m2 != m {
-				t.Fatalf("%q -> %q -> %v, %v", text, back, m2, err)
-			}
-			return
-		}
-		var me *engine.MoveError
-		if !errors.As(err, &me) {
-			t.Fatalf("%q: error %T %v", text, err, err)
-		}
-		if me.Detail == "" || me.Reason != ReasonInvalid || me.Text != text ||
-			(me.Kind != engine.Unparseable && me.Kind != engine.Illegal) {
+		if _, me := enginetest.CheckParse(t, s, text); me != nil && me.Reason != ReasonInvalid {
 			t.Fatalf("%q: bad MoveError %+v", text, *me)
 		}
 	})

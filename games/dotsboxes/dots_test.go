@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"arena/engine"
-	"arena/engine/vector"
+	"arena/engine/enginetest"
 )
 
 const vectorFile = "testdata/dots-and-boxes.jsonl"
@@ -16,42 +16,7 @@ const vectorFile = "testdata/dots-and-boxes.jsonl"
 // TestVectors replays every recorded game and reports each mismatch with
 // its seed, tag, ply and field; output is bounded.
 func TestVectors(t *testing.T) {
-	recs, err := vector.ReadFile(vectorFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(recs) == 0 {
-		t.Fatal("no vector games")
-	}
-	const maxReports = 20
-	failed := 0
-	for _, rec := range recs {
-		if rec.Game != gameName {
-			t.Errorf("%s: game %q", rec.Label(), rec.Game)
-			continue
-		}
-		ms, err := vector.Replay(Game{}, rec)
-		if err == nil && len(ms) == 0 {
-			continue
-		}
-		failed++
-		if failed > maxReports {
-			continue
-		}
-		if err != nil {
-			t.Errorf("%s: %v", rec.Label(), err)
-		}
-		for i, m := range ms {
-			if i == 5 {
-				t.Errorf("%s: ... %d more mismatches", rec.Label(), len(ms)-5)
-				break
-			}
-			t.Errorf("%s: %s", rec.Label(), m)
-		}
-	}
-	if failed > 0 {
-		t.Errorf("%d of %d games failed", failed, len(recs))
-	}
+	enginetest.ReplayVectors(t, Game{}, vectorFile)
 }
 
 func newState(t *testing.T, rows, cols int) *State {

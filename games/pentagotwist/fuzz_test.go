@@ -1,11 +1,11 @@
 package pentagotwist
 
 import (
-	"errors"
 	"math/rand/v2"
 	"testing"
 
 	"arena/engine"
+	"arena/engine/enginetest"
 )
 
 // FuzzParseMove judges arbitrary text in a position reached by a few
@@ -35,36 +35,9 @@ func FuzzParseMove(f *testing.F) {
 			m, buf, _ = engine.RandomLegal(s, r, buf)
 			s.Apply(m)
 		}
-		m, err := s.ParseMove(text)
-		if err != nil {
-			var me *engine.MoveError
-			if !errors.As(err, &me) {
-				t.Fatalf("ParseMove(%q): error %T %v is not a *engine.MoveError", text, err, err)
-			}
-			if me.Kind != engine.Unparseable && me.Kind != engine.Illegal {
-				t.Fatalf("ParseMove(%q): kind %v", text, me.Kind)
-			}
-			if me.Detail == "" || me.Text != text {
-				t.Fatalf("ParseMove(%q): detail %q text %q", text, me.Detail, me.Text)
-			}
-			if (me.Kind == engine.Illegal) != (me.Reason != "") {
-				t.Fatalf("ParseMove(%q): kind %v with reason %q", text, me.Kind, me.Reason)
-			}
-			return
-		}
-		found := false
-		for _, l := range s.LegalMoves(buf[:0]) {
-			if l == m {
-				found = true
-				break
-			}
-		}
-		if !found {
-			t.Fatalf("ParseMove(%q) = %v (%q), not a legal move", text, m, s.FormatMove(m))
-		}
-		back, err := s.ParseMove(s.FormatMove(m))
-		if err != nil || back != m {
-			t.Fatalf("FormatMove(%v) = %q re-parses to %v, %v", m, s.FormatMove(m), back, err)
+		_, me := enginetest.CheckParse(t, s, text)
+		if me != nil && (me.Kind == engine.Illegal) != (me.Reason != "") {
+			t.Fatalf("ParseMove(%q): kind %v with reason %q", text, me.Kind, me.Reason)
 		}
 	})
 }
