@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"sort"
 	"strconv"
+	"time"
 )
 
 // Move is a game-specific compact encoding of one legal move. Its meaning is
@@ -139,7 +140,9 @@ type EndingLabeler interface {
 // AgentViewer is implemented by games whose course gave agents a structured,
 // seat-relative view of the position (JSON), beyond the canonical text.
 type AgentViewer interface {
-	AgentView(seat int, opponent string) ([]byte, error)
+	// AgentView renders the view for seat; deadline is when the reply is
+	// due (zero when unknown).
+	AgentView(seat int, opponent string, deadline time.Time) ([]byte, error)
 }
 
 // MoveErrorKind tells a referee which penalty applies to a bad reply.

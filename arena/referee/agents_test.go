@@ -2,6 +2,7 @@ package referee_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -28,7 +29,7 @@ func TestMain(m *testing.M) {
 }
 
 // misbehaving agents, each failing one way on cue.
-var testAgents = []string{"random", "greedy", "sleeper", "late", "garbage", "illegal", "erring", "quitter", "oldproto", "noisy", "burner", "hog"}
+var testAgents = []string{"random", "greedy", "sleeper", "late", "garbage", "illegal", "erring", "quitter", "oldproto", "noisy", "burner", "hog", "viewer"}
 
 func serveTestAgent(ref string) {
 	name := strings.TrimPrefix(ref, "builtin:")
@@ -98,6 +99,28 @@ func serveTestAgent(ref string) {
 			time.Sleep(time.Hour)
 			return fmt.Sprint(len(hold)), nil
 		}}
+	case "viewer":
+		// Plays only from the platform-style view, as a ported bot would.
+		a = &scripted{on: -1}
+		a.(*scripted).every = func(t sdk.Turn) (string, error) {
+			var v struct {
+				IsMover          bool
+				ResponseDeadline string
+				Grid             [][3]json.RawMessage
+			}
+			if err := json.Unmarshal(t.View, &v); err != nil {
+				return "", fmt.Errorf("bad view: %v", err)
+			}
+			if !v.IsMover || v.ResponseDeadline == "" {
+				return "", fmt.Errorf("view lacks mover or deadline: %s", t.View)
+			}
+			for _, l := range v.Grid {
+				if string(l[2]) == "-1" {
+					return "[" + string(l[0]) + "," + string(l[1]) + "]", nil
+				}
+			}
+			return "", fmt.Errorf("no undrawn line in view")
+		}
 	case "oldproto":
 		a, _ = builtin.New("random")
 		opts = append(opts, sdk.WithProtocolVersion(protocol.Version+98))
@@ -119,6 +142,7 @@ type scripted struct {
 	n       int
 	act     func(context.Context) (string, error)
 	actTurn func(sdk.Turn) (string, error)
+	every   func(sdk.Turn) (string, error) // if set, plays every move
 	rnd     builtin.Random
 }
 
@@ -126,6 +150,9 @@ func (s *scripted) Start(ctx context.Context, g sdk.Game) error { return s.rnd.S
 
 func (s *scripted) Move(ctx context.Context, t sdk.Turn) (string, error) {
 	s.n++
+	if s.every != nil {
+		return s.every(t)
+	}
 	if s.n == s.on {
 		if s.actTurn != nil {
 			return s.actTurn(t)

@@ -9,6 +9,7 @@ import (
 	"arena/arena/referee"
 	"arena/engine"
 	"arena/games/cachex"
+	"arena/games/dotsboxes"
 	"arena/games/hexcrossout"
 )
 
@@ -95,5 +96,19 @@ func TestHexDeadAgentTurnsAreSkipped(t *testing.T) {
 	// cell and loses (misère), as the course referee's rule implies.
 	if rec.Result.Winner != 0 {
 		t.Fatalf("the survivor should have crossed out the last cell: %+v", rec.Result)
+	}
+}
+
+func TestDotsAgentPlaysFromItsView(t *testing.T) {
+	prof, err := dotsboxes.Game{}.Profile(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := playGame(t, dotsboxes.Game{}, nil, prof, "builtin:viewer", "builtin:random")
+	if rec.Result.Forfeit != "" || len(rec.Events) != 0 {
+		t.Fatalf("the view-driven agent was penalised: %+v %+v", rec.Result, rec.Events)
+	}
+	if len(rec.Moves) != 40 {
+		t.Fatalf("%d moves, want all 40 lines drawn", len(rec.Moves))
 	}
 }

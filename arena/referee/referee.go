@@ -326,8 +326,9 @@ func (g *game) turn(ctx context.Context, seat int) error {
 		Ply:      g.st.Ply(),
 		TimeLeft: timeLeft,
 	}
+	req.Deadline = g.clk.Now().Add(limit)
 	if v, ok := g.st.(engine.AgentViewer); ok {
-		view, err := v.AgentView(seat, g.m.Players[1-seat].Name)
+		view, err := v.AgentView(seat, g.m.Players[1-seat].Name, req.Deadline)
 		if err == nil {
 			req.View = view
 		}
@@ -335,7 +336,6 @@ func (g *game) turn(ctx context.Context, seat int) error {
 	callCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	start := g.clk.Now()
-	req.Deadline = start.Add(limit)
 	ch := make(chan reply, 1)
 	go func() {
 		text, err := h.Move(callCtx, req)

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"arena/engine"
 	"arena/engine/enginetest"
@@ -224,7 +225,7 @@ type agentView struct {
 
 func view(t *testing.T, s *State, seat int, opp string) (agentView, map[string]any) {
 	t.Helper()
-	raw, err := s.AgentView(seat, opp)
+	raw, err := s.AgentView(seat, opp, time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,14 +317,14 @@ func TestAgentView(t *testing.T) {
 	// The exact text for a small board, seat 1 viewing.
 	s2 := newState(t, 2, 2)
 	play(t, s2, "[[0,0],[0,1]]")
-	raw, _ := s2.AgentView(1, "me")
+	raw, _ := s2.AgentView(1, "me", time.Time{})
 	want := `{"Dimensions":[2,2],"IsMover":true,"ResponseDeadline":"","MyScore":0,"OppScore":0,"InvalidMove":false,"OpponentId":"me","GameStatus":"RUNNING",` +
 		`"Grid":[[[0,0],[0,1],1],[[0,0],[1,0],-1],[[0,1],[1,1],-1],[[1,0],[1,1],-1]],` +
 		`"Squares":[[[[[0,0],[1,0],false],[[0,0],[0,1],true],[[1,0],[1,1],false],[[0,1],[1,1],false]],-1]]}`
 	if string(raw) != want {
 		t.Errorf("view:\n got %s\nwant %s", raw, want)
 	}
-	if _, err := s2.AgentView(2, "x"); err == nil {
+	if _, err := s2.AgentView(2, "x", time.Time{}); err == nil {
 		t.Error("seat 2 accepted")
 	}
 }
@@ -423,5 +424,16 @@ func TestDraw(t *testing.T) {
 		"+   +   +"
 	if got := st.(*State).Draw(); got != want {
 		t.Fatalf("Draw:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestAgentViewDeadline(t *testing.T) {
+	s := NewState(3, 3)
+	raw, err := s.AgentView(0, "op", time.Date(2026, 3, 1, 12, 0, 5, 250e6, time.FixedZone("x", 3600)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"ResponseDeadline":"2026-03-01T11:00:05.250Z"`) {
+		t.Fatalf("deadline not in view: %s", raw)
 	}
 }

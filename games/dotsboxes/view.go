@@ -4,14 +4,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 )
 
 // AgentView is the platform-style gamestate for the agent in seat, who is
 // always "player 0" in it: owners are 0 for that agent, 1 for its opponent,
-// -1 for none. ResponseDeadline is always "": the referee sends the deadline
-// alongside this view in its own documented form. IsMover is true (only the
-// mover is asked), InvalidMove false and GameStatus "RUNNING".
-func (s *State) AgentView(seat int, opponent string) ([]byte, error) {
+// -1 for none. ResponseDeadline is the reply's deadline as RFC 3339 UTC with
+// milliseconds (e.g. "2026-03-01T12:00:05.000Z"), "" when unknown; the
+// platform's own format is not known. IsMover is true (only the mover is
+// asked), InvalidMove false and GameStatus "RUNNING".
+func (s *State) AgentView(seat int, opponent string, deadline time.Time) ([]byte, error) {
 	if seat != 0 && seat != 1 {
 		return nil, fmt.Errorf("dots-and-boxes: agent view for seat %d", seat)
 	}
@@ -34,7 +36,11 @@ func (s *State) AgentView(seat int, opponent string) ([]byte, error) {
 	b = strconv.AppendInt(b, int64(g.rows), 10)
 	b = append(b, ',')
 	b = strconv.AppendInt(b, int64(g.cols), 10)
-	b = append(b, `],"IsMover":true,"ResponseDeadline":"","MyScore":`...)
+	b = append(b, `],"IsMover":true,"ResponseDeadline":"`...)
+	if !deadline.IsZero() {
+		b = deadline.UTC().AppendFormat(b, "2006-01-02T15:04:05.000Z")
+	}
+	b = append(b, `","MyScore":`...)
 	b = strconv.AppendInt(b, int64(s.scores[seat]), 10)
 	b = append(b, `,"OppScore":`...)
 	b = strconv.AppendInt(b, int64(s.scores[seat^1]), 10)
