@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"arena/agents/builtin"
+	"arena/agents/lua"
 	"arena/plugins/sdk"
 )
 
@@ -15,8 +16,8 @@ import (
 // an agent instead of running the CLI.
 const HostArg = "__agent"
 
-// Serve serves the agent named by ref ("builtin:NAME") as a plugin. It does
-// not return on success.
+// Serve serves the agent named by ref ("builtin:NAME", or "lua:PATH" with
+// optional "?k=v" parameters) as a plugin. It does not return on success.
 func Serve(ref string) error {
 	switch {
 	case strings.HasPrefix(ref, "builtin:"):
@@ -26,6 +27,8 @@ func Serve(ref string) error {
 		}
 		sdk.Serve(a)
 		return nil
+	case strings.HasPrefix(ref, lua.Prefix):
+		return lua.Serve(ref)
 	}
 	return fmt.Errorf("cannot host agent %q", ref)
 }

@@ -9,6 +9,7 @@ import (
 
 	"arena/agents"
 	"arena/agents/builtin"
+	"arena/agents/lua"
 	"arena/engine"
 	"arena/games/all"
 	"arena/plugins/host"
@@ -41,6 +42,9 @@ func defaultEnv() *env {
 			Builtins: builtin.Names(),
 		},
 		isTerminal: func() bool { return isTerminal(os.Stderr) },
+		// Lua scripts are compiled before any game, so a syntax error is
+		// reported as file:line at once.
+		preflight: []func(ref string) error{lua.CheckRef},
 	}
 }
 
@@ -76,6 +80,6 @@ with the arena SDK (a path).`,
 	}
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	root.AddCommand(newPlayCmd(e), newGamesCmd(e), newRulesCmd(e))
+	root.AddCommand(newPlayCmd(e), newGamesCmd(e), newRulesCmd(e), newLeagueCmd(e), newReplayCmd(e))
 	return root
 }

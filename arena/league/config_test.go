@@ -1,0 +1,255 @@
+package league_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"arena/arena/league"
+	"arena/engine"
+)
+
+const twoAgents = `
+agents:
+  - name: greedy
+    agent: builtin:greedy
+  - name: random
+    agent: builtin:random
+`
+
+// Each broken file gives exactly one error, naming the file and the key.
+func TestConfigErrors(t *testing.T) {
+	cases := []struct {
+		name, file, body string
+		key, want        string
+	}{
+		{"unknown key", "x.yaml", "game: bohnenspiel\ngames_per_pairng: 4\n" + twoAgents,
+			"games_per_pairng", `unknown key (did you mean "games_per_pairing"?)`},
+		{"unknown nested key", "x.yaml", "game: bohnenspiel\nagents:\n  - name: a\n    agnet: builtin:random\n  - name: b\n    agent: builtin:random\n",
+			"agents[0].agnet", `unknown key (did you mean "agent"?)`},
+		{"unknown sprt key", "x.yaml", "game: bohnenspiel\nsprt:\n  elo2: 3\n" + twoAgents,
+			"sprt.elo2", "unknown key"},
+		{"wrong type", "x.yaml", "game: bohnenspiel\ngames_per_pairing: lots\n" + twoAgents,
+			"games_per_pairing", `"lots" is not a whole number`},
+		{"wrong type toml", "x.toml", "game = \"bohnenspiel\"\nseed = \"abc\"\n[[agents]]\nname = \"a\"\nagent = \"random\"\n[[agents]]\nname = \"b\"\nagent = \"greedy\"\n",
+			"seed", `"abc" is not a non-negative whole number`},
+		{"list expected", "x.json", `{"game": "bohnenspiel", "agents": "random"}`,
+			"agents[0]", "want a table of keys, got a string"},
+		{"missing agent file", "x.yaml", "game: bohnenspiel\nagents:\n  - name: a\n    agent: builtin:random\n  - name: b\n    agent: lua:bots/missing.lua\n",
+			"agents[1].agent", "missing.lua does not exist"},
+		{"missing binary", "x.yaml", "game: bohnenspiel\nagents:\n  - name: a\n    agent: builtin:random\n  - name: b\n    agent: ./bin/agent\n",
+			"agents[1].agent", "does not exist"},
+		{"unknown game", "x.yaml", "game: bohnenspeil\n" + twoAgents,
+			"game", `unknown game "bohnenspeil"`},
+		{"unknown game in list", "x.yaml", "games:\n  - game: bohnenspiel\n  - game: chess\n" + twoAgents,
+			"games[1].game", `unknown game "chess"`},
+		{"bad parameter", "x.yaml", "game: cachex\nparams:\n  n: 99\n" + twoAgents,
+			"params", "n"},
+		{"bad override", "x.yaml", "game: bohnenspiel\noverrides:\n  budget: 3s\n" + twoAgents,
+			"overrides.budget", "does not apply"},
+		{"wrong profile", "x.yaml", "game: bohnenspiel\nprofile: comp424-2021\n" + twoAgents,
+			"profile", `"comp424-2017"`},
+		{"odd games", "x.yaml", "game: bohnenspiel\ngames_per_pairing: 3\n" + twoAgents,
+			"games_per_pairing", "colour-swapped pairs"},
+		{"unknown format", "x.yaml", "game: bohnenspiel\nformat: swiss\n" + twoAgents,
+			"format", `unknown format "swiss"`},
+		{"gauntlet without challenger", "x.yaml", "game: bohnenspiel\nformat: gauntlet\n" + twoAgents,
+			"challenger", "missing"},
+		{"duplicate agent", "x.yaml", "game: bohnenspiel\nagents:\n  - name: a\n    agent: random\n  - name: a\n    agent: greedy\n",
+			"agents[1].name", "also the name of agents[0]"},
+		{"bad sprt", "x.yaml", "game: bohnenspiel\nformat: ab\nsprt:\n  elo0: 5\n  elo1: 5\n" + twoAgents,
+			"sprt", "Elo0 < Elo1"},
+		{"no agents", "x.yaml", "game: bohnenspiel\n",
+			"agents", "missing"},
+		{"unknown built-in", "x.yaml", "game: bohnenspiel\nagents:\n  - name: a\n    agent: random\n  - name: b\n    agent: builtin:grandmaster\n",
+			"agents[1].agent", "grandmaster"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			file := writeFile(t, c.file, c.body)
+			opt := loadOpts()
+			opt.CheckAgent = func(ref string) error {
+				if strings.Contains(ref, "grandmaster") {
+					return errors.New("unknown agent " + ref)
+				}
+				return nil
+			}
+			_, err := league.Load(file, opt)
+			if err == nil {
+				t.Fatal("loaded without error")
+			}
+			msg := err.Error()
+			if strings.Count(msg, "\n") != 0 {
+				t.Errorf("want one line, got:\n%s", msg)
+			}
+			var ce *league.ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("error %q is not a ConfigError", msg)
+			}
+			if ce.Source != file || ce.Key != c.key {
+				t.Errorf("error names %q, key %q; want %q, key %q (%s)", ce.Source, ce.Key, file, c.key, msg)
+			}
+			if !strings.HasPrefix(msg, file+": "+c.key+": ") || !strings.Contains(msg, c.want) {
+				t.Errorf("error %q: want %q and %q", msg, file+": "+c.key+": ", c.want)
+			}
+		})
+	}
+}
+
+func TestConfigFileErrors(t *testing.T) {
+	bad := writeFile(t, "x.yaml", "game: [unclosed\n")
+	if _, err := league.Load(bad, loadOpts()); err == nil || !strings.HasPrefix(err.Error(), bad+": not valid YAML") {
+		t.Errorf("syntax error: %v", err)
+	}
+	missing := filepath.Join(t.TempDir(), "nope.yaml")
+	if _, err := league.Load(missing, loadOpts()); err == nil || !strings.HasPrefix(err.Error(), missing+": ") {
+		t.Errorf("missing file: %v", err)
+	}
+	odd := writeFile(t, "x.ini", "game=bohnenspiel\n")
+	if _, err := league.Load(odd, loadOpts()); err == nil || !strings.Contains(err.Error(), "unknown configuration format") {
+		t.Errorf("unknown extension: %v", err)
+	}
+}
+
+// Defaults come from the embedded file; the league file, the environment,
+// flags and --set override them in that order.
+func TestConfigLayers(t *testing.T) {
+	file := writeFile(t, "layers.yaml", "game: bohnenspiel\ngames_per_pairing: 4\nseed: 9\noverrides:\n  move-limit: 500ms\n"+twoAgents)
+	s, err := league.Load(file, loadOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.Config
+	if c.Name != "layers" || c.Format != league.RoundRobin || c.GamesPerPairing != 4 || c.Seed != 9 || c.SPRT.Model != league.Pentanomial {
+		t.Fatalf("config = %+v", c)
+	}
+	if want, _ := filepath.Abs(filepath.Join("arena-results", "layers")); s.Output != want {
+		t.Errorf("output = %s, want %s", s.Output, want)
+	}
+	l := s.Leagues[0]
+	if l.Profile.MoveLimit != 500*time.Millisecond || len(l.Overrides) != 1 || l.Overrides[0].String() != "move-limit: 700ms -> 500ms" {
+		t.Errorf("overrides = %v, move limit %v", l.Overrides, l.Profile.MoveLimit)
+	}
+	// Per-move profile on 2 cores: one game at a time, and why.
+	if l.Concurrency != 1 || !strings.Contains(l.ConcurrencyWhy, "wall clock") {
+		t.Errorf("concurrency = %d (%s)", l.Concurrency, l.ConcurrencyWhy)
+	}
+
+	t.Setenv("ARENA_GAMES_PER_PAIRING", "6")
+	t.Setenv("ARENA_SPRT_ELO1", "25")
+	t.Setenv("ARENA_CONCURRENCY", "8")
+	opt := loadOpts()
+	opt.Sources.NoEnv = false
+	s, err = league.Load(file, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Config.GamesPerPairing != 6 || s.Config.SPRT.Elo1 != 25 || s.Config.Concurrency != 8 || s.Leagues[0].Concurrency != 1 {
+		t.Errorf("environment not applied: %+v, concurrency %d", s.Config, s.Leagues[0].Concurrency)
+	}
+
+	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	league.AddFlags(fs)
+	if err := fs.Parse([]string{"--games-per-pairing", "8", "--seed", "3", "--output", "out"}); err != nil {
+		t.Fatal(err)
+	}
+	opt.Sources.Flags = fs
+	opt.Sources.Sets = []string{"seed=4"}
+	s, err = league.Load(file, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Config.GamesPerPairing != 8 || s.Config.Seed != 4 {
+		t.Errorf("flags/--set not applied: %+v", s.Config)
+	}
+	// A relative output from a flag is relative to the working directory.
+	if want, _ := filepath.Abs("out"); s.Output != want {
+		t.Errorf("output = %s, want %s", s.Output, want)
+	}
+
+	// A bad value from the environment is blamed on the variable.
+	t.Setenv("ARENA_GAMES_PER_PAIRING", "5")
+	opt.Sources.Flags = nil
+	_, err = league.Load(file, opt)
+	if err == nil || !strings.HasPrefix(err.Error(), "$ARENA_GAMES_PER_PAIRING: games_per_pairing: ") {
+		t.Errorf("env error = %v", err)
+	}
+}
+
+// Paths in a league file are relative to the file; {game} is replaced per
+// game; a games list makes one league per entry.
+func TestConfigMultiGame(t *testing.T) {
+	dir := t.TempDir()
+	for _, g := range []string{"bohnenspiel", "cachex"} {
+		if err := os.WriteFile(filepath.Join(dir, g+".lua"), []byte("-- "+g), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := filepath.Join(dir, "sub", "multi.yaml")
+	os.MkdirAll(filepath.Dir(file), 0o755)
+	body := `
+name: multi
+output: results
+games:
+  - game: bohnenspiel
+  - game: cachex
+    params: {n: 4}
+    overrides: {budget: 5s}
+agents:
+  - name: lua
+    agent: lua:../{game}.lua?depth=2
+  - name: random
+    agent: builtin:random
+  - name: greedy
+    agent: greedy
+    games: [cachex]
+`
+	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := league.Load(file, loadOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Output != filepath.Join(dir, "sub", "results") {
+		t.Errorf("output = %s", s.Output)
+	}
+	if len(s.Leagues) != 2 || s.Leagues[0].Name != "multi/bohnenspiel" || s.Leagues[1].Name != "multi/cachex" {
+		t.Fatalf("leagues = %v", s.Leagues)
+	}
+	b, c := s.Leagues[0], s.Leagues[1]
+	if len(b.Agents) != 2 || len(c.Agents) != 3 {
+		t.Fatalf("agents: %d and %d", len(b.Agents), len(c.Agents))
+	}
+	lua := c.Agents[0]
+	if lua.Kind != league.KindLua || lua.Ref != "lua:../cachex.lua?depth=2" || lua.Launch != "lua:"+filepath.Join(dir, "cachex.lua")+"?depth=2" || !strings.HasPrefix(lua.Hash, "sha256:") {
+		t.Errorf("lua agent = %+v", lua)
+	}
+	if b.Agents[0].Hash == lua.Hash {
+		t.Error("different scripts have the same hash")
+	}
+	if c.Params["n"] != "4" || c.Profile.Time != engine.CPUBudget || c.Profile.Budget != 5*time.Second || c.Concurrency != 2 {
+		t.Errorf("cachex league: params %v, profile %+v, concurrency %d", c.Params, c.Profile, c.Concurrency)
+	}
+	if b.Hash == c.Hash {
+		t.Error("leagues share a configuration hash")
+	}
+}
+
+// Every shipped league file loads.
+func TestShippedConfigs(t *testing.T) {
+	files, _ := filepath.Glob("../../configs/*.yaml")
+	if len(files) < 6 {
+		t.Fatalf("found %d league files in configs/", len(files))
+	}
+	for _, f := range files {
+		if _, err := league.Load(f, loadOpts()); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}

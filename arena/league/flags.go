@@ -1,0 +1,64 @@
+package league
+
+import (
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// keyDoc describes a scalar key, for flags and documentation.
+func keyDoc(key string) string {
+	switch key {
+	case "name":
+		return "league name (default: the league file's name)"
+	case "game":
+		return "the game (see arena games)"
+	case "profile":
+		return "the course profile, checked against the game's"
+	case "format":
+		return "round-robin, gauntlet or ab"
+	case "challenger":
+		return "the challenging agent of a gauntlet"
+	case "games_per_pairing":
+		return "games per pairing, even (colour-swapped pairs); the cap for ab"
+	case "seed":
+		return "base seed of every game"
+	case "concurrency":
+		return "games at once (0: one per core; per-move clocks: at most half the cores)"
+	case "output":
+		return "league directory (default arena-results/NAME)"
+	case "cache_dir":
+		return "where Go package agents are built"
+	case "sprt.elo0":
+		return "SPRT H0 Elo (format ab)"
+	case "sprt.elo1":
+		return "SPRT H1 Elo (format ab)"
+	case "sprt.alpha":
+		return "SPRT false-H1 rate (format ab)"
+	case "sprt.beta":
+		return "SPRT false-H0 rate (format ab)"
+	case "sprt.model":
+		return "SPRT model: pentanomial or trinomial (format ab)"
+	}
+	return ""
+}
+
+// FlagName is the command-line flag of a key: games_per_pairing is
+// --games-per-pairing, sprt.elo1 is --sprt-elo1.
+func FlagName(key string) string {
+	return strings.NewReplacer("_", "-", ".", "-").Replace(key)
+}
+
+// EnvName is the environment variable of a key: ARENA_GAMES_PER_PAIRING,
+// ARENA_SPRT_ELO1.
+func EnvName(key string) string {
+	return EnvPrefix + "_" + strings.ToUpper(strings.NewReplacer(".", "_", "-", "_").Replace(key))
+}
+
+// AddFlags defines a flag for every scalar key, to pass to Load as
+// Sources.Flags. Flags are text and are checked like the file's values.
+func AddFlags(fs *pflag.FlagSet) {
+	for _, k := range configKeys() {
+		fs.String(FlagName(k), "", "override "+k+": "+keyDoc(k))
+	}
+}

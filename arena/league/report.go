@@ -1,0 +1,137 @@
+package league
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"arena/arena/ratings"
+)
+
+func fmtElo(e float64) string {
+	switch {
+	case math.IsNaN(e):
+		return "-"
+	case math.IsInf(e, 1):
+		return "+inf"
+	case math.IsInf(e, -1):
+		return "-inf"
+	case math.Abs(e) < 0.5:
+		return "0"
+	}
+	return fmt.Sprintf("%+.0f", e)
+}
+
+func fmtInterval(lo, hi float64) string {
+	if math.IsNaN(lo) || math.IsNaN(hi) {
+		return "-"
+	}
+	return "[" + fmtElo(lo) + ", " + fmtElo(hi) + "]"
+}
+
+func fmtPoints(p float64) string {
+	if p == math.Trunc(p) {
+		return fmt.Sprintf("%.0f", p)
+	}
+	return fmt.Sprintf("%.1f", p)
+}
+
+// WriteText prints the standings: header, table, cross-table, pairs and
+// the SPRT.
+func (s *Standings) WriteText(w io.Writer) error {
+	l := s.League
+	fmt.Fprintf(w, "league %s: %s, profile %s", l.Name, l.Game, l.Profile)
+	if len(l.Params) > 0 {
+		var ps []string
+		for _, k := range sortedKeys(l.Params) {
+			ps = append(ps, k+"="+l.Params[k])
+		}
+		fmt.Fprintf(w, ", params %s", strings.Join(ps, ","))
+	}
+	fmt.Fprintf(w, ", %s, %d of %d games played\n", l.Format, s.Played, s.Scheduled)
+	for _, o := range l.Overrides {
+		fmt.Fprintf(w, "override %s\n", o)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RANK\tAGENT\tGAMES\tW\tD\tL\tSCORE\tELO\t95% CI\tTIMEOUTS\tILLEGAL\tCRASHES")
+	for _, r := range s.Rows {
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%d\t%d\t%d\n", r.Rank, r.Agent, r.Games, r.W, r.D, r.L,
+			fmtPoints(r.Score), fmtElo(r.Elo), fmtInterval(r.EloLo, r.EloHi), r.Timeout, r.Illegal, r.Crash)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if s.FitNote != "" {
+		fmt.Fprintf(w, "(%s)\n", s.FitNote)
+	}
+	if len(s.Rows) > 2 {
+		fmt.Fprintln(w, "\ncross-table (row's points / games against column):")
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		hdr := []string{""}
+		for _, r := range s.Rows {
+			hdr = append(hdr, r.Agent)
+		}
+		fmt.Fprintln(tw, strings.Join(hdr, "\t"))
+		for i, r := range s.Rows {
+			cells := []string{r.Agent}
+			for j := range s.Rows {
+				c := s.Cross[i][j]
+				switch {
+				case i == j:
+					cells = append(cells, "-")
+				case c.Games() == 0:
+					cells = append(cells, ".")
+				default:
+					cells = append(cells, fmtPoints(c.Score())+"/"+fmt.Sprint(c.Games()))
+				}
+			}
+			fmt.Fprintln(tw, strings.Join(cells, "\t"))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if len(s.Pairs) > 0 {
+		fmt.Fprintln(w, "\ncolour-swapped pairs (first agent's pair score 0, ½, 1, 1½, 2; Elo from the pairs):")
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "PAIRING\tPAIRS\t0\t½\t1\t1½\t2\tELO\t95% CI")
+		for _, p := range s.Pairs {
+			extra := ""
+			if p.Unpaired > 0 {
+				extra = fmt.Sprintf(" (+%d unpaired)", p.Unpaired)
+			}
+			fmt.Fprintf(tw, "%s\t%d%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\n", p.Pairing, p.Penta.N(), extra,
+				p.Penta[0], p.Penta[1], p.Penta[2], p.Penta[3], p.Penta[4], fmtElo(p.Elo), fmtInterval(p.EloLo, p.EloHi))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if s.SPRT != nil {
+		fmt.Fprintf(w, "\n%s\n", s.SPRT)
+	}
+	return nil
+}
+
+// String is the SPRT's one-line summary.
+func (t *SPRTStatus) String() string {
+	verdict := "continuing"
+	switch t.Decision {
+	case ratings.AcceptH1:
+		verdict = fmt.Sprintf("H1 accepted: %s is stronger than %s by about %g Elo or more", t.A, t.B, t.Elo1)
+	case ratings.AcceptH0:
+		verdict = fmt.Sprintf("H0 accepted: %s is not stronger than %s by %g Elo", t.A, t.B, t.Elo1)
+	}
+	unit := fmt.Sprintf("%d pairs", t.Pairs)
+	if t.Model == Trinomial {
+		unit = fmt.Sprintf("%d games", t.Games)
+	}
+	return fmt.Sprintf("SPRT %s vs %s (%s, elo0=%g elo1=%g alpha=%g beta=%g): LLR %.2f, bounds [%.2f, %.2f] after %s: %s",
+		t.A, t.B, t.Model, t.Elo0, t.Elo1, t.Alpha, t.Beta, t.LLR, t.Lower, t.Upper, unit, verdict)
+}
+
+func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }

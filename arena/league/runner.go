@@ -1,0 +1,517 @@
+package league
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+
+	"arena/arena/ratings"
+	"arena/arena/record"
+	"arena/arena/referee"
+	"arena/arena/results"
+	"arena/plugins/host"
+)
+
+// RecordsFile is the league directory's export of every game record, one
+// JSON object per line (docs/records.md), rewritten at the end of each run.
+const RecordsFile = "records.jsonl"
+
+// RunOptions are what Run needs from its caller.
+type RunOptions struct {
+	// Launch starts agents (required); it receives each agent's launch
+	// reference (absolute paths, built binaries).
+	Launch referee.Launcher
+	// Store holds the results; nil opens the SQLite store in the league
+	// directory (and locks the directory against a second run).
+	Store results.Store
+	// Force continues a league whose configuration or agents changed.
+	Force bool
+	// Log receives the run's notes: each league's setup and overrides,
+	// builds, SPRT decisions. nil discards them.
+	Log io.Writer
+	// OnStart is called once with the games of the run and those already
+	// played; OnGame after each stored game.
+	OnStart func(total, done int)
+	OnGame  func(Progress)
+}
+
+// Progress describes the run after one more finished game.
+type Progress struct {
+	League      string
+	Done, Total int    // games over all leagues of the run
+	Leader      string // e.g. "greedy 7.5/8"
+	Game        *record.Game
+	// Stopped is set when the league stopped early (SPRT decision) and
+	// Total shrank accordingly.
+	Stopped bool
+}
+
+// ChangedError refuses to resume a league whose configuration or agents
+// differ from the stored ones.
+type ChangedError struct {
+	Dir     string
+	Changes []string
+}
+
+func (e *ChangedError) Error() string {
+	return fmt.Sprintf("the league directory %s holds results of a different configuration:\n  %s\nrerun with --force to continue anyway (stored games are kept and counted), or use another output directory",
+		e.Dir, strings.Join(e.Changes, "\n  "))
+}
+
+// Run plays every game of the spec's leagues that is not yet stored, in
+// parallel up to each league's concurrency, storing each finished game at
+// once. Interrupted (ctx cancelled, process killed), it loses only the
+// games in progress; run again, it plays exactly the missing ones.
+func Run(ctx context.Context, s *Spec, opt RunOptions) error {
+	if opt.Launch == nil {
+		return errors.New("league run: no agent launcher")
+	}
+	logw := opt.Log
+	if logw == nil {
+		logw = io.Discard
+	}
+	if err := Prepare(ctx, s, logw); err != nil {
+		return err
+	}
+	st := opt.Store
+	if st == nil {
+		unlock, err := lockDir(s.Output)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+		db, err := results.OpenDir(ctx, s.Output)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		st = db
+	}
+
+	// Refuse a changed configuration before touching anything.
+	var changes []string
+	for _, l := range s.Leagues {
+		c, err := changed(ctx, st, l)
+		if err != nil {
+			return err
+		}
+		changes = append(changes, c...)
+	}
+	if len(changes) > 0 {
+		if !opt.Force {
+			return &ChangedError{Dir: s.Output, Changes: changes}
+		}
+		fmt.Fprintf(logw, "--force: continuing despite:\n  %s\n", strings.Join(changes, "\n  "))
+	}
+
+	type plan struct {
+		l       *League
+		sched   []results.Match
+		pending []results.Match
+		games   []results.Game // stored, for the tally and the SPRT
+	}
+	var plans []*plan
+	total, done := 0, 0
+	for _, l := range s.Leagues {
+		p := &plan{l: l, sched: l.Schedule()}
+		if err := st.SaveLeague(ctx, results.League{
+			Name: l.Name, Game: l.Game.Info().Name, Params: l.Params, Profile: l.Profile.Name,
+			Overrides: overrideStrings(l), Format: l.Format, ConfigHash: l.Hash, Config: l.Config,
+		}, storeAgents(l), p.sched); err != nil {
+			return err
+		}
+		games, err := st.Games(ctx, l.Name)
+		if err != nil {
+			return err
+		}
+		inSched := map[string]bool{}
+		for _, m := range p.sched {
+			inSched[m.ID] = true
+		}
+		have := map[string]bool{}
+		for _, g := range games {
+			if inSched[g.Match.ID] {
+				have[g.Match.ID] = true
+			}
+		}
+		p.games = games
+		for _, m := range p.sched {
+			if !have[m.ID] {
+				p.pending = append(p.pending, m)
+			}
+		}
+		if l.Format == AB && len(p.pending) > 0 {
+			if _, _, _, _, d := sprtOf(l.SPRT, l.Agents[0].Name, games); d != ratings.Continue {
+				p.pending = nil
+			}
+		}
+		total += len(have) + len(p.pending)
+		done += len(have)
+		plans = append(plans, p)
+	}
+	if opt.OnStart != nil {
+		opt.OnStart(total, done)
+	}
+	prog := &Progress{Done: done, Total: total}
+	var runErr error
+	for _, p := range plans {
+		describe(logw, p.l, len(p.sched), len(p.sched)-len(p.pending))
+		if err := runLeague(ctx, st, p.l, p.pending, p.games, opt, logw, prog); err != nil {
+			runErr = err
+			break
+		}
+	}
+	// The records export is written even after an interruption: it holds
+	// exactly the stored games.
+	if opt.Store == nil {
+		if err := writeRecordsFile(context.WithoutCancel(ctx), st, s); err != nil && runErr == nil {
+			runErr = err
+		}
+	}
+	return runErr
+}
+
+func overrideStrings(l *League) []string {
+	out := make([]string, 0, len(l.Overrides))
+	for _, o := range l.Overrides {
+		out = append(out, o.String())
+	}
+	return out
+}
+
+func storeAgents(l *League) []results.Agent {
+	out := make([]results.Agent, len(l.Agents))
+	for i, a := range l.Agents {
+		out[i] = results.Agent{Name: a.Name, Ref: a.Ref, Hash: a.Hash, Options: a.Options}
+	}
+	return out
+}
+
+// changed compares a league with its stored version.
+func changed(ctx context.Context, st results.Store, l *League) ([]string, error) {
+	stored, agents, err := st.League(ctx, l.Name)
+	if errors.Is(err, results.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	if stored.ConfigHash != l.Hash {
+		out = append(out, fmt.Sprintf("league %s: configuration changed (%s)", l.Name, configDiff(stored.Config, l.Config)))
+	}
+	for _, a := range l.Agents {
+		for _, sa := range agents {
+			if sa.Name == a.Name && sa.Hash != a.Hash {
+				out = append(out, fmt.Sprintf("league %s: agent %s (%s) changed: content hash %s, was %s", l.Name, a.Name, a.Ref, short(a.Hash), short(sa.Hash)))
+			}
+		}
+	}
+	return out, nil
+}
+
+func short(h string) string {
+	h = strings.TrimPrefix(h, "sha256:")
+	if h == "" {
+		return "none"
+	}
+	if len(h) > 12 {
+		h = h[:12]
+	}
+	return h
+}
+
+// configDiff names the top-level keys whose values differ.
+func configDiff(old, new string) string {
+	var a, b map[string]json.RawMessage
+	if json.Unmarshal([]byte(old), &a) != nil || json.Unmarshal([]byte(new), &b) != nil {
+		return "stored configuration unreadable"
+	}
+	var diffs []string
+	keys := map[string]bool{}
+	for k := range a {
+		keys[k] = true
+	}
+	for k := range b {
+		keys[k] = true
+	}
+	for k := range keys {
+		if string(a[k]) != string(b[k]) {
+			was, now := string(a[k]), string(b[k])
+			if was == "" {
+				was = "unset"
+			}
+			if now == "" {
+				now = "unset"
+			}
+			if len(was)+len(now) > 120 {
+				diffs = append(diffs, k)
+			} else {
+				diffs = append(diffs, fmt.Sprintf("%s: %s -> %s", k, was, now))
+			}
+		}
+	}
+	sort.Strings(diffs)
+	if len(diffs) == 0 {
+		return "same settings, different encoding"
+	}
+	return strings.Join(diffs, "; ")
+}
+
+// describe prints a league's setup; overrides are always shown.
+func describe(w io.Writer, l *League, total, done int) {
+	fmt.Fprintf(w, "league %s: %s under profile %s", l.Name, l.Game.Info().Name, l.Profile.Name)
+	if len(l.Params) > 0 {
+		fmt.Fprintf(w, ", params %s", l.Params)
+	}
+	fmt.Fprintf(w, ", %s, %d agents, %d games (%d already played), %d at a time (%s)\n",
+		l.Format, len(l.Agents), total, done, l.Concurrency, l.ConcurrencyWhy)
+	for _, o := range l.Overrides {
+		fmt.Fprintf(w, "  override %s\n", o)
+	}
+	if l.Format == AB {
+		fmt.Fprintf(w, "  SPRT %s vs %s: elo0=%g elo1=%g alpha=%g beta=%g, %s, at most %d games\n",
+			l.Agents[0].Name, l.Agents[1].Name, l.SPRT.Elo0, l.SPRT.Elo1, l.SPRT.Alpha, l.SPRT.Beta, l.SPRT.Model, total)
+	}
+}
+
+// tally keeps points per agent for the progress line's leader.
+type tally struct {
+	points map[string]float64
+	games  map[string]int
+	order  []string
+}
+
+func newTally(l *League) *tally {
+	t := &tally{points: map[string]float64{}, games: map[string]int{}}
+	for _, a := range l.Agents {
+		t.order = append(t.order, a.Name)
+	}
+	return t
+}
+
+func (t *tally) add(rec *record.Game) {
+	for seat := range 2 {
+		n := rec.Agents[seat].Name
+		t.points[n] += rec.Outcome(seat)
+		t.games[n]++
+	}
+}
+
+func (t *tally) leader() string {
+	best := ""
+	for _, n := range t.order {
+		if t.games[n] == 0 {
+			continue
+		}
+		if best == "" || t.points[n]/float64(t.games[n]) > t.points[best]/float64(t.games[best]) {
+			best = n
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s %s/%d", best, fmtPoints(t.points[best]), t.games[best])
+}
+
+// runLeague plays one league's pending games.
+func runLeague(ctx context.Context, st results.Store, l *League, pending []results.Match, stored []results.Game, opt RunOptions, logw io.Writer, prog *Progress) error {
+	prog.League = l.Name
+	t := newTally(l)
+	var ab []results.Game // light copies for the SPRT
+	for _, g := range stored {
+		t.add(g.Record)
+		ab = append(ab, results.Game{Match: g.Match, Record: &record.Game{Agents: g.Record.Agents, Result: g.Record.Result}})
+	}
+	if len(pending) == 0 {
+		if l.Format == AB {
+			pairs, llr, lo, hi, d := sprtOf(l.SPRT, l.Agents[0].Name, ab)
+			fmt.Fprintf(logw, "  SPRT already decided: %s (LLR %.2f, bounds [%.2f, %.2f], %d pairs)\n", d, llr, lo, hi, pairs)
+		}
+		return nil
+	}
+	launch := map[string]string{}
+	players := map[string]referee.Player{}
+	for _, a := range l.Agents {
+		launch[a.Name] = a.Launch
+		players[a.Name] = referee.Player{Name: a.Name, Ref: a.Ref, Options: a.Options, Hash: a.Hash}
+	}
+	ref := &referee.Referee{Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
+		// Records keep the reference as written; the launcher gets the
+		// resolved one.
+		p.Ref = launch[p.Name]
+		return opt.Launch(ctx, p, o)
+	}}
+
+	// The SPRT's decision cancels the games in progress: the test has used
+	// exactly the games stored, and a game cut short is never stored.
+	lctx, decide := context.WithCancel(ctx)
+	defer decide()
+	type outcome struct {
+		m   results.Match
+		rec *record.Game
+		err error
+	}
+	jobs := make(chan results.Match)
+	outs := make(chan outcome)
+	stop := make(chan struct{})
+	var stopOnce sync.Once
+	halt := func() { stopOnce.Do(func() { close(stop) }) }
+	var wg sync.WaitGroup
+	for range max(1, l.Concurrency) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for m := range jobs {
+				rec, err := ref.Play(lctx, referee.Match{
+					ID: m.ID, Game: l.Game, Params: l.Params, Profile: l.Profile.Clone(), Overrides: l.Overrides,
+					Players: [2]referee.Player{players[m.Seats[0]], players[m.Seats[1]]}, Seed: m.Seed,
+				})
+				outs <- outcome{m, rec, err}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for _, m := range pending {
+			select {
+			case <-stop:
+				return
+			case <-lctx.Done():
+				return
+			default:
+			}
+			select {
+			case jobs <- m:
+			case <-stop:
+				return
+			case <-lctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(outs) }()
+
+	var firstErr error
+	decided := false
+	finished := 0
+	for o := range outs {
+		if o.err != nil {
+			if firstErr == nil && lctx.Err() == nil {
+				firstErr = fmt.Errorf("league %s: match %s: %w", l.Name, o.m.ID, o.err)
+			}
+			halt()
+			continue
+		}
+		if decided {
+			// Finished in the moment the SPRT decided: the test stands on
+			// the games before it, and the league holds exactly those.
+			continue
+		}
+		// A finished game is stored even when the run is being
+		// interrupted: it is complete, and replaying it would waste it.
+		added, err := st.AddGame(context.WithoutCancel(ctx), l.Name, o.rec)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = fmt.Errorf("league %s: %w", l.Name, err)
+			}
+			halt()
+			continue
+		}
+		finished++
+		if !added {
+			continue
+		}
+
+		t.add(o.rec)
+		prog.Done++
+		prog.Game = o.rec
+		prog.Leader = t.leader()
+		prog.Stopped = false
+		if l.Format == AB && !decided {
+			ab = append(ab, results.Game{Match: o.m, Record: &record.Game{Agents: o.rec.Agents, Result: o.rec.Result}})
+			pairs, llr, lo, hi, d := sprtOf(l.SPRT, l.Agents[0].Name, ab)
+			if d != ratings.Continue {
+				decided = true
+				halt()
+				decide()
+				unplayed := len(pending) - finished
+				prog.Total -= unplayed
+				prog.Stopped = true
+				fmt.Fprintf(logw, "\nSPRT decided: %s (LLR %.2f, bounds [%.2f, %.2f], %d pairs); the other %d game(s) are not played\n",
+					d, llr, lo, hi, pairs, unplayed)
+			}
+		}
+		if opt.OnGame != nil {
+			opt.OnGame(*prog)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return firstErr
+}
+
+// lockDir takes an exclusive lock on a league directory, so two runs never
+// play the same games at once. The kernel drops the lock when the process
+// dies, however it dies.
+func lockDir(dir string) (func(), error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("league directory %s: %w", dir, err)
+	}
+	path := filepath.Join(dir, ".lock")
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("league directory %s: %w", dir, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("league directory %s is in use by another arena league run", dir)
+		}
+		return nil, fmt.Errorf("league directory %s: lock: %w", dir, err)
+	}
+	return func() {
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
+}
+
+// writeRecordsFile rewrites the directory's records export atomically.
+func writeRecordsFile(ctx context.Context, st results.Store, s *Spec) error {
+	path := filepath.Join(s.Output, RecordsFile)
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("records export: %w", err)
+	}
+	var names []string
+	leagues, err := st.Leagues(ctx)
+	if err != nil {
+		f.Close()
+		return err
+	}
+	for _, l := range leagues {
+		names = append(names, l.Name)
+	}
+	if err := WriteRecords(ctx, st, names, f); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("records export: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("records export: %w", err)
+	}
+	return nil
+}

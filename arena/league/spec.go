@@ -1,0 +1,499 @@
+// Package league runs leagues of course games between agents: it loads a
+// league file (viper: YAML, TOML or JSON, strict keys, ARENA_* environment
+// variables and flags on top of embedded defaults), builds the schedule
+// (round-robin, gauntlet, or an A/B match under an SPRT) in colour-swapped
+// pairs with deterministic match ids and seeds, plays the games in
+// parallel through the referee, stores each finished game once, and
+// resumes an interrupted league where it stopped.
+package league
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+
+	"arena/arena/ratings"
+	"arena/engine"
+)
+
+// Formats of a league.
+const (
+	RoundRobin = "round-robin"
+	Gauntlet   = "gauntlet"
+	AB         = "ab"
+)
+
+// SPRT models.
+const (
+	Pentanomial = "pentanomial"
+	Trinomial   = "trinomial"
+)
+
+// Agent kinds.
+const (
+	KindBuiltin = "builtin"
+	KindLua     = "lua"
+	KindBinary  = "binary"
+	KindGo      = "go" // a Go package directory, built on demand
+)
+
+// Spec is a checked league file, ready to schedule and run.
+type Spec struct {
+	File     string // the league file
+	Config   Config // the effective configuration
+	Output   string // the league directory (absolute)
+	CacheDir string // where Go package agents are built (absolute)
+	Leagues  []*League
+}
+
+// League is one game's league within a Spec.
+type League struct {
+	Name            string
+	Game            engine.Game
+	Params          engine.Params
+	Profile         engine.Profile // with the overrides applied
+	Overrides       []engine.Override
+	Agents          []*Agent
+	Format          string
+	Challenger      string
+	GamesPerPairing int
+	Seed            uint64
+	SPRT            SPRTConfig
+	// Concurrency is the number of games played at once; ConcurrencyWhy
+	// says how it was chosen.
+	Concurrency    int
+	ConcurrencyWhy string
+	Config         string // the effective configuration of this league, canonical JSON
+	Hash           string // sha256 of Config
+}
+
+// Agent is one resolved entrant.
+type Agent struct {
+	Name    string
+	Ref     string // as written in the league file, "{game}" replaced
+	Kind    string // builtin, lua, binary or go
+	Launch  string // what the launcher starts: absolute paths; the built binary for go
+	Path    string // the script, binary or package directory on disk
+	Options map[string]string
+	Hash    string // content hash of the script or binary ("" for built-ins)
+}
+
+// Options for Load.
+type Options struct {
+	Registry *engine.Registry
+	Sources  Sources
+	// CheckAgent vets a launchable agent reference before any game (known
+	// built-in, Lua script compiles); nil accepts every reference.
+	CheckAgent func(ref string) error
+	// Cores is the number of cores concurrency is planned for; 0 means
+	// runtime.NumCPU().
+	Cores int
+}
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+#-]*$`)
+
+// Load reads, checks and resolves a league file. Every error names the file
+// (or the environment variable or flag the value came from) and the key.
+func Load(file string, opt Options) (*Spec, error) {
+	if opt.Registry == nil {
+		return nil, fmt.Errorf("league %s: no game registry", file)
+	}
+	ld, c, err := readConfig(file, opt.Sources)
+	if err != nil {
+		return nil, err
+	}
+	baseDir, err := filepath.Abs(filepath.Dir(file))
+	if err != nil {
+		return nil, fmt.Errorf("league %s: %w", file, err)
+	}
+	if c.Name == "" {
+		c.Name = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	}
+	if !nameRE.MatchString(c.Name) {
+		return nil, ld.errorf("name", "%q: use letters, digits and . _ + # - (it names the league's matches and directory)", c.Name)
+	}
+	s := &Spec{File: file, Config: c}
+
+	// Paths written in the file are relative to the file; others (flags,
+	// environment) to the current directory.
+	resolvePath := func(key, p string) (string, error) {
+		if p == "" {
+			return "", nil
+		}
+		if !filepath.IsAbs(p) && ld.v.InConfig(key) && ld.source(key) == file {
+			p = filepath.Join(baseDir, p)
+		}
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return "", ld.errorf(key, "%v", err)
+		}
+		return abs, nil
+	}
+	out := c.Output
+	if out == "" {
+		out = filepath.Join("arena-results", c.Name)
+	}
+	if s.Output, err = resolvePath("output", out); err != nil {
+		return nil, err
+	}
+	if s.CacheDir, err = resolvePath("cache_dir", c.CacheDir); err != nil {
+		return nil, err
+	}
+	if s.CacheDir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			base = os.TempDir()
+		}
+		s.CacheDir = filepath.Join(base, "arena", "agents")
+	}
+
+	switch c.Format {
+	case RoundRobin, Gauntlet, AB:
+	default:
+		return nil, ld.errorf("format", "unknown format %q (known: %s, %s, %s)", c.Format, RoundRobin, Gauntlet, AB)
+	}
+	if c.GamesPerPairing < 2 || c.GamesPerPairing%2 != 0 {
+		return nil, ld.errorf("games_per_pairing", "%d: want an even number of at least 2, since every pairing is played in colour-swapped pairs", c.GamesPerPairing)
+	}
+	if c.Concurrency < 0 {
+		return nil, ld.errorf("concurrency", "%d: want 0 (automatic) or more", c.Concurrency)
+	}
+	if c.Format == AB {
+		if c.SPRT.Model != Pentanomial && c.SPRT.Model != Trinomial {
+			return nil, ld.errorf("sprt.model", "unknown model %q (known: %s, %s)", c.SPRT.Model, Pentanomial, Trinomial)
+		}
+		t := ratings.SPRT{Elo0: c.SPRT.Elo0, Elo1: c.SPRT.Elo1, Alpha: c.SPRT.Alpha, Beta: c.SPRT.Beta}
+		if err := t.Validate(); err != nil {
+			return nil, ld.errorf("sprt", "%s", strings.TrimPrefix(err.Error(), "ratings: "))
+		}
+	}
+
+	// The games: either one (game, params, profile, overrides) or a list.
+	type entry struct {
+		GameConfig
+		key string // key prefix for errors: "" or "games[i]."
+	}
+	var entries []entry
+	switch {
+	case c.Game != "" && len(c.Games) > 0:
+		return nil, ld.errorf("games", "give either game (one league) or games (a list), not both")
+	case c.Game != "":
+		entries = []entry{{GameConfig: GameConfig{Game: c.Game, Params: c.Params, Profile: c.Profile, Overrides: c.Overrides}}}
+	case len(c.Games) > 0:
+		if len(c.Params) > 0 || c.Profile != "" || len(c.Overrides) > 0 {
+			return nil, ld.errorf("games", "with a games list, put params, profile and overrides inside each entry")
+		}
+		for i, g := range c.Games {
+			entries = append(entries, entry{GameConfig: g, key: fmt.Sprintf("games[%d].", i)})
+		}
+	default:
+		return nil, ld.errorf("game", "missing: name the game (known: %s)", strings.Join(opt.Registry.Names(), ", "))
+	}
+
+	if len(c.Agents) == 0 {
+		return nil, ld.errorf("agents", "missing: list the agents, each with name and agent")
+	}
+	seen := map[string]int{}
+	for i, a := range c.Agents {
+		key := fmt.Sprintf("agents[%d]", i)
+		if a.Name == "" {
+			return nil, ld.errorf(key+".name", "missing")
+		}
+		if !nameRE.MatchString(a.Name) {
+			return nil, ld.errorf(key+".name", "%q: use letters, digits and . _ + # -", a.Name)
+		}
+		if j, dup := seen[a.Name]; dup {
+			return nil, ld.errorf(key+".name", "%q is also the name of agents[%d]", a.Name, j)
+		}
+		seen[a.Name] = i
+		if a.Agent == "" {
+			return nil, ld.errorf(key+".agent", "missing: give builtin:NAME, lua:PATH, an agent binary or a Go package directory")
+		}
+	}
+	if c.Format == Gauntlet {
+		if c.Challenger == "" {
+			return nil, ld.errorf("challenger", "missing: format gauntlet needs the name of the challenging agent")
+		}
+		if _, ok := seen[c.Challenger]; !ok {
+			return nil, ld.errorf("challenger", "%q is not one of the agents", c.Challenger)
+		}
+	}
+
+	cores := opt.Cores
+	if cores <= 0 {
+		cores = runtime.NumCPU()
+	}
+	leagueNames := map[string]string{}
+	checked := map[string]error{}
+	for _, e := range entries {
+		l, err := loadLeague(ld, c, e.GameConfig, e.key, len(entries) > 1, opt, baseDir, cores, checked)
+		if err != nil {
+			return nil, err
+		}
+		if prev, dup := leagueNames[l.Name]; dup {
+			return nil, ld.errorf(e.key+"name", "league %q is also %s: give the entries distinct names", l.Name, prev)
+		}
+		leagueNames[l.Name] = e.key + "game"
+		s.Leagues = append(s.Leagues, l)
+	}
+	for i, a := range c.Agents {
+		for j, g := range a.Games {
+			found := false
+			for _, e := range entries {
+				if g == e.Game || (e.Name != "" && g == e.Name) {
+					found = true
+				}
+			}
+			if !found {
+				return nil, ld.errorf(fmt.Sprintf("agents[%d].games[%d]", i, j), "%q is not a game of this file", g)
+			}
+		}
+	}
+	return s, nil
+}
+
+// hashed is the part of the configuration that decides which games are
+// played and how: a resume with a different hash would mix leagues.
+type hashed struct {
+	League          string            `json:"league"`
+	Game            string            `json:"game"`
+	Params          map[string]string `json:"params"`
+	Profile         string            `json:"profile"`
+	Overrides       []string          `json:"overrides"`
+	Agents          []hashedAgent     `json:"agents"`
+	Format          string            `json:"format"`
+	Challenger      string            `json:"challenger,omitempty"`
+	GamesPerPairing int               `json:"games_per_pairing"`
+	Seed            uint64            `json:"seed"`
+	SPRT            *SPRTConfig       `json:"sprt,omitempty"`
+}
+
+type hashedAgent struct {
+	Name    string            `json:"name"`
+	Agent   string            `json:"agent"`
+	Options map[string]string `json:"options,omitempty"`
+}
+
+func loadLeague(ld *loader, c Config, gc GameConfig, key string, multi bool, opt Options, baseDir string, cores int, checked map[string]error) (*League, error) {
+	g, err := opt.Registry.Lookup(gc.Game)
+	if err != nil {
+		return nil, ld.errorf(key+"game", "%v", err)
+	}
+	gname := g.Info().Name
+	params := engine.Params{}
+	for k, v := range gc.Params {
+		params[k] = v
+	}
+	if _, err := g.NewState(params); err != nil {
+		return nil, ld.errorf(key+"params", "%v", err)
+	}
+	prof, err := g.Profile(params)
+	if err != nil {
+		return nil, ld.errorf(key+"params", "%v", err)
+	}
+	if gc.Profile != "" && gc.Profile != prof.Name {
+		return nil, ld.errorf(key+"profile", "%q: game %s is played under its course profile %q", gc.Profile, gname, prof.Name)
+	}
+	prof = prof.Clone()
+	settings := make([]string, 0, len(gc.Overrides))
+	for k := range gc.Overrides {
+		settings = append(settings, k)
+	}
+	sort.Strings(settings)
+	var overrides []engine.Override
+	for _, k := range settings {
+		o, err := prof.Apply(k, gc.Overrides[k])
+		if err != nil {
+			return nil, ld.errorf(key+"overrides."+k, "%v", err)
+		}
+		overrides = append(overrides, o)
+	}
+	if err := prof.Validate(); err != nil {
+		return nil, ld.errorf(key+"overrides", "%v", err)
+	}
+
+	name := c.Name
+	if multi {
+		sub := gc.Name
+		if sub == "" {
+			sub = gname
+		}
+		if !nameRE.MatchString(sub) {
+			return nil, ld.errorf(key+"name", "%q: use letters, digits and . _ + # -", sub)
+		}
+		name += "/" + sub
+	}
+	l := &League{
+		Name: name, Game: g, Params: params, Profile: prof, Overrides: overrides,
+		Format: c.Format, Challenger: c.Challenger, GamesPerPairing: c.GamesPerPairing, Seed: c.Seed, SPRT: c.SPRT,
+	}
+	h := hashed{
+		League: name, Game: gname, Params: map[string]string(params), Profile: prof.Name,
+		Format: c.Format, Challenger: c.Challenger, GamesPerPairing: c.GamesPerPairing, Seed: c.Seed,
+	}
+	for _, o := range overrides {
+		h.Overrides = append(h.Overrides, o.String())
+	}
+	if c.Format == AB {
+		sp := c.SPRT
+		h.SPRT = &sp
+	}
+	for i, ac := range c.Agents {
+		if !playsIn(ac, gname, gc.Name) {
+			continue
+		}
+		akey := fmt.Sprintf("agents[%d].agent", i)
+		a, err := resolveAgent(ac, gname, baseDir)
+		if err != nil {
+			return nil, ld.errorf(akey, "%v", err)
+		}
+		if a.Kind != KindGo && opt.CheckAgent != nil {
+			err, done := checked[a.Launch]
+			if !done {
+				err = opt.CheckAgent(a.Launch)
+				checked[a.Launch] = err
+			}
+			if err != nil {
+				return nil, ld.errorf(akey, "%v", err)
+			}
+		}
+		l.Agents = append(l.Agents, a)
+		h.Agents = append(h.Agents, hashedAgent{Name: a.Name, Agent: a.Ref, Options: a.Options})
+	}
+	if len(l.Agents) < 2 {
+		return nil, ld.errorf("agents", "league %s has %d agent(s) for game %s: it needs at least 2", name, len(l.Agents), gname)
+	}
+	switch c.Format {
+	case AB:
+		if len(l.Agents) != 2 {
+			return nil, ld.errorf("agents", "format ab plays exactly 2 agents; league %s has %d", name, len(l.Agents))
+		}
+	case Gauntlet:
+		found := false
+		for _, a := range l.Agents {
+			found = found || a.Name == c.Challenger
+		}
+		if !found {
+			return nil, ld.errorf("challenger", "%q does not play game %s", c.Challenger, gname)
+		}
+	}
+	l.Concurrency, l.ConcurrencyWhy = concurrency(c.Concurrency, cores, prof)
+	body, err := json.Marshal(h)
+	if err != nil {
+		return nil, fmt.Errorf("league %s: %w", name, err)
+	}
+	sum := sha256.Sum256(body)
+	l.Config, l.Hash = string(body), hex.EncodeToString(sum[:])
+	return l, nil
+}
+
+// playsIn reports whether an agent enters the league of a game entry.
+func playsIn(ac AgentConfig, game, entryName string) bool {
+	if len(ac.Games) == 0 {
+		return true
+	}
+	for _, g := range ac.Games {
+		if g == game || (entryName != "" && g == entryName) {
+			return true
+		}
+	}
+	return false
+}
+
+// concurrency chooses the number of games at once. Under a per-move wall
+// clock the referee times each reply with the wall clock, so an agent
+// that waits for a core loses thinking time it is owed (and may time out);
+// both agents of a game may be busy at once (one thinking, one pondering),
+// hence at most half the cores. A CPU-budget profile charges CPU time,
+// which waiting does not consume, so it may use every core.
+func concurrency(configured, cores int, prof engine.Profile) (int, string) {
+	perMove := prof.Time == engine.PerMove
+	limit := cores
+	if perMove {
+		limit = max(1, cores/2)
+	}
+	switch {
+	case configured == 0 && perMove:
+		return limit, fmt.Sprintf("half the %d cores: profile %s times moves by the wall clock", cores, prof.Name)
+	case configured == 0:
+		return limit, fmt.Sprintf("one per core: profile %s charges CPU time", prof.Name)
+	case configured > limit && perMove:
+		return limit, fmt.Sprintf("concurrency %d lowered to half the %d cores: profile %s times moves by the wall clock", configured, cores, prof.Name)
+	}
+	return configured, "configured"
+}
+
+// resolveAgent classifies a reference and finds its files. Paths are
+// relative to the league file's directory.
+func resolveAgent(ac AgentConfig, game, baseDir string) (*Agent, error) {
+	ref := strings.ReplaceAll(ac.Agent, "{game}", game)
+	a := &Agent{Name: ac.Name, Ref: ref, Options: ac.Options}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(baseDir, p)
+	}
+	switch {
+	case strings.HasPrefix(ref, "builtin:"):
+		a.Kind, a.Launch = KindBuiltin, ref
+		return a, nil
+	case strings.HasPrefix(ref, "lua:"):
+		p, query, hasQuery := strings.Cut(strings.TrimPrefix(ref, "lua:"), "?")
+		if p == "" {
+			return nil, fmt.Errorf("%s: no script path", ref)
+		}
+		a.Kind, a.Path = KindLua, abs(p)
+		fi, err := os.Stat(a.Path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: script %s does not exist (paths are relative to the league file)", ref, a.Path)
+		}
+		if fi.IsDir() {
+			return nil, fmt.Errorf("%s: %s is a directory, not a Lua script", ref, a.Path)
+		}
+		a.Launch = "lua:" + a.Path
+		if hasQuery {
+			a.Launch += "?" + query
+		}
+		h, err := fileHash(a.Path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", ref, err)
+		}
+		a.Hash = h
+		return a, nil
+	case strings.ContainsRune(ref, '/') || strings.HasPrefix(ref, "."):
+		a.Path = abs(ref)
+		fi, err := os.Stat(a.Path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s does not exist (paths are relative to the league file)", ref, a.Path)
+		}
+		if fi.IsDir() {
+			gofiles, _ := filepath.Glob(filepath.Join(a.Path, "*.go"))
+			if len(gofiles) == 0 {
+				return nil, fmt.Errorf("%s: directory %s has no Go files: give a Go package directory, an agent binary, builtin:NAME or lua:PATH", ref, a.Path)
+			}
+			a.Kind = KindGo
+			return a, nil
+		}
+		if fi.Mode()&0o111 == 0 {
+			return nil, fmt.Errorf("%s: %s is not executable: give an agent binary built with the arena SDK", ref, a.Path)
+		}
+		a.Kind, a.Launch = KindBinary, a.Path
+		h, err := fileHash(a.Path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", ref, err)
+		}
+		a.Hash = h
+		return a, nil
+	}
+	// A bare name: a built-in, if the launcher knows it.
+	a.Kind, a.Launch = KindBuiltin, ref
+	return a, nil
+}

@@ -1,0 +1,353 @@
+package league
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+
+	"arena/arena/ratings"
+	"arena/arena/record"
+	"arena/arena/results"
+)
+
+// Standings is a league's table: results per agent with Bradley–Terry Elo
+// and 95% intervals, the cross-table, pentanomial summaries of the
+// colour-swapped pairs and, for format ab, the SPRT.
+type Standings struct {
+	League    results.League
+	Scheduled int // games in the schedule (for ab: the most the SPRT may use)
+	Played    int
+	Rows      []Row     // ranked
+	Cross     [][]Cell  // Cross[i][j]: Rows[i]'s results against Rows[j]
+	Pairs     []PairRow // one per pairing
+	SPRT      *SPRTStatus
+	// FitNote explains missing ratings (e.g. no games yet).
+	FitNote string
+}
+
+// Row is one agent's line.
+type Row struct {
+	Rank    int     `json:"rank"`
+	Agent   string  `json:"agent"`
+	Games   int     `json:"games"`
+	W       int     `json:"w"`
+	D       int     `json:"d"`
+	L       int     `json:"l"`
+	Score   float64 `json:"score"` // points: a win 1, a draw ½
+	Elo     float64 `json:"elo"`
+	EloLo   float64 `json:"elo_lo"` // 95% interval from the fit
+	EloHi   float64 `json:"elo_hi"`
+	EloSE   float64 `json:"elo_se"`
+	Timeout int     `json:"timeouts"` // timeout and late replies
+	Illegal int     `json:"illegal"`  // illegal and unparseable moves
+	Crash   int     `json:"crashes"`  // dead processes, agent errors, memory
+	// Penalties counts every event by its kind.
+	Penalties map[string]int `json:"penalties"`
+}
+
+// Cell is one agent's results against one opponent.
+type Cell struct{ W, D, L int }
+
+// Games is the number of games in the cell.
+func (c Cell) Games() int { return c.W + c.D + c.L }
+
+// Score is the points in the cell.
+func (c Cell) Score() float64 { return float64(c.W) + float64(c.D)/2 }
+
+// PairRow summarises one pairing's colour-swapped pairs from A's side.
+type PairRow struct {
+	Pairing  string        `json:"pairing"`
+	A        string        `json:"a"`
+	B        string        `json:"b"`
+	Penta    ratings.Penta `json:"penta"` // pairs by A's pair score 0, ½, 1, 1½, 2
+	Unpaired int           `json:"unpaired"`
+	Elo      float64       `json:"elo"` // A over B, from the pairs
+	EloLo    float64       `json:"elo_lo"`
+	EloHi    float64       `json:"elo_hi"`
+}
+
+// SPRTStatus is the sequential test's state.
+type SPRTStatus struct {
+	SPRTConfig
+	A, B         string
+	Games, Pairs int
+	LLR          float64
+	Lower, Upper float64
+	Decision     ratings.Decision
+}
+
+// penaltyClass sorts the referee's failure kinds into the table's columns.
+func penaltyClass(kind string) string {
+	switch kind {
+	case "timeout", "late":
+		return "timeout"
+	case "illegal", "unparseable":
+		return "illegal"
+	case "dead", "error", "memory":
+		return "crash"
+	}
+	return ""
+}
+
+// Report computes the standings of a stored league.
+func Report(ctx context.Context, st results.Store, name string) (*Standings, error) {
+	l, agents, err := st.League(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	matches, err := st.Matches(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	games, err := st.Games(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(agents))
+	for i, a := range agents {
+		names[i] = a.Name
+	}
+	return Compute(l, names, len(matches), games), nil
+}
+
+// storedConfig is what standings read back from a league's configuration.
+type storedConfig struct {
+	Agents []hashedAgent `json:"agents"`
+	SPRT   *SPRTConfig   `json:"sprt"`
+}
+
+// Compute builds standings from games. names gives the agents in their
+// configured order; agents found only in games are added.
+func Compute(l results.League, names []string, scheduled int, games []results.Game) *Standings {
+	s := &Standings{League: l, Scheduled: scheduled, Played: len(games)}
+	idx := map[string]int{}
+	var rows []*Row
+	agent := func(n string) int {
+		if i, ok := idx[n]; ok {
+			return i
+		}
+		idx[n] = len(rows)
+		rows = append(rows, &Row{Agent: n, Penalties: map[string]int{}})
+		return idx[n]
+	}
+	for _, n := range names {
+		agent(n)
+	}
+	var cfg storedConfig
+	_ = json.Unmarshal([]byte(l.Config), &cfg)
+	for _, a := range cfg.Agents {
+		agent(a.Name)
+	}
+	cross := map[[2]int]*Cell{}
+	var fitGames []ratings.Game
+	// pairs[pairing][pair] holds A's scores in the pair's two games.
+	type pairKey struct {
+		pairing string
+		pair    int
+	}
+	type half struct {
+		score [2]float64
+		have  [2]bool
+	}
+	halves := map[pairKey]*half{}
+	pairAB := map[string][2]string{}
+	var pairOrder []string
+	for _, g := range games {
+		rec := g.Record
+		var ix [2]int
+		for seat := range 2 {
+			ix[seat] = agent(rec.Agents[seat].Name)
+		}
+		for seat := range 2 {
+			r := rows[ix[seat]]
+			r.Games++
+			switch o := rec.Outcome(seat); {
+			case rec.Result.Draw:
+				r.D++
+			case o == 1:
+				r.W++
+			default:
+				r.L++
+			}
+			r.Score += rec.Outcome(seat)
+			for k, n := range rec.Penalties(seat) {
+				r.Penalties[k] += n
+				switch penaltyClass(k) {
+				case "timeout":
+					r.Timeout += n
+				case "illegal":
+					r.Illegal += n
+				case "crash":
+					r.Crash += n
+				}
+			}
+			c := cross[[2]int{ix[seat], ix[1-seat]}]
+			if c == nil {
+				c = &Cell{}
+				cross[[2]int{ix[seat], ix[1-seat]}] = c
+			}
+			switch {
+			case rec.Result.Draw:
+				c.D++
+			case rec.Result.Winner == seat:
+				c.W++
+			default:
+				c.L++
+			}
+		}
+		fitGames = append(fitGames, ratings.Game{A: ix[0], B: ix[1], ScoreA: rec.Outcome(0)})
+
+		// A is seat 0 in even games of a pairing, seat 1 in odd ones.
+		aSeat := g.Match.Index % 2
+		if _, ok := pairAB[g.Match.Pairing]; !ok {
+			pairAB[g.Match.Pairing] = [2]string{rec.Agents[aSeat].Name, rec.Agents[1-aSeat].Name}
+			pairOrder = append(pairOrder, g.Match.Pairing)
+		}
+		k := pairKey{g.Match.Pairing, g.Match.Pair}
+		h := halves[k]
+		if h == nil {
+			h = &half{}
+			halves[k] = h
+		}
+		h.score[aSeat] = rec.Outcome(aSeat)
+		h.have[aSeat] = true
+	}
+
+	// Ratings: Bradley–Terry over every game, mean zero.
+	var fit ratings.Fit
+	fitted := false
+	if len(games) == 0 {
+		s.FitNote = "no games yet"
+	} else if f, err := ratings.FitBT(len(rows), fitGames, ratings.Options{}); err != nil {
+		s.FitNote = "ratings: " + err.Error()
+	} else {
+		fit, fitted = f, true
+	}
+	for i, r := range rows {
+		r.Elo, r.EloLo, r.EloHi, r.EloSE = math.NaN(), math.NaN(), math.NaN(), math.NaN()
+		if fitted {
+			rt := fit.Ratings[i]
+			r.Elo, r.EloLo, r.EloHi, r.EloSE = rt.Elo, rt.Lo, rt.Hi, rt.SE
+		}
+	}
+	order := make([]int, len(rows))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(x, y int) bool {
+		a, b := rows[order[x]], rows[order[y]]
+		if fitted && a.Elo != b.Elo {
+			return a.Elo > b.Elo
+		}
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		return false
+	})
+	for rank, i := range order {
+		rows[i].Rank = rank + 1
+		s.Rows = append(s.Rows, *rows[i])
+	}
+	s.Cross = make([][]Cell, len(order))
+	for x, i := range order {
+		s.Cross[x] = make([]Cell, len(order))
+		for y, j := range order {
+			if c := cross[[2]int{i, j}]; c != nil {
+				s.Cross[x][y] = *c
+			}
+		}
+	}
+
+	// Pentanomial summaries, one per pairing, of the complete pairs.
+	pentas := map[string]*PairRow{}
+	for _, p := range pairOrder {
+		ab := pairAB[p]
+		pentas[p] = &PairRow{Pairing: p, A: ab[0], B: ab[1]}
+	}
+	for k, h := range halves {
+		pr := pentas[k.pairing]
+		if h.have[0] && h.have[1] {
+			_ = pr.Penta.Add(h.score[0], h.score[1])
+		} else {
+			pr.Unpaired++
+		}
+	}
+	for _, p := range pairOrder {
+		pr := pentas[p]
+		pr.Elo, pr.EloLo, pr.EloHi = math.NaN(), math.NaN(), math.NaN()
+		if pr.Penta.N() > 0 {
+			pr.Elo, pr.EloLo, pr.EloHi = pr.Penta.Elo()
+		}
+		s.Pairs = append(s.Pairs, *pr)
+	}
+
+	if l.Format == AB && cfg.SPRT != nil {
+		st := &SPRTStatus{SPRTConfig: *cfg.SPRT, Games: len(games)}
+		if len(cfg.Agents) == 2 {
+			st.A, st.B = cfg.Agents[0].Name, cfg.Agents[1].Name
+		}
+		st.Pairs, st.LLR, st.Lower, st.Upper, st.Decision = sprtOf(*cfg.SPRT, st.A, games)
+		s.SPRT = st
+	}
+	return s
+}
+
+// sprtOf evaluates the SPRT for agent a over its opponent.
+func sprtOf(c SPRTConfig, a string, games []results.Game) (pairs int, llr, lo, hi float64, d ratings.Decision) {
+	t := ratings.SPRT{Elo0: c.Elo0, Elo1: c.Elo1, Alpha: c.Alpha, Beta: c.Beta}
+	var penta ratings.Penta
+	var wdl ratings.WDL
+	type half struct {
+		s    [2]float64
+		have [2]bool
+	}
+	halves := map[string]*half{}
+	var keys []string
+	for _, g := range games {
+		aSeat := seatOf(g.Record, a)
+		if aSeat < 0 {
+			continue
+		}
+		sc := g.Record.Outcome(aSeat)
+		switch {
+		case g.Record.Result.Draw:
+			wdl.D++
+		case sc == 1:
+			wdl.W++
+		default:
+			wdl.L++
+		}
+		k := fmt.Sprintf("%s#%d", g.Match.Pairing, g.Match.Pair)
+		h := halves[k]
+		if h == nil {
+			h = &half{}
+			halves[k] = h
+			keys = append(keys, k)
+		}
+		h.s[g.Match.Index%2] = sc
+		h.have[g.Match.Index%2] = true
+	}
+	for _, k := range keys {
+		if h := halves[k]; h.have[0] && h.have[1] {
+			_ = penta.Add(h.s[0], h.s[1])
+		}
+	}
+	var r ratings.SPRTResult
+	if c.Model == Trinomial {
+		r = t.TestWDL(wdl)
+	} else {
+		r = t.TestPenta(penta)
+	}
+	return penta.N(), r.LLR, r.Lower, r.Upper, r.Decision
+}
+
+func seatOf(rec *record.Game, name string) int {
+	for seat := range 2 {
+		if rec.Agents[seat].Name == name {
+			return seat
+		}
+	}
+	return -1
+}

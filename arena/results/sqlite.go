@@ -1,0 +1,449 @@
+package results
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+
+	"arena/arena/record"
+)
+
+// FileName is the store's file inside a league directory.
+const FileName = "results.db"
+
+// schemaVersion is bumped on incompatible schema changes.
+const schemaVersion = 1
+
+const schema = `
+CREATE TABLE IF NOT EXISTS meta (
+	key   TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS leagues (
+	name        TEXT PRIMARY KEY,
+	game        TEXT NOT NULL,
+	params      TEXT NOT NULL,  -- JSON object
+	profile     TEXT NOT NULL,
+	overrides   TEXT NOT NULL,  -- JSON list of "setting: from -> to"
+	format      TEXT NOT NULL,
+	config_hash TEXT NOT NULL,
+	config      TEXT NOT NULL,  -- effective configuration, JSON
+	created     TEXT NOT NULL,
+	updated     TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS agents (
+	league  TEXT NOT NULL REFERENCES leagues(name),
+	name    TEXT NOT NULL,
+	ref     TEXT NOT NULL,
+	hash    TEXT NOT NULL,
+	options TEXT NOT NULL,      -- JSON object
+	PRIMARY KEY (league, name)
+);
+CREATE TABLE IF NOT EXISTS matches (
+	id         TEXT PRIMARY KEY,
+	league     TEXT NOT NULL REFERENCES leagues(name),
+	pairing    TEXT NOT NULL,
+	pair       INTEGER NOT NULL,
+	game_index INTEGER NOT NULL,
+	seq        INTEGER NOT NULL,
+	seat0      TEXT NOT NULL,
+	seat1      TEXT NOT NULL,
+	seed       INTEGER NOT NULL -- uint64 stored bit for bit as int64
+);
+CREATE INDEX IF NOT EXISTS matches_league ON matches(league, seq);
+CREATE TABLE IF NOT EXISTS games (
+	match_id TEXT PRIMARY KEY REFERENCES matches(id),
+	league   TEXT NOT NULL REFERENCES leagues(name),
+	winner   INTEGER NOT NULL,  -- seat, or -1
+	draw     INTEGER NOT NULL,
+	score0   INTEGER,
+	score1   INTEGER,
+	reason   TEXT NOT NULL,
+	forfeit  TEXT NOT NULL,
+	plies    INTEGER NOT NULL,
+	started  TEXT NOT NULL,
+	ended    TEXT NOT NULL,
+	record   TEXT NOT NULL      -- the record.Game JSON (docs/records.md)
+);
+CREATE INDEX IF NOT EXISTS games_league ON games(league);
+CREATE TABLE IF NOT EXISTS moves (
+	game_id TEXT NOT NULL REFERENCES games(match_id),
+	idx     INTEGER NOT NULL,
+	ply     INTEGER NOT NULL,
+	seat    INTEGER NOT NULL,
+	text    TEXT NOT NULL,
+	source  TEXT NOT NULL,
+	wall_ms REAL NOT NULL,
+	cpu_ms  REAL NOT NULL,
+	PRIMARY KEY (game_id, idx)
+);
+CREATE TABLE IF NOT EXISTS events (
+	game_id TEXT NOT NULL REFERENCES games(match_id),
+	idx     INTEGER NOT NULL,
+	ply     INTEGER NOT NULL,
+	seat    INTEGER NOT NULL,
+	kind    TEXT NOT NULL,
+	penalty TEXT NOT NULL,
+	detail  TEXT NOT NULL,
+	reply   TEXT NOT NULL,
+	PRIMARY KEY (game_id, idx)
+);
+CREATE TABLE IF NOT EXISTS penalties (
+	game_id TEXT NOT NULL REFERENCES games(match_id),
+	seat    INTEGER NOT NULL,
+	kind    TEXT NOT NULL,
+	count   INTEGER NOT NULL,
+	PRIMARY KEY (game_id, seat, kind)
+);
+CREATE TABLE IF NOT EXISTS stderr (
+	game_id TEXT NOT NULL REFERENCES games(match_id),
+	seat    INTEGER NOT NULL,
+	tail    TEXT NOT NULL,
+	PRIMARY KEY (game_id, seat)
+);
+`
+
+// SQLite is the SQLite store.
+type SQLite struct {
+	db   *sql.DB
+	path string
+}
+
+var _ Store = (*SQLite)(nil)
+
+// Open opens (creating if needed) the store file at path. WAL lets reports
+// read while a league runs; synchronous=FULL makes each committed game
+// survive a power loss; one connection makes this process the one writer.
+func Open(ctx context.Context, path string) (*SQLite, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("results store %s: %w", path, err)
+	}
+	q := url.Values{}
+	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(FULL)", "foreign_keys(1)"} {
+		q.Add("_pragma", p)
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("results store %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	s := &SQLite{db: db, path: path}
+	if err := s.init(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("results store %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// OpenDir opens the store of a league directory.
+func OpenDir(ctx context.Context, dir string) (*SQLite, error) {
+	return Open(ctx, filepath.Join(dir, FileName))
+}
+
+// Path is the store's file.
+func (s *SQLite) Path() string { return s.path }
+
+func (s *SQLite) init(ctx context.Context) error {
+	if _, err := s.db.ExecContext(ctx, schema); err != nil {
+		return fmt.Errorf("create schema: %w", err)
+	}
+	// Another process (a report reading a running league) may be creating
+	// the same file: whoever is first writes the version.
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES ('schema', ?) ON CONFLICT(key) DO NOTHING`, fmt.Sprint(schemaVersion)); err != nil {
+		return fmt.Errorf("schema version: %w", err)
+	}
+	var v string
+	if err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema'`).Scan(&v); err != nil {
+		return fmt.Errorf("schema version: %w", err)
+	}
+	if v != fmt.Sprint(schemaVersion) {
+		return fmt.Errorf("schema version %s, this arena reads version %d", v, schemaVersion)
+	}
+	return nil
+}
+
+// Close closes the database.
+func (s *SQLite) Close() error { return s.db.Close() }
+
+func ts(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+func parseTS(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, s)
+	return t
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		// Only maps of strings and string lists reach here.
+		panic(err)
+	}
+	return string(b)
+}
+
+// SaveLeague creates or updates a league, its agents and its schedule.
+func (s *SQLite) SaveLeague(ctx context.Context, l League, agents []Agent, matches []Match) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("save league %s: %w", l.Name, err)
+	}
+	defer tx.Rollback()
+	now := ts(time.Now())
+	if l.Params == nil {
+		l.Params = map[string]string{}
+	}
+	if l.Overrides == nil {
+		l.Overrides = []string{}
+	}
+	_, err = tx.ExecContext(ctx, `
+		INSERT INTO leagues(name, game, params, profile, overrides, format, config_hash, config, created, updated)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT(name) DO UPDATE SET game = excluded.game, params = excluded.params, profile = excluded.profile,
+			overrides = excluded.overrides, format = excluded.format, config_hash = excluded.config_hash,
+			config = excluded.config, updated = excluded.updated`,
+		l.Name, l.Game, mustJSON(l.Params), l.Profile, mustJSON(l.Overrides), l.Format, l.ConfigHash, l.Config, now, now)
+	if err != nil {
+		return fmt.Errorf("save league %s: %w", l.Name, err)
+	}
+	for _, a := range agents {
+		opts := a.Options
+		if opts == nil {
+			opts = map[string]string{}
+		}
+		_, err = tx.ExecContext(ctx, `
+			INSERT INTO agents(league, name, ref, hash, options) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT(league, name) DO UPDATE SET ref = excluded.ref, hash = excluded.hash, options = excluded.options`,
+			l.Name, a.Name, a.Ref, a.Hash, mustJSON(opts))
+		if err != nil {
+			return fmt.Errorf("save league %s: agent %s: %w", l.Name, a.Name, err)
+		}
+	}
+	stmt, err := tx.PrepareContext(ctx, `
+		INSERT INTO matches(id, league, pairing, pair, game_index, seq, seat0, seat1, seed)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING`)
+	if err != nil {
+		return fmt.Errorf("save league %s: %w", l.Name, err)
+	}
+	defer stmt.Close()
+	for _, m := range matches {
+		if _, err := stmt.ExecContext(ctx, m.ID, l.Name, m.Pairing, m.Pair, m.Index, m.Seq, m.Seats[0], m.Seats[1], int64(m.Seed)); err != nil {
+			return fmt.Errorf("save league %s: match %s: %w", l.Name, m.ID, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("save league %s: %w", l.Name, err)
+	}
+	return nil
+}
+
+type scanner interface{ Scan(...any) error }
+
+func scanLeague(r scanner) (League, error) {
+	var l League
+	var params, overrides, created, updated string
+	if err := r.Scan(&l.Name, &l.Game, &params, &l.Profile, &overrides, &l.Format, &l.ConfigHash, &l.Config, &created, &updated); err != nil {
+		return League{}, err
+	}
+	if err := json.Unmarshal([]byte(params), &l.Params); err != nil {
+		return League{}, fmt.Errorf("league %s: params: %w", l.Name, err)
+	}
+	if err := json.Unmarshal([]byte(overrides), &l.Overrides); err != nil {
+		return League{}, fmt.Errorf("league %s: overrides: %w", l.Name, err)
+	}
+	l.Created, l.Updated = parseTS(created), parseTS(updated)
+	return l, nil
+}
+
+const leagueCols = `name, game, params, profile, overrides, format, config_hash, config, created, updated`
+
+// League returns a league and its agents.
+func (s *SQLite) League(ctx context.Context, name string) (League, []Agent, error) {
+	l, err := scanLeague(s.db.QueryRowContext(ctx, `SELECT `+leagueCols+` FROM leagues WHERE name = ?`, name))
+	if errors.Is(err, sql.ErrNoRows) {
+		return League{}, nil, fmt.Errorf("league %s: %w", name, ErrNotFound)
+	}
+	if err != nil {
+		return League{}, nil, fmt.Errorf("league %s: %w", name, err)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT name, ref, hash, options FROM agents WHERE league = ? ORDER BY rowid`, name)
+	if err != nil {
+		return League{}, nil, fmt.Errorf("league %s: agents: %w", name, err)
+	}
+	defer rows.Close()
+	var agents []Agent
+	for rows.Next() {
+		var a Agent
+		var opts string
+		if err := rows.Scan(&a.Name, &a.Ref, &a.Hash, &opts); err != nil {
+			return League{}, nil, fmt.Errorf("league %s: agents: %w", name, err)
+		}
+		if err := json.Unmarshal([]byte(opts), &a.Options); err != nil {
+			return League{}, nil, fmt.Errorf("league %s: agent %s: options: %w", name, a.Name, err)
+		}
+		agents = append(agents, a)
+	}
+	return l, agents, rows.Err()
+}
+
+// Leagues lists the stored leagues.
+func (s *SQLite) Leagues(ctx context.Context) ([]League, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+leagueCols+` FROM leagues ORDER BY created, name`)
+	if err != nil {
+		return nil, fmt.Errorf("list leagues: %w", err)
+	}
+	defer rows.Close()
+	var out []League
+	for rows.Next() {
+		l, err := scanLeague(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list leagues: %w", err)
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+const matchCols = `m.id, m.league, m.pairing, m.pair, m.game_index, m.seq, m.seat0, m.seat1, m.seed`
+
+func scanMatch(r scanner) (Match, error) {
+	var m Match
+	var seed int64
+	err := r.Scan(&m.ID, &m.League, &m.Pairing, &m.Pair, &m.Index, &m.Seq, &m.Seats[0], &m.Seats[1], &seed)
+	m.Seed = uint64(seed)
+	return m, err
+}
+
+// Matches lists a league's schedule.
+func (s *SQLite) Matches(ctx context.Context, league string) ([]Match, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+matchCols+` FROM matches m WHERE m.league = ? ORDER BY m.seq, m.id`, league)
+	if err != nil {
+		return nil, fmt.Errorf("league %s: matches: %w", league, err)
+	}
+	defer rows.Close()
+	var out []Match
+	for rows.Next() {
+		m, err := scanMatch(rows)
+		if err != nil {
+			return nil, fmt.Errorf("league %s: matches: %w", league, err)
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// AddGame stores one finished game in one transaction; the game row's
+// primary key (the match id) makes a second write of the same match a
+// no-op.
+func (s *SQLite) AddGame(ctx context.Context, league string, g *record.Game) (bool, error) {
+	body, err := json.Marshal(g)
+	if err != nil {
+		return false, fmt.Errorf("game %s: encode record: %w", g.ID, err)
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("game %s: %w", g.ID, err)
+	}
+	defer tx.Rollback()
+	var s0, s1 sql.NullInt64
+	if len(g.Result.Scores) == 2 {
+		s0 = sql.NullInt64{Int64: int64(g.Result.Scores[0]), Valid: true}
+		s1 = sql.NullInt64{Int64: int64(g.Result.Scores[1]), Valid: true}
+	}
+	res, err := tx.ExecContext(ctx, `
+		INSERT INTO games(match_id, league, winner, draw, score0, score1, reason, forfeit, plies, started, ended, record)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(match_id) DO NOTHING`,
+		g.ID, league, g.Result.Winner, g.Result.Draw, s0, s1, g.Result.Reason, g.Result.Forfeit, len(g.Moves),
+		ts(g.Started), ts(g.Ended), string(body))
+	if err != nil {
+		if strings.Contains(err.Error(), "FOREIGN KEY") {
+			return false, fmt.Errorf("game %s: no such match in league %s", g.ID, league)
+		}
+		return false, fmt.Errorf("game %s: %w", g.ID, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return false, fmt.Errorf("game %s: %w", g.ID, err)
+	} else if n == 0 {
+		return false, nil
+	}
+	for i, m := range g.Moves {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO moves(game_id, idx, ply, seat, text, source, wall_ms, cpu_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.ID, i, m.Ply, m.Seat, m.Text, m.Source, m.WallMS, m.CPUMS); err != nil {
+			return false, fmt.Errorf("game %s: move %d: %w", g.ID, i, err)
+		}
+	}
+	for i, e := range g.Events {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO events(game_id, idx, ply, seat, kind, penalty, detail, reply) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.ID, i, e.Ply, e.Seat, e.Kind, e.Penalty, e.Detail, e.Reply); err != nil {
+			return false, fmt.Errorf("game %s: event %d: %w", g.ID, i, err)
+		}
+	}
+	for seat := range 2 {
+		for kind, n := range g.Penalties(seat) {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO penalties(game_id, seat, kind, count) VALUES (?, ?, ?, ?)`, g.ID, seat, kind, n); err != nil {
+				return false, fmt.Errorf("game %s: penalties: %w", g.ID, err)
+			}
+		}
+		if g.Stderr[seat] != "" {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO stderr(game_id, seat, tail) VALUES (?, ?, ?)`, g.ID, seat, g.Stderr[seat]); err != nil {
+				return false, fmt.Errorf("game %s: stderr: %w", g.ID, err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("game %s: commit: %w", g.ID, err)
+	}
+	return true, nil
+}
+
+// Done returns the ids of the league's played matches.
+func (s *SQLite) Done(ctx context.Context, league string) (map[string]bool, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT match_id FROM games WHERE league = ?`, league)
+	if err != nil {
+		return nil, fmt.Errorf("league %s: played games: %w", league, err)
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("league %s: played games: %w", league, err)
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
+}
+
+// Games returns the league's games with their matches.
+func (s *SQLite) Games(ctx context.Context, league string) ([]Game, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+matchCols+`, g.record FROM games g JOIN matches m ON m.id = g.match_id
+		WHERE g.league = ? ORDER BY m.seq, m.id`, league)
+	if err != nil {
+		return nil, fmt.Errorf("league %s: games: %w", league, err)
+	}
+	defer rows.Close()
+	var out []Game
+	for rows.Next() {
+		var m Match
+		var seed int64
+		var body string
+		if err := rows.Scan(&m.ID, &m.League, &m.Pairing, &m.Pair, &m.Index, &m.Seq, &m.Seats[0], &m.Seats[1], &seed, &body); err != nil {
+			return nil, fmt.Errorf("league %s: games: %w", league, err)
+		}
+		m.Seed = uint64(seed)
+		rec := new(record.Game)
+		if err := json.Unmarshal([]byte(body), rec); err != nil {
+			return nil, fmt.Errorf("league %s: game %s: decode record: %w", league, m.ID, err)
+		}
+		out = append(out, Game{Match: m, Record: rec})
+	}
+	return out, rows.Err()
+}

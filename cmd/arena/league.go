@@ -1,0 +1,383 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"arena/arena/league"
+	"arena/arena/referee"
+	"arena/arena/results"
+)
+
+func newLeagueCmd(e *env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "league",
+		Short: "Run leagues from league files, show their standings, export their results",
+		Long: `A league file (YAML by default; TOML and JSON also work) names the game, its
+parameters, profile overrides, the agents, the format (round-robin, gauntlet,
+ab with an SPRT), games per pairing and seeds. Results go to a SQLite store in
+the league directory; running the same file again resumes where it stopped.
+See docs/leagues.md for every key.`,
+	}
+	cmd.AddCommand(newLeagueRunCmd(e), newLeagueStandingsCmd(e), newLeagueExportCmd(e))
+	return cmd
+}
+
+func newLeagueRunCmd(e *env) *cobra.Command {
+	var force bool
+	var sets []string
+	cmd := &cobra.Command{
+		Use:   "run LEAGUE.yaml",
+		Short: "Play a league's missing games and print its standings",
+		Long: `Play every game of the league that is not yet in its results store, in
+parallel, and print the standings. Interrupted (Ctrl-C, a kill, a power
+loss), the same command continues where it stopped: finished games are kept
+and never replayed. A league file changed since its games were played is
+refused unless --force.
+
+Every key of the file can be overridden by an environment variable
+(ARENA_GAMES_PER_PAIRING=4), by its flag (--games-per-pairing 4), or by
+--set KEY=VALUE (--set sprt.elo1=20).`,
+		Example: `  arena league run configs/demo.yaml
+  arena league run configs/bohnenspiel.yaml --games-per-pairing 20 --output /tmp/bs
+  ARENA_CONCURRENCY=1 arena league run configs/cachex.yaml`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runLeague(cmd.Context(), e, cmd, args[0], force, sets)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&force, "force", false, "continue a league whose configuration or agents changed since it started")
+	f.StringArrayVar(&sets, "set", nil, "override any key KEY=VALUE (repeatable), e.g. sprt.elo1=20")
+	league.AddFlags(f)
+	return cmd
+}
+
+// loadLeague loads a league file. For run, the command's flags override
+// keys and agents are checked; the report commands only need to find the
+// league directory (their own flags, such as export's --format, are not
+// league keys).
+func (e *env) loadLeague(cmd *cobra.Command, file string, sets []string, forRun bool) (*league.Spec, error) {
+	opt := league.Options{Registry: e.registry, Sources: league.Sources{Sets: sets}}
+	if forRun {
+		opt.Sources.Flags = cmd.Flags()
+		opt.CheckAgent = e.checkAgent
+	}
+	return league.Load(file, opt)
+}
+
+func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, force bool, sets []string) error {
+	out := cmd.OutOrStdout()
+	spec, err := e.loadLeague(cmd, file, sets, true)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "league file %s, results in %s\n", spec.File, spec.Output)
+	prog := newLeagueProgress(e.stderr, e.isTerminal())
+	start := time.Now()
+	err = league.Run(ctx, spec, league.RunOptions{
+		Launch:  referee.HostLauncher(e.launcher),
+		Force:   force,
+		Log:     prog.wrap(out),
+		OnStart: prog.start,
+		OnGame:  prog.game,
+	})
+	prog.finish()
+	var changed *league.ChangedError
+	if errors.As(err, &changed) {
+		return err
+	}
+	played := prog.played
+	if perr := printStandings(context.WithoutCancel(ctx), out, spec.Output, leagueNames(spec)); perr != nil && err == nil {
+		err = perr
+	}
+	fmt.Fprintf(out, "\n%d game(s) played in %v; records in %s\n", played, time.Since(start).Round(100*time.Millisecond),
+		filepath.Join(spec.Output, league.RecordsFile))
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted after %d game(s) this run; run the same command again to continue", played)
+	}
+	return err
+}
+
+func leagueNames(s *league.Spec) []string {
+	var out []string
+	for _, l := range s.Leagues {
+		out = append(out, l.Name)
+	}
+	return out
+}
+
+// openResults opens the store of a league directory, or of the directory a
+// league file names; names are the leagues to show (nil: all).
+func (e *env) openResults(cmd *cobra.Command, target string, only string) (results.Store, []string, error) {
+	dir := target
+	var names []string
+	fi, err := os.Stat(target)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", target, errors.Unwrap(err))
+	}
+	if !fi.IsDir() {
+		spec, err := e.loadLeague(cmd, target, nil, false)
+		if err != nil {
+			return nil, nil, err
+		}
+		dir = spec.Output
+		names = leagueNames(spec)
+	}
+	if _, err := os.Stat(filepath.Join(dir, results.FileName)); err != nil {
+		return nil, nil, fmt.Errorf("no league results in %s (no %s): run the league first", dir, results.FileName)
+	}
+	st, err := results.OpenDir(cmd.Context(), dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if names == nil {
+		ls, err := st.Leagues(cmd.Context())
+		if err != nil {
+			st.Close()
+			return nil, nil, err
+		}
+		for _, l := range ls {
+			names = append(names, l.Name)
+		}
+	}
+	if only != "" {
+		found := false
+		for _, n := range names {
+			found = found || n == only
+		}
+		if !found {
+			st.Close()
+			return nil, nil, fmt.Errorf("no league %q in %s (leagues: %v)", only, dir, names)
+		}
+		names = []string{only}
+	}
+	return st, names, nil
+}
+
+func printStandings(ctx context.Context, out io.Writer, dir string, names []string) error {
+	st, err := results.OpenDir(ctx, dir)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return writeStandingsText(ctx, out, st, names)
+}
+
+func writeStandingsText(ctx context.Context, out io.Writer, st results.Store, names []string) error {
+	for _, n := range names {
+		s, err := league.Report(ctx, st, n)
+		if errors.Is(err, results.ErrNotFound) {
+			fmt.Fprintf(out, "\nleague %s: not started\n", n)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(out)
+		if err := s.WriteText(out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func newLeagueStandingsCmd(e *env) *cobra.Command {
+	var only string
+	cmd := &cobra.Command{
+		Use:   "standings LEAGUE.yaml|DIR",
+		Short: "Print the standings of a league from its results store",
+		Long: `Print each league's table (rank, games, W/D/L, score, Bradley-Terry Elo with
+its 95% interval, penalties by kind), its cross-table, the pentanomial summary
+of its colour-swapped pairs and, for format ab, the SPRT. Works while the
+league runs.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, names, err := e.openResults(cmd, args[0], only)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			return writeStandingsText(cmd.Context(), cmd.OutOrStdout(), st, names)
+		},
+	}
+	cmd.Flags().StringVar(&only, "league", "", "only this league of a multi-game file")
+	return cmd
+}
+
+func newLeagueExportCmd(e *env) *cobra.Command {
+	var format, table, output, only string
+	cmd := &cobra.Command{
+		Use:   "export LEAGUE.yaml|DIR",
+		Short: "Export a league's games or standings as CSV or JSON, or its game records as JSON lines",
+		Long: `Export from a league's results store:
+
+  --format csv|json --table games      one row per game
+  --format csv|json --table standings  one row per agent and league
+  --format jsonl                       every game's full record, one JSON
+                                       object per line (docs/records.md),
+                                       readable by arena replay`,
+		Example: `  arena league export configs/demo.yaml --format csv --table standings
+  arena league export arena-results/demo --format jsonl -o demo.jsonl`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch format {
+			case "csv", "json", "jsonl":
+			default:
+				return fmt.Errorf("--format %q: want csv, json or jsonl", format)
+			}
+			if table != "games" && table != "standings" {
+				return fmt.Errorf("--table %q: want games or standings", table)
+			}
+			if format == "jsonl" && table != "games" {
+				return fmt.Errorf("--format jsonl exports game records; standings export as csv or json")
+			}
+			st, names, err := e.openResults(cmd, args[0], only)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			w := cmd.OutOrStdout()
+			if output != "" && output != "-" {
+				f, err := os.Create(output)
+				if err != nil {
+					return fmt.Errorf("export: %w", err)
+				}
+				defer f.Close()
+				w = f
+			}
+			ctx := cmd.Context()
+			switch {
+			case format == "jsonl":
+				err = league.WriteRecords(ctx, st, names, w)
+			case table == "games":
+				var games []results.Game
+				for _, n := range names {
+					g, err := st.Games(ctx, n)
+					if err != nil {
+						return err
+					}
+					games = append(games, g...)
+				}
+				err = league.WriteGames(w, format, games)
+			default:
+				var all []*league.Standings
+				for _, n := range names {
+					s, err := league.Report(ctx, st, n)
+					if err != nil {
+						return err
+					}
+					all = append(all, s)
+				}
+				err = league.WriteStandings(w, format, all)
+			}
+			if err != nil {
+				return err
+			}
+			if f, ok := w.(*os.File); ok && f != os.Stdout {
+				return f.Close()
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&format, "format", "csv", "csv, json, or jsonl (game records)")
+	f.StringVar(&table, "table", "games", "games or standings (csv and json)")
+	f.StringVarP(&output, "output", "o", "", "write to this file instead of standard output")
+	f.StringVar(&only, "league", "", "only this league of a multi-game file")
+	return cmd
+}
+
+// leagueProgress shows games done/total, rate, ETA and the leader: a live
+// bar on a terminal, a plain line every tenth of the run (or every 10 s)
+// otherwise.
+type leagueProgress struct {
+	w          io.Writer
+	tty        bool
+	bar        *progressbar.ProgressBar
+	total      int
+	doneBefore int
+	played     int
+	started    time.Time
+	last       time.Time
+	lastShown  int
+}
+
+func newLeagueProgress(w io.Writer, tty bool) *leagueProgress {
+	return &leagueProgress{w: w, tty: tty}
+}
+
+func (p *leagueProgress) start(total, done int) {
+	p.total, p.doneBefore = total, done
+	p.started, p.last = time.Now(), time.Now()
+	if p.tty && total > done {
+		p.bar = progressbar.NewOptions(total,
+			progressbar.OptionSetWriter(p.w),
+			progressbar.OptionSetDescription("games"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("games"),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+			progressbar.OptionShowDescriptionAtLineEnd(),
+		)
+		_ = p.bar.Set(done)
+	}
+}
+
+func (p *leagueProgress) game(pr league.Progress) {
+	p.played++
+	if pr.Total != p.total {
+		p.total = pr.Total
+		if p.bar != nil {
+			p.bar.ChangeMax(pr.Total)
+		}
+	}
+	if p.bar != nil {
+		p.bar.Describe(pr.League + ": leader " + pr.Leader)
+		_ = p.bar.Set(pr.Done)
+		return
+	}
+	step := max(1, (p.total-p.doneBefore)/10)
+	if p.played-p.lastShown >= step || pr.Done == p.total || time.Since(p.last) > 10*time.Second {
+		p.lastShown, p.last = p.played, time.Now()
+		el := time.Since(p.started)
+		rate := float64(p.played) / el.Seconds()
+		eta := ""
+		if left := p.total - pr.Done; left > 0 && rate > 0 {
+			eta = fmt.Sprintf(", ETA %v", time.Duration(float64(left)/rate*float64(time.Second)).Round(time.Second))
+		}
+		fmt.Fprintf(p.w, "[%d/%d] %.1f games/s%s | %s: leader %s\n", pr.Done, p.total, rate, eta, pr.League, pr.Leader)
+	}
+}
+
+// wrap returns a writer for the run's notes that keeps them off the bar's
+// line.
+func (p *leagueProgress) wrap(w io.Writer) io.Writer {
+	return writerFunc(func(b []byte) (int, error) {
+		if p.bar != nil {
+			_ = p.bar.Clear()
+		}
+		return w.Write(b)
+	})
+}
+
+func (p *leagueProgress) finish() {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+		p.bar = nil
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
