@@ -69,14 +69,14 @@ func TestDemoLeague(t *testing.T) {
 		"league demo/cachex: cachex, profile comp30024-2022, params n=5, round-robin, 12 of 12 games played",
 		"league demo/pentago-twist:",
 		"RANK  AGENT", "95% CI", "cross-table", "colour-swapped pairs", "lua-example", "greedy", "random",
-		"36 game(s) played",
+		"60 game(s) played", "league demo/dots-and-boxes:", "league demo/hex-crossout:",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("output lacks %q", want)
 		}
 	}
 	// Not a terminal: plain progress lines.
-	if !strings.Contains(r.stderr, "[36/36]") {
+	if !strings.Contains(r.stderr, "[60/60]") {
 		t.Errorf("no progress lines on stderr:\n%s", r.stderr)
 	}
 
@@ -97,12 +97,12 @@ func TestDemoLeague(t *testing.T) {
 	}
 	// The league file finds its directory (here moved by ARENA_OUTPUT).
 	r = arenaEnv(t, ctx, bin, []string{"ARENA_OUTPUT=" + dir}, "league", "export", "../../configs/demo.yaml", "--format", "csv", "--table", "standings")
-	if r.err != nil || strings.Count(r.stdout, "\n") != 1+9 || !strings.HasPrefix(r.stdout, "league,rank,agent,") {
+	if r.err != nil || strings.Count(r.stdout, "\n") != 1+15 || !strings.HasPrefix(r.stdout, "league,rank,agent,") {
 		t.Errorf("standings csv: %v\n%s%s", r.err, r.stdout, r.stderr)
 	}
 	r = arena(t, ctx, bin, "league", "export", dir, "--format", "json", "--table", "games")
 	var rows []map[string]any
-	if r.err != nil || json.Unmarshal([]byte(r.stdout), &rows) != nil || len(rows) != 36 {
+	if r.err != nil || json.Unmarshal([]byte(r.stdout), &rows) != nil || len(rows) != 60 {
 		t.Errorf("games json: %v, %d rows\n%s", r.err, len(rows), r.stderr)
 	}
 
@@ -113,7 +113,7 @@ func TestDemoLeague(t *testing.T) {
 		t.Fatalf("export jsonl: %v\n%s", r.err, r.stderr)
 	}
 	r = arena(t, ctx, bin, "replay", recs, "--quiet")
-	if r.err != nil || !strings.Contains(r.stdout, "36 game(s) replayed; every final board matches") {
+	if r.err != nil || !strings.Contains(r.stdout, "60 game(s) replayed; every final board matches") {
 		t.Fatalf("replay: %v\n%s%s", r.err, r.stdout, r.stderr)
 	}
 	first := firstRecord(t, filepath.Join(dir, "records.jsonl"))
