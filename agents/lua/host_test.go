@@ -61,8 +61,8 @@ func subprocessProfile(t *testing.T) engine.Profile {
 		t.Fatal(err)
 	}
 	p.FirstMoveLimit = 20 * time.Second
-	p.MoveLimit = 500 * time.Millisecond
-	p.Cushion = 5 * time.Second
+	p.MoveLimit = 2 * time.Second
+	p.Cushion = 8 * time.Second
 	return p
 }
 

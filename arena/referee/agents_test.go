@@ -44,7 +44,7 @@ func serveTestAgent(ref string) {
 		}
 		a = b
 	case "sleeper":
-		a = &scripted{on: 1, act: func(ctx context.Context) (string, error) {
+		a = &scripted{on: 2, act: func(ctx context.Context) (string, error) {
 			// A child in the same process group must die with the agent.
 			cmd := exec.Command("sleep", "300")
 			if err := cmd.Start(); err == nil {
@@ -133,7 +133,7 @@ func serveTestAgent(ref string) {
 
 // lateBy is how long the late agent sleeps: well past the move limit and
 // well inside the cushion of latencyProfile.
-const lateBy = 1500 * time.Millisecond
+const lateBy = 4 * time.Second
 
 // scripted plays random legal moves except on its on-th move request
 // (counting from 1), where it does act (or actTurn) instead.
