@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -81,9 +82,7 @@ func serveTestAgent(ref string) {
 		}}
 	case "burner":
 		a = &scripted{on: 2, act: func(ctx context.Context) (string, error) {
-			end := time.Now().Add(3 * time.Second)
-			for x := 0; time.Now().Before(end); x++ {
-			}
+			burnCPU(3 * time.Second)
 			return "STEAL", nil // never applied: the budget is gone
 		}}
 	case "hog":
@@ -160,4 +159,22 @@ func (s *scripted) Move(ctx context.Context, t sdk.Turn) (string, error) {
 		return s.act(ctx)
 	}
 	return s.rnd.Move(ctx, t)
+}
+
+// burnCPU spins until the process has used d more CPU time, however busy
+// the machine is.
+func burnCPU(d time.Duration) {
+	start := cpuUsed()
+	for cpuUsed()-start < d {
+		for x := 0; x < 1_000_000; x++ {
+		}
+	}
+}
+
+func cpuUsed() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		panic(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
