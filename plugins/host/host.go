@@ -214,6 +214,9 @@ func (p *Process) launchError(err error, version uint) error {
 		return fmt.Errorf("agent %s was refused: %w: this arena speaks agent protocol version %d; %s; rebuild the agent against this arena's SDK",
 			p.Cmd.Ref, ErrVersion, version, firstLine(msg))
 	}
+	if strings.Contains(msg, "Unrecognized remote plugin message") {
+		msg = "it did not complete the plugin handshake (is it an agent built with the arena SDK?): " + firstLine(msg)
+	}
 	if tail := strings.TrimSpace(p.stderr.String()); tail != "" {
 		return fmt.Errorf("agent %s failed to start: %s\nagent stderr:\n%s", p.Cmd.Ref, firstLine(msg), tail)
 	}

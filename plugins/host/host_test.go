@@ -120,6 +120,13 @@ func TestResolve(t *testing.T) {
 	}
 }
 
+func TestNonAgentBinaryIsRefused(t *testing.T) {
+	_, err := launcher().Launch(context.Background(), "/bin/true", host.Options{StartTimeout: 30 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), "/bin/true") || !strings.Contains(err.Error(), "arena SDK") {
+		t.Fatalf("error %v", err)
+	}
+}
+
 func TestMemoryLimitKillsAgent(t *testing.T) {
 	p := launch(t, "hog", host.Options{MemoryMB: 100})
 	defer p.Kill()
