@@ -96,3 +96,20 @@ func CheckParse(t testing.TB, s engine.State, text string) (engine.Move, *engine
 	}
 	return m, nil
 }
+
+// ExpectRejected checks that each text is rejected by s with the given kind
+// and exactly the given reason (and some detail).
+func ExpectRejected(t *testing.T, s engine.State, kind engine.MoveErrorKind, reasons map[string]string) {
+	t.Helper()
+	for text, reason := range reasons {
+		_, err := s.ParseMove(text)
+		var me *engine.MoveError
+		if !errors.As(err, &me) || me.Kind != kind {
+			t.Errorf("ParseMove(%q) = %v, want %v", text, err, kind)
+			continue
+		}
+		if me.Reason != reason || me.Detail == "" {
+			t.Errorf("ParseMove(%q): reason %q detail %q, want reason %q", text, me.Reason, me.Detail, reason)
+		}
+	}
+}

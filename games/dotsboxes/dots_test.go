@@ -170,17 +170,7 @@ func TestParseMove(t *testing.T) {
 		"[[ -0 ,7],[0,6]]":                    "INVALID MOVE: [[-0,7],[0,6]]: dot [-0,7] is off the 4x6 board",
 		"[[99999999999999999999999,0],[0,0]]": "INVALID MOVE: [[99999999999999999999...,0],[0,0]]: dot [99999999999999999999...,0] is off the 4x6 board",
 	}
-	for text, reason := range illegal {
-		_, err := s.ParseMove(text)
-		var me *engine.MoveError
-		if !errors.As(err, &me) || me.Kind != engine.Illegal {
-			t.Errorf("ParseMove(%q) = %v, want illegal", text, err)
-			continue
-		}
-		if me.Reason != reason || me.Detail == "" {
-			t.Errorf("ParseMove(%q): reason %q detail %q, want reason %q", text, me.Reason, me.Detail, reason)
-		}
-	}
+	enginetest.ExpectRejected(t, s, engine.Illegal, illegal)
 }
 
 // TestDoubleBox: the line shared by two three-sided boxes scores +2 and

@@ -318,17 +318,7 @@ func TestParseMove(t *testing.T) {
 		"2147483647 0 0 0 1":  "ILLEGAL MOVE: Player 1, Move: (2147483647, 0), R/F: (0, 0)",
 		"-2147483648 0 0 0 1": "ILLEGAL MOVE: Player 1, Move: (-2147483648, 0), R/F: (0, 0)",
 	}
-	for text, reason := range illegal {
-		_, err := s.ParseMove(text)
-		var me *engine.MoveError
-		if !errors.As(err, &me) || me.Kind != engine.Illegal {
-			t.Errorf("ParseMove(%q) = %v, want illegal", text, err)
-			continue
-		}
-		if me.Reason != reason || me.Detail == "" {
-			t.Errorf("ParseMove(%q): reason %q detail %q, want reason %q", text, me.Reason, me.Detail, reason)
-		}
-	}
+	enginetest.ExpectRejected(t, s, engine.Illegal, illegal)
 }
 
 // TestCourseIllegalExamples: §8.4's two examples, Black to move with
