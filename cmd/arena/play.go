@@ -10,10 +10,10 @@ import (
 	"strings"
 	"sync"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"arena/arena/league"
 	"arena/arena/record"
 	"arena/arena/referee"
 	"arena/engine"
@@ -212,7 +212,9 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 	go func() { wg.Wait(); close(results) }()
 
 	tally := newTally(names, g.Info().HasScores)
-	prog := newProgress(e.stderr, e.isTerminal(), o.games)
+	prog := newLeagueProgress(e.stderr, e.isTerminal())
+	prog.start(o.games, 0)
+	notes := prog.wrap(out)
 	var firstErr error
 	for r := range results {
 		if r.err != nil {
@@ -231,10 +233,9 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 				firstErr = fmt.Errorf("write record: %w", err)
 			}
 		}
-		prog.done(tally.leader())
+		prog.game(league.Progress{League: g.Info().Name, Done: tally.games, Total: o.games, Leader: tally.leader()})
 		if o.show {
-			prog.clear()
-			fmt.Fprintf(out, "game %d: %s vs %s: %s\n%s\n", r.j.i+1, r.rec.Agents[0].Name, r.rec.Agents[1].Name, r.rec.Summary(), showBoard(g, params, r.rec))
+			fmt.Fprintf(notes, "game %d: %s vs %s: %s\n%s\n", r.j.i+1, r.rec.Agents[0].Name, r.rec.Agents[1].Name, r.rec.Summary(), showBoard(g, params, r.rec))
 		}
 	}
 	prog.finish()
@@ -293,13 +294,16 @@ func (t *tally) add(g *record.Game) {
 	}
 }
 
+// leader names the agent with the most points, as "name points/games".
 func (t *tally) leader() string {
-	var parts []string
+	best, bestPts := t.names[0], -1.0
 	for _, n := range t.names {
 		r := t.rows[n]
-		parts = append(parts, fmt.Sprintf("%s %d-%d-%d", n, r.w, r.d, r.l))
+		if pts := float64(r.w) + 0.5*float64(r.d); pts > bestPts {
+			best, bestPts = n, pts
+		}
 	}
-	return strings.Join(parts, ", ")
+	return fmt.Sprintf("%s %g/%d", best, bestPts, t.rows[best].games)
 }
 
 func (t *tally) print(out io.Writer) {
@@ -338,57 +342,6 @@ func penaltyText(p map[string]int) string {
 		parts = append(parts, fmt.Sprintf("%s=%d", k, p[k]))
 	}
 	return strings.Join(parts, " ")
-}
-
-// progress reports games done: a self-rewriting line on a terminal, plain
-// periodic lines otherwise (logs, CI).
-type progress struct {
-	w       io.Writer
-	tty     bool
-	total   int
-	n       int
-	started time.Time
-	last    time.Time
-}
-
-func newProgress(w io.Writer, tty bool, total int) *progress {
-	now := time.Now()
-	return &progress{w: w, tty: tty, total: total, started: now, last: now}
-}
-
-func (p *progress) line(leader string) string {
-	el := time.Since(p.started)
-	rate := float64(p.n) / el.Seconds()
-	eta := ""
-	if p.n > 0 && p.n < p.total {
-		eta = fmt.Sprintf(", ETA %v", (time.Duration(float64(el) / float64(p.n) * float64(p.total-p.n))).Round(time.Second))
-	}
-	return fmt.Sprintf("[%d/%d] %.1f games/s%s | %s", p.n, p.total, rate, eta, leader)
-}
-
-func (p *progress) done(leader string) {
-	p.n++
-	if p.tty {
-		fmt.Fprintf(p.w, "\r\033[K%s", p.line(leader))
-		return
-	}
-	step := max(1, p.total/10)
-	if p.n%step == 0 || p.n == p.total || time.Since(p.last) > 10*time.Second {
-		p.last = time.Now()
-		fmt.Fprintln(p.w, p.line(leader))
-	}
-}
-
-func (p *progress) clear() {
-	if p.tty {
-		fmt.Fprint(p.w, "\r\033[K")
-	}
-}
-
-func (p *progress) finish() {
-	if p.tty {
-		fmt.Fprintln(p.w)
-	}
 }
 
 // showBoard draws a game's final position: the game's own drawing where it
