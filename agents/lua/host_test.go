@@ -43,11 +43,7 @@ func (s *subprocesses) assertGone(t *testing.T) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, proc := range s.list {
-		deadline := time.Now().Add(10 * time.Second)
-		for proc.GroupAlive() && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if proc.GroupAlive() {
+		if !proc.WaitGone(10 * time.Second) {
 			t.Errorf("agent %s: process group still alive after the game", proc.Cmd.Ref)
 		}
 	}

@@ -42,13 +42,7 @@ func (p *procs) assertGone(t *testing.T) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, proc := range p.list {
-		// The group kill is synchronous, but give the kernel a moment to
-		// reap; generous, since nothing else should be waited for.
-		deadline := time.Now().Add(10 * time.Second)
-		for proc.GroupAlive() && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if proc.GroupAlive() {
+		if !proc.WaitGone(10 * time.Second) {
 			t.Errorf("agent %s (pgid %d): process group still alive after the game", proc.Cmd.Ref, proc.Pid())
 		}
 	}
@@ -71,22 +65,7 @@ func latencyProfile(t *testing.T) engine.Profile {
 
 func play(t *testing.T, a, b string) *record.Game {
 	t.Helper()
-	var ps procs
-	r := &referee.Referee{Launch: ps.launcher(t)}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	rec, err := r.Play(ctx, referee.Match{
-		ID:      t.Name(),
-		Game:    bohnenspiel.Game{},
-		Profile: latencyProfile(t),
-		Players: [2]referee.Player{{Name: "A", Ref: a}, {Name: "B", Ref: b}},
-		Seed:    7,
-	})
-	if err != nil {
-		t.Fatalf("Play: %v", err)
-	}
-	ps.assertGone(t)
-	return rec
+	return playGame(t, bohnenspiel.Game{}, nil, latencyProfile(t), a, b)
 }
 
 func events(rec *record.Game, kind string) []record.Event {

@@ -319,3 +319,17 @@ func (p *Process) Kill() {
 
 // GroupAlive reports whether any process of the agent's group remains.
 func (p *Process) GroupAlive() bool { return p.pid > 0 && groupAlive(p.pid) }
+
+// WaitGone waits up to d for the agent's whole process group to be gone
+// (the kernel reaps killed processes shortly after the kill) and reports
+// whether it is.
+func (p *Process) WaitGone(d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for p.GroupAlive() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return true
+}

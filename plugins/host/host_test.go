@@ -175,11 +175,7 @@ func TestCPUTimeIsMeasured(t *testing.T) {
 
 func waitGone(t *testing.T, p *host.Process) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for p.GroupAlive() && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if p.GroupAlive() {
+	if !p.WaitGone(10 * time.Second) {
 		t.Fatalf("process group %d still alive", p.Pid())
 	}
 }
