@@ -164,9 +164,11 @@ type game struct {
 	dead    [2]bool // gone for the rest of the game
 	restart [2]bool // killed after a missed deadline; relaunch before its next turn
 	asked   [2]int  // move requests sent, for the first-move allowance
-	history []string
-	buf     []engine.Move
-	over    bool
+
+	deathRecorded [2]bool // the death event is written once per seat
+	history       []string
+	buf           []engine.Move
+	over          bool
 }
 
 func (g *game) killAll() {
@@ -530,10 +532,8 @@ func (g *game) penalty(seat int, f engine.Failure, detail, replyText string, me 
 		break
 	}
 	// A dead agent's later turns are routine; record its death once.
-	if !(cause == engine.FailDead && g.diedBefore(seat)) {
-		g.rec.Events = append(g.rec.Events, record.Event{
-			Ply: g.st.Ply(), Seat: seat, Kind: string(cause), Penalty: string(pen), Detail: detail, Reply: replyText,
-		})
+	if cause != engine.FailDead || !g.deathRecorded[seat] {
+		g.event(seat, cause, pen, detail, replyText)
 	}
 	switch pen {
 	case engine.RandomMove:
@@ -558,16 +558,6 @@ func (g *game) penalty(seat int, f engine.Failure, detail, replyText string, me 
 	default:
 		g.forfeit(seat, f, me)
 	}
-}
-
-func (g *game) diedBefore(seat int) bool {
-	n := 0
-	for _, e := range g.rec.Events {
-		if e.Seat == seat && e.Kind == string(engine.FailDead) {
-			n++
-		}
-	}
-	return n > 0
 }
 
 // forfeit ends the game: seat loses for failure f.
@@ -613,7 +603,10 @@ func (g *game) goodbye(ctx context.Context) {
 	}
 }
 
-// event records a referee event that is not a penalty.
+// event records what the referee did about seat.
 func (g *game) event(seat int, kind engine.Failure, pen engine.Penalty, detail, reply string) {
+	if kind == engine.FailDead {
+		g.deathRecorded[seat] = true
+	}
 	g.rec.Events = append(g.rec.Events, record.Event{Ply: g.st.Ply(), Seat: seat, Kind: string(kind), Penalty: string(pen), Detail: detail, Reply: reply})
 }
