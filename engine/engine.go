@@ -97,6 +97,14 @@ type State interface {
 	Clone() State
 }
 
+// Copier is implemented by states that can overwrite themselves with a copy
+// of another state of the same game (and the same parameters) without
+// allocating: searchers keep one preallocated state per ply instead of
+// calling Clone for every child.
+type Copier interface {
+	CopyFrom(src State)
+}
+
 // Passer is implemented by states whose course referee could skip a player's
 // turn (the turn passes to the opponent without a move).
 type Passer interface {
