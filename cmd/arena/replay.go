@@ -2,45 +2,136 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"maps"
+	"io/fs"
 	"os"
-	"slices"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
+	"arena/arena/gameview"
 	"arena/arena/record"
+	"arena/arena/results"
 	"arena/engine"
 )
 
+type replayOpts struct {
+	id      string
+	quiet   bool
+	step    bool
+	from    int
+	results []string
+}
+
 func newReplayCmd(e *env) *cobra.Command {
-	var id string
-	var quiet bool
+	var o replayOpts
 	cmd := &cobra.Command{
-		Use:   "replay FILE.jsonl",
-		Short: "Replay recorded games with the engine and check their final boards",
-		Long: `Read game records (one JSON object per line, docs/records.md: what
-arena league export --format jsonl and arena play --records write), re-apply
-each game's moves with the game's engine from its start position, check that
-the position reached is the recorded final board, and print the game move by
-move. A record that does not replay is reported and the command fails.`,
-		Example: `  arena replay arena-results/demo/records.jsonl --game 'demo/bohnenspiel/greedy-vs-random/g000-ab-s123'
+		Use:   "replay GAME_ID|FILE",
+		Short: "Replay recorded games with the engine, drawing the board after every move",
+		Long: `Replay stored games move by move: the board after every move in the game's
+own picture, the move, the time it used against the profile's limit (or the
+CPU budget used so far), and every penalty the referee gave, then the result
+in the game's own terms.
+
+The argument is either a file of game records (one JSON object per line,
+docs/records.md: what arena league export --format jsonl and arena play
+--records write), or the id of a game in a league's results store, looked
+up in the stores under --results (read-only). Each game's moves are
+re-applied with the game's engine from its start position; a record whose
+boards or result the rules do not reach is reported and the command fails.`,
+		Example: `  arena replay 'demo/bohnenspiel/greedy-vs-random/g000-ab-s123'
+  arena replay games.jsonl --game 'demo/cachex/greedy-vs-random/g001-ba-s77' --step
+  arena replay games.jsonl --from 30
   arena replay games.jsonl --quiet`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runReplay(e, cmd.OutOrStdout(), args[0], id, quiet)
+			if o.from < 0 {
+				return fmt.Errorf("--from %d: want a ply of 0 or more", o.from)
+			}
+			var st stepper
+			if o.step && !o.quiet {
+				st = newStepper(cmd.InOrStdin(), cmd.ErrOrStderr())
+				defer st.close()
+			}
+			return runReplay(cmd.Context(), e, cmd.OutOrStdout(), args[0], o, st)
 		},
 	}
-	cmd.Flags().StringVar(&id, "game", "", "replay only the game with this id")
-	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "only check; print one line per game")
+	f := cmd.Flags()
+	f.StringVar(&o.id, "game", "", "with a records file: replay only the game with this id")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "only check; print one line per game")
+	f.BoolVar(&o.step, "step", false, "wait for a key after each board (q quits)")
+	f.IntVar(&o.from, "from", 0, "draw boards from the position after this many moves on (earlier moves are listed)")
+	f.StringArrayVar(&o.results, "results", []string{"arena-results"}, "league directories (or parents of them) to look a GAME_ID up in")
 	return cmd
 }
 
-func runReplay(e *env, out io.Writer, file, id string, quiet bool) error {
+func runReplay(ctx context.Context, e *env, out io.Writer, arg string, o replayOpts, st stepper) error {
+	if fi, err := os.Stat(arg); err == nil && !fi.IsDir() && filepath.Base(arg) != results.FileName {
+		return replayFile(e, out, arg, o, st)
+	}
+	if o.id != "" {
+		return fmt.Errorf("replay %s: --game goes with a records file; give the game id as the argument", arg)
+	}
+	rec, where, err := findStored(ctx, arg, o.results)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "from %s\n", where)
+	if err := replayOne(e, out, rec, o, st); err != nil {
+		if errors.Is(err, errQuit) {
+			return nil
+		}
+		fmt.Fprintf(out, "game %s: DOES NOT REPLAY: %v\n", rec.ID, err)
+		return &exitError{code: 1, msg: fmt.Sprintf("game %s does not replay", rec.ID)}
+	}
+	fmt.Fprintln(out, "1 game(s) replayed; every final board matches")
+	return nil
+}
+
+// findStored looks a game id up in the results stores under roots.
+func findStored(ctx context.Context, id string, roots []string) (*record.Game, string, error) {
+	var stores []string
+	for _, root := range roots {
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() && strings.Count(strings.TrimPrefix(p, root), string(filepath.Separator)) > 3 {
+				return filepath.SkipDir
+			}
+			if !d.IsDir() && d.Name() == results.FileName {
+				stores = append(stores, p)
+			}
+			return nil
+		})
+	}
+	if len(stores) == 0 {
+		return nil, "", fmt.Errorf("replay %s: not a file, and no results store (%s) under %s", id, results.FileName, strings.Join(roots, ", "))
+	}
+	for _, p := range stores {
+		s, err := results.OpenReadOnly(ctx, p)
+		if err != nil {
+			return nil, "", err
+		}
+		rec, _, err := s.Record(ctx, id)
+		s.Close()
+		if err == nil {
+			return rec, p, nil
+		}
+		if !errors.Is(err, results.ErrNotFound) {
+			return nil, "", err
+		}
+	}
+	return nil, "", fmt.Errorf("replay %s: no such file, and no game with that id in %s", id, strings.Join(stores, ", "))
+}
+
+func replayFile(e *env, out io.Writer, file string, o replayOpts, st stepper) error {
 	f, err := os.Open(file)
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
@@ -55,21 +146,23 @@ func runReplay(e *env, out io.Writer, file, id string, quiet bool) error {
 		} else if err != nil {
 			return fmt.Errorf("%s: record %d: %w", file, line, err)
 		}
-		if id != "" && rec.ID != id {
+		if o.id != "" && rec.ID != o.id {
 			continue
 		}
 		found = true
 		n++
-		if err := replayOne(e, out, &rec, quiet); err != nil {
+		if err := replayOne(e, out, &rec, o, st); errors.Is(err, errQuit) {
+			return nil
+		} else if err != nil {
 			bad++
 			fmt.Fprintf(out, "game %s: DOES NOT REPLAY: %v\n", rec.ID, err)
 		}
-		if !quiet {
+		if !o.quiet {
 			fmt.Fprintln(out)
 		}
 	}
-	if id != "" && !found {
-		return fmt.Errorf("%s: no game with id %q", file, id)
+	if o.id != "" && !found {
+		return fmt.Errorf("%s: no game with id %q", file, o.id)
 	}
 	if bad > 0 {
 		return &exitError{code: 1, msg: fmt.Sprintf("%d of %d game(s) in %s do not replay", bad, n, file)}
@@ -78,101 +171,88 @@ func runReplay(e *env, out io.Writer, file, id string, quiet bool) error {
 	return nil
 }
 
-// replayOne re-applies one record's moves and compares the boards.
-func replayOne(e *env, out io.Writer, rec *record.Game, quiet bool) error {
-	g, err := e.registry.Lookup(rec.Game)
+// replayOne replays one record and, unless quiet, shows it move by move.
+func replayOne(e *env, out io.Writer, rec *record.Game, o replayOpts, st stepper) error {
+	v, err := gameview.Build(e.registry, rec)
 	if err != nil {
 		return err
 	}
-	st, err := g.NewState(engine.Params(rec.Params))
-	if err != nil {
-		return err
+	if o.quiet {
+		fmt.Fprintf(out, "game %s: ok, %d moves, %s\n", rec.ID, len(rec.Moves), v.Result)
+		return nil
 	}
-	if rec.Start != "" && st.Text() != rec.Start {
-		return fmt.Errorf("start board differs:\n record: %s\n engine: %s", rec.Start, st.Text())
+	fmt.Fprintf(out, "game %s: %s, profile %s", rec.ID, rec.Game, rec.Profile)
+	if len(rec.Params) > 0 {
+		fmt.Fprintf(out, ", params %s", engine.Params(rec.Params))
 	}
-	if !quiet {
-		fmt.Fprintf(out, "game %s: %s, profile %s", rec.ID, rec.Game, rec.Profile)
-		if len(rec.Params) > 0 {
-			fmt.Fprintf(out, ", params %s", engine.Params(rec.Params))
-		}
-		fmt.Fprintf(out, ", seed %d\n", rec.Seed)
-		for _, o := range rec.Overrides {
-			fmt.Fprintf(out, "override %s\n", o)
-		}
-		fmt.Fprintf(out, "seat 0: %s (%s)\nseat 1: %s (%s)\n", rec.Agents[0].Name, rec.Agents[0].Ref, rec.Agents[1].Name, rec.Agents[1].Ref)
-		fmt.Fprintf(out, "start:\n%s\n", indent(drawBoard(rec.Game, st.Text())))
+	fmt.Fprintf(out, ", seed %d\n", rec.Seed)
+	for _, ov := range rec.Overrides {
+		fmt.Fprintf(out, "override %s\n", ov)
 	}
-	events := map[int][]record.Event{}
-	for _, ev := range rec.Events {
-		events[ev.Ply] = append(events[ev.Ply], ev)
+	for _, n := range v.Notes {
+		fmt.Fprintf(out, "note: %s\n", n)
 	}
-	shown := map[int]bool{}
-	showEvents := func(ply int) {
-		if quiet || shown[ply] {
-			return
-		}
-		shown[ply] = true
-		for _, ev := range events[ply] {
-			fmt.Fprintf(out, "      ! seat %d %s -> %s: %s\n", ev.Seat, ev.Kind, orDash(ev.Penalty), ev.Detail)
-		}
-	}
-	for i, m := range rec.Moves {
-		showEvents(st.Ply())
-		if m.Text == "" {
-			p, ok := st.(engine.Passer)
-			if !ok {
-				return fmt.Errorf("move %d: a skipped turn in a game without skips", i)
-			}
-			p.Pass()
-			if !quiet {
-				fmt.Fprintf(out, "%4d. %-10s (skipped turn)\n", i+1, rec.Agents[m.Seat].Name)
+	fmt.Fprintf(out, "seat 0: %s (%s)\nseat 1: %s (%s)\n", rec.Agents[0].Name, rec.Agents[0].Ref, rec.Agents[1].Name, rec.Agents[1].Ref)
+	fmt.Fprintf(out, "time: %s\n", timeRule(&v.Profile))
+	for i := range v.Frames {
+		f := &v.Frames[i]
+		if f.Move == nil {
+			if o.from == 0 {
+				fmt.Fprintf(out, "start:\n%s\n", indent(f.Text))
 			}
 			continue
 		}
-		if st.Terminal() {
-			return fmt.Errorf("move %d %q: the game is already over", i, m.Text)
+		fmt.Fprintf(out, "%4d. %s\n", f.Index, moveLine(rec, f))
+		for _, ev := range f.Events {
+			fmt.Fprintf(out, "      ! seat %d %s -> %s: %s\n", ev.Seat, ev.Kind, orDash(ev.Penalty), ev.Detail)
 		}
-		if st.ToMove() != m.Seat {
-			return fmt.Errorf("move %d %q: recorded for seat %d, but seat %d is to move", i, m.Text, m.Seat, st.ToMove())
+		if f.Index < o.from {
+			continue
 		}
-		mv, err := st.ParseMove(m.Text)
-		if err != nil {
-			return fmt.Errorf("move %d: %w", i, err)
-		}
-		st.Apply(mv)
-		if !quiet {
-			how := fmt.Sprintf("%.1f ms", m.WallMS)
-			if m.Source != record.SourceAgent {
-				how = "played by the referee: " + m.Source
+		fmt.Fprintf(out, "%s\n", indent(f.Text))
+		if st != nil && i+1 < len(v.Frames) {
+			if err := st.wait(); err != nil {
+				return err
 			}
-			fmt.Fprintf(out, "%4d. %-10s %-12s (%s)\n", i+1, rec.Agents[m.Seat].Name, m.Text, how)
 		}
 	}
-	showEvents(st.Ply())
-	for _, ply := range slices.Sorted(maps.Keys(events)) {
-		showEvents(ply)
-	}
-	if st.Text() != rec.Final {
-		return fmt.Errorf("final board differs:\n record: %s\n engine: %s", rec.Final, st.Text())
-	}
-	// A game that ended normally must end where the rules say it does.
-	if rec.Result.Forfeit == "" && !strings.HasPrefix(rec.Result.Reason, "NO RESULT") {
-		if !st.Terminal() {
-			return errors.New("the record ends normally, but the replayed position is not over")
-		}
-		res := st.Result()
-		if res.Draw != rec.Result.Draw || (!res.Draw && res.Winner != rec.Result.Winner) {
-			return fmt.Errorf("result differs: record says %s, the rules say winner %d (draw %v)", rec.Summary(), res.Winner, res.Draw)
-		}
-	}
-	if quiet {
-		fmt.Fprintf(out, "game %s: ok, %d moves, %s\n", rec.ID, len(rec.Moves), rec.Summary())
-		return nil
-	}
-	fmt.Fprintf(out, "final (matches the record):\n%s\n", indent(drawBoard(rec.Game, st.Text())))
-	fmt.Fprintf(out, "result: %s\n", rec.Summary())
+	fmt.Fprintf(out, "final (matches the record): %d move(s)\n", len(rec.Moves))
+	fmt.Fprintf(out, "result: %s\n", v.Result)
 	return nil
+}
+
+// moveLine is a move's line: who, what, and its time against the limit
+// (or who played it when the referee did).
+func moveLine(rec *record.Game, f *gameview.Frame) string {
+	m := f.Move
+	text := m.Text
+	how := f.FormatTime()
+	switch m.Source {
+	case record.SourceSkip:
+		text, how = "(skipped turn)", "skipped by the referee"
+	case record.SourceAgent:
+	default:
+		how = "played by the referee: " + m.Source
+	}
+	if how != "" {
+		how = "  " + how
+	}
+	return fmt.Sprintf("%-10s %-14s%s", rec.Agents[m.Seat].Name, text, how)
+}
+
+// timeRule describes how the profile times moves.
+func timeRule(p *engine.Profile) string {
+	if p.Time == engine.CPUBudget {
+		return fmt.Sprintf("a CPU budget of %v per player per game", p.Budget)
+	}
+	s := fmt.Sprintf("%v a move", p.MoveLimit)
+	if p.FirstMoveLimit != p.MoveLimit {
+		s += fmt.Sprintf(", %v for each side's first", p.FirstMoveLimit)
+	}
+	if p.Cushion > 0 {
+		s += fmt.Sprintf(", %v cushion", p.Cushion)
+	}
+	return s
 }
 
 func indent(s string) string {
@@ -185,3 +265,68 @@ func orDash(s string) string {
 	}
 	return s
 }
+
+// errQuit stops a stepped replay at the viewer's request.
+var errQuit = errors.New("quit")
+
+// stepper waits between boards of a --step replay.
+type stepper interface {
+	wait() error
+	close()
+}
+
+// newStepper reads single keys from a terminal (raw mode, so no Enter is
+// needed) and lines from anything else; at the end of the input it stops
+// waiting.
+func newStepper(in io.Reader, prompt io.Writer) stepper {
+	if f, ok := in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return &keyStepper{f: f, prompt: prompt}
+	}
+	return &lineStepper{r: bufio.NewReader(in), prompt: prompt}
+}
+
+type keyStepper struct {
+	f      *os.File
+	prompt io.Writer
+}
+
+func (k *keyStepper) wait() error {
+	fmt.Fprint(k.prompt, "-- any key: next move, q: quit --")
+	old, err := term.MakeRaw(int(k.f.Fd()))
+	if err != nil {
+		return fmt.Errorf("--step: %w", err)
+	}
+	var b [1]byte
+	_, rerr := k.f.Read(b[:])
+	_ = term.Restore(int(k.f.Fd()), old)
+	fmt.Fprint(k.prompt, "\r\033[K")
+	if rerr != nil || b[0] == 'q' || b[0] == 3 || b[0] == 4 { // q, Ctrl-C, Ctrl-D
+		return errQuit
+	}
+	return nil
+}
+
+func (k *keyStepper) close() {}
+
+type lineStepper struct {
+	r      *bufio.Reader
+	prompt io.Writer
+	eof    bool
+}
+
+func (l *lineStepper) wait() error {
+	if l.eof {
+		return nil
+	}
+	fmt.Fprint(l.prompt, "-- Enter: next move, q Enter: quit --\n")
+	line, err := l.r.ReadString('\n')
+	if strings.TrimSpace(line) == "q" {
+		return errQuit
+	}
+	if err != nil {
+		l.eof = true
+	}
+	return nil
+}
+
+func (l *lineStepper) close() {}

@@ -1,0 +1,75 @@
+package results
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+
+	"arena/arena/record"
+)
+
+// OpenReadOnly opens an existing store for reading only (the viewer): the
+// file is opened with mode=ro and every connection is query_only, so
+// nothing this process does can change it, while a league running in
+// another process (or this one) keeps writing through its own handle. A
+// missing file is an error, never created.
+func OpenReadOnly(ctx context.Context, path string) (*SQLite, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("results store %s: %w", path, err)
+	}
+	q := url.Values{}
+	q.Set("mode", "ro")
+	for _, p := range []string{"busy_timeout(10000)", "query_only(1)"} {
+		q.Add("_pragma", p)
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("results store %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(2)
+	var v string
+	err = db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema'`).Scan(&v)
+	if err == nil && v != fmt.Sprint(schemaVersion) {
+		err = fmt.Errorf("schema version %s, this arena reads version %d", v, schemaVersion)
+	}
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("results store %s: %w", path, err)
+	}
+	return &SQLite{db: db, path: path}, nil
+}
+
+// Record returns one stored game by its match id, with its league's name,
+// or ErrNotFound.
+func (s *SQLite) Record(ctx context.Context, id string) (*record.Game, string, error) {
+	var league, body string
+	err := s.db.QueryRowContext(ctx, `SELECT league, record FROM games WHERE match_id = ?`, id).Scan(&league, &body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, "", fmt.Errorf("game %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("game %s: %w", id, err)
+	}
+	rec := new(record.Game)
+	if err := json.Unmarshal([]byte(body), rec); err != nil {
+		return nil, "", fmt.Errorf("game %s: decode record: %w", id, err)
+	}
+	return rec, league, nil
+}
+
+// Version changes whenever a game or a league is added or updated; a
+// viewer polls it to know when to refresh.
+func (s *SQLite) Version(ctx context.Context) (string, error) {
+	var games int64
+	var ended, updated sql.NullString
+	err := s.db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM games), (SELECT max(ended) FROM games), (SELECT max(updated) FROM leagues)`).
+		Scan(&games, &ended, &updated)
+	if err != nil {
+		return "", fmt.Errorf("results store %s: %w", s.path, err)
+	}
+	return fmt.Sprintf("%d/%s/%s", games, ended.String, updated.String), nil
+}
