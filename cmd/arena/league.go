@@ -34,6 +34,7 @@ See docs/leagues.md for every key.`,
 func newLeagueRunCmd(e *env) *cobra.Command {
 	var force bool
 	var sets []string
+	var serve string
 	cmd := &cobra.Command{
 		Use:   "run LEAGUE.yaml",
 		Short: "Play a league's missing games and print its standings",
@@ -51,11 +52,15 @@ Every key of the file can be overridden by an environment variable
   ARENA_CONCURRENCY=1 arena league run configs/cachex.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if serve != "" {
+				return runLeagueServed(cmd.Context(), e, cmd, args[0], force, sets, serve)
+			}
 			return runLeague(cmd.Context(), e, cmd, args[0], force, sets)
 		},
 	}
 	f := cmd.Flags()
 	f.BoolVar(&force, "force", false, "continue a league whose configuration or agents changed since it started")
+	f.StringVar(&serve, "serve", "", "also serve the live web viewer of this league on ADDR (\":8080\" is loopback port 8080), until Ctrl-C")
 	f.StringArrayVar(&sets, "set", nil, "override any key KEY=VALUE (repeatable), e.g. sprt.elo1=20")
 	league.AddFlags(f)
 	return cmd

@@ -80,6 +80,6 @@ with the arena SDK (a path).`,
 	}
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	root.AddCommand(newPlayCmd(e), newGamesCmd(e), newRulesCmd(e), newLeagueCmd(e), newReplayCmd(e))
+	root.AddCommand(newPlayCmd(e), newGamesCmd(e), newRulesCmd(e), newLeagueCmd(e), newReplayCmd(e), newServeCmd(e))
 	return root
 }

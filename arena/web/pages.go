@@ -1,0 +1,514 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"html/template"
+	"math"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"arena/arena/gameview"
+	"arena/arena/league"
+	"arena/arena/record"
+	"arena/arena/results"
+)
+
+var funcs = template.FuncMap{
+	"pct": func(f float64) string { return fmt.Sprintf("%.1f", f) },
+	"elo": func(f float64) string {
+		if math.IsInf(f, 0) || math.IsNaN(f) {
+			return fmt.Sprint(f)
+		}
+		return fmt.Sprintf("%+.0f", f)
+	},
+	"points": func(f float64) string {
+		if f == math.Trunc(f) {
+			return fmt.Sprintf("%.0f", f)
+		}
+		return fmt.Sprintf("%.1f", f)
+	},
+	"add":  func(a, b int) int { return a + b },
+	"list": func(v ...string) []string { return v },
+	"kinds": penaltyText,
+	"when": func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return t.UTC().Format("2006-01-02 15:04:05 UTC")
+	},
+	// svg marks a board drawn by a game's own code from the canonical
+	// board text; no agent-written text reaches it.
+	"svg": func(s string) template.HTML { return template.HTML(s) },
+}
+
+func penaltyText(p map[string]int) string {
+	if len(p) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, k := range slices.Sorted(mapKeys(p)) {
+		parts = append(parts, fmt.Sprintf("%s %d", k, p[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func mapKeys(m map[string]int) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// leagueView is one league on the leagues page.
+type leagueView struct {
+	Src       int
+	Dir       string
+	S         *league.Standings
+	Chart     ratingChart
+	CrossHead []string
+	Cross     [][]crossCell
+	Err       string
+}
+
+type crossCell struct {
+	Self  bool
+	Games int
+	Text  string
+	Class string
+}
+
+func (s *Server) leaguesPage(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	var views []leagueView
+	var errs []string
+	for i, src := range s.sources {
+		st, err := src.store(ctx)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s: no results yet (%v)", src.dir, err))
+			continue
+		}
+		ls, err := st.Leagues(ctx)
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		for _, l := range ls {
+			v := leagueView{Src: i, Dir: src.dir}
+			sd, err := league.Report(ctx, st, l.Name)
+			if err != nil {
+				v.Err = err.Error()
+				v.S = &league.Standings{League: l}
+			} else {
+				v.S = sd
+				v.Chart = newRatingChart(sd.Rows)
+				v.CrossHead, v.Cross = cross(sd)
+			}
+			views = append(views, v)
+		}
+	}
+	s.render(w, "leagues", map[string]any{"Title": s.opt.Title, "PageTitle": "Leagues", "Leagues": views, "Errors": errs, "Live": true})
+}
+
+func cross(s *league.Standings) ([]string, [][]crossCell) {
+	var head []string
+	for _, r := range s.Rows {
+		head = append(head, r.Agent)
+	}
+	out := make([][]crossCell, len(s.Rows))
+	for i := range s.Rows {
+		for j := range s.Rows {
+			if i == j {
+				out[i] = append(out[i], crossCell{Self: true})
+				continue
+			}
+			c := s.Cross[i][j]
+			cc := crossCell{Games: c.Games()}
+			if c.Games() > 0 {
+				cc.Text = fmt.Sprintf("%s/%d", funcs["points"].(func(float64) string)(c.Score()), c.Games())
+				switch {
+				case c.Score()*2 > float64(c.Games()):
+					cc.Class = "ahead"
+				case c.Score()*2 < float64(c.Games()):
+					cc.Class = "behind"
+				}
+			}
+			out[i] = append(out[i], cc)
+		}
+	}
+	return head, out
+}
+
+// ratingChart places each agent's Elo and 95% interval on one axis.
+type ratingChart struct {
+	Width, Height int
+	Rows          []ratingRow
+	Ticks         []tick
+	ZeroX         float64
+	Bottom        int
+	Note          string
+}
+
+type ratingRow struct {
+	Agent        string
+	Y            int
+	X, Lo, Hi    float64
+	Label        string
+	LoOpen, HiOp bool // the interval runs off the chart
+}
+
+type tick struct {
+	X     float64
+	Label string
+}
+
+const chartLeft, chartRight = 150, 40
+
+func newRatingChart(rows []league.Row) ratingChart {
+	c := ratingChart{Width: 640, Height: 40 + 26*len(rows)}
+	c.Bottom = c.Height - 4
+	lo, hi := -100.0, 100.0
+	finite := func(f float64) bool { return !math.IsInf(f, 0) && !math.IsNaN(f) }
+	for _, r := range rows {
+		for _, f := range []float64{r.Elo, r.EloLo, r.EloHi} {
+			if finite(f) {
+				lo, hi = math.Min(lo, f), math.Max(hi, f)
+			}
+		}
+	}
+	// Keep extreme fits from squashing the rest.
+	lo, hi = math.Max(lo, -800), math.Min(hi, 800)
+	step := 50.0
+	for (hi-lo)/step > 8 {
+		step *= 2
+	}
+	lo, hi = math.Floor(lo/step)*step, math.Ceil(hi/step)*step
+	span := float64(c.Width - chartLeft - chartRight)
+	x := func(f float64) (float64, bool) {
+		switch {
+		case math.IsNaN(f):
+			return chartLeft + span/2, true
+		case f < lo:
+			return chartLeft, true
+		case f > hi:
+			return chartLeft + span, true
+		}
+		return chartLeft + (f-lo)/(hi-lo)*span, false
+	}
+	for t := lo; t <= hi+1e-9; t += step {
+		tx, _ := x(t)
+		c.Ticks = append(c.Ticks, tick{X: tx, Label: fmt.Sprintf("%+.0f", t)})
+	}
+	c.ZeroX, _ = x(0)
+	for i, r := range rows {
+		rr := ratingRow{Agent: r.Agent, Y: 20 + 26*i}
+		rr.X, _ = x(r.Elo)
+		rr.Lo, rr.LoOpen = x(r.EloLo)
+		rr.Hi, rr.HiOp = x(r.EloHi)
+		rr.Label = funcs["elo"].(func(float64) string)(r.Elo)
+		if finite(r.EloLo) && finite(r.EloHi) {
+			rr.Label += fmt.Sprintf(" [%+.0f, %+.0f]", r.EloLo, r.EloHi)
+		}
+		c.Rows = append(c.Rows, rr)
+	}
+	c.Note = "Bradley–Terry Elo with 95% intervals; an arrow marks an interval beyond the axis"
+	return c
+}
+
+// gameRow is one game in the games table.
+type gameRow struct {
+	ID        string
+	Seats     [2]string
+	Winner    int
+	Draw      bool
+	Result    string
+	Plies     int
+	Penalties string
+	Forfeit   string
+	Ended     time.Time
+}
+
+func (s *Server) gamesPage(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	src, si, err := s.sourceOf(r)
+	if err != nil {
+		s.fail(w, http.StatusNotFound, err)
+		return
+	}
+	st, err := src.store(ctx)
+	if err != nil {
+		s.fail(w, http.StatusNotFound, err)
+		return
+	}
+	q := r.URL.Query()
+	name := q.Get("league")
+	l, agents, err := st.League(ctx, name)
+	if err != nil {
+		s.fail(w, http.StatusNotFound, fmt.Errorf("league %q: %w", name, err))
+		return
+	}
+	games, err := st.Games(ctx, name)
+	if err != nil {
+		s.fail(w, http.StatusInternalServerError, err)
+		return
+	}
+	f := gameFilter{Agent: q.Get("agent"), Result: q.Get("result"), Penalty: q.Get("penalty")}
+	kinds := map[string]bool{}
+	var rows []gameRow
+	for _, g := range games {
+		rec := g.Record
+		for _, e := range gameview.Penalties(rec) {
+			kinds[e.Kind] = true
+		}
+		if !f.match(rec) {
+			continue
+		}
+		pen := map[string]int{}
+		for seat := 0; seat < 2; seat++ {
+			for k, n := range rec.Penalties(seat) {
+				pen[fmt.Sprintf("%s (%s)", k, rec.Agents[seat].Name)] += n
+			}
+		}
+		rows = append(rows, gameRow{
+			ID: rec.ID, Seats: [2]string{rec.Agents[0].Name, rec.Agents[1].Name},
+			Winner: rec.Result.Winner, Draw: rec.Result.Draw, Result: rec.Summary(),
+			Plies: len(rec.Moves), Penalties: penaltyText(pen), Forfeit: rec.Result.Forfeit, Ended: rec.Ended,
+		})
+	}
+	var names []string
+	for _, a := range agents {
+		names = append(names, a.Name)
+	}
+	s.render(w, "games", map[string]any{
+		"Title": s.opt.Title, "PageTitle": "Games of " + l.Name, "Src": si, "League": l, "Agents": names, "Kinds": slices.Sorted(boolKeys(kinds)),
+		"Filter": f, "Rows": rows, "Total": len(games), "Live": true,
+	})
+}
+
+func boolKeys(m map[string]bool) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// gameFilter selects games by agent, result and penalty kind.
+type gameFilter struct {
+	Agent   string
+	Result  string // "", win, loss, draw (from Agent's side; without an agent: draw, decisive), forfeit
+	Penalty string // a failure kind, or "any"
+}
+
+func (f gameFilter) match(rec *record.Game) bool {
+	seat := -1
+	if f.Agent != "" {
+		for i, a := range rec.Agents {
+			if a.Name == f.Agent {
+				seat = i
+			}
+		}
+		if seat < 0 {
+			return false
+		}
+	}
+	switch f.Result {
+	case "":
+	case "draw":
+		if !rec.Result.Draw {
+			return false
+		}
+	case "decisive":
+		if rec.Result.Draw || rec.Result.Winner < 0 {
+			return false
+		}
+	case "win", "loss":
+		if seat < 0 || rec.Result.Draw || rec.Result.Winner < 0 || (rec.Result.Winner == seat) != (f.Result == "win") {
+			return false
+		}
+	case "forfeit":
+		if rec.Result.Forfeit == "" {
+			return false
+		}
+	default:
+		return false
+	}
+	if f.Penalty != "" {
+		found := false
+		for _, e := range gameview.Penalties(rec) {
+			if (seat < 0 || e.Seat == seat) && (f.Penalty == "any" || e.Kind == f.Penalty) {
+				found = true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	src, si, err := s.sourceOf(r)
+	if err != nil {
+		s.fail(w, http.StatusNotFound, err)
+		return
+	}
+	st, err := src.store(ctx)
+	if err != nil {
+		s.fail(w, http.StatusNotFound, err)
+		return
+	}
+	id := r.URL.Query().Get("id")
+	rec, leagueName, err := st.Record(ctx, id)
+	if errors.Is(err, results.ErrNotFound) {
+		s.fail(w, http.StatusNotFound, err)
+		return
+	}
+	if err != nil {
+		s.fail(w, http.StatusInternalServerError, err)
+		return
+	}
+	v, err := gameview.Build(s.reg, rec)
+	if err != nil {
+		s.fail(w, http.StatusInternalServerError, fmt.Errorf("game %s does not replay: %w", id, err))
+		return
+	}
+	s.render(w, "game", map[string]any{
+		"Title": s.opt.Title, "PageTitle": "Game " + rec.ID, "Src": si, "League": leagueName, "G": v, "Rec": rec,
+		"Frames": frameViews(v), "Chart": newTimeChart(v), "Last": len(v.Frames) - 1,
+		"Penalties": gameview.Penalties(rec),
+	})
+}
+
+// frameView is one ply on the game page.
+type frameView struct {
+	I       int
+	SVG     string
+	Text    string
+	Seat    int
+	Agent   string
+	Move    string
+	Source  string
+	Time    string
+	Over    bool
+	Events  []record.Event
+	Penalty bool
+	Scores  [2]int
+	ToMove  int
+}
+
+func frameViews(v *gameview.Game) []frameView {
+	out := make([]frameView, len(v.Frames))
+	for i := range v.Frames {
+		f := &v.Frames[i]
+		fv := frameView{I: i, SVG: f.SVG, Text: f.Text, Seat: -1, Time: f.FormatTime(), Events: f.Events, Scores: f.Scores, ToMove: f.ToMove}
+		if f.Move != nil {
+			fv.Seat, fv.Agent, fv.Move, fv.Source = f.Move.Seat, v.Rec.Agents[f.Move.Seat].Name, f.Move.Text, f.Move.Source
+			if f.Move.Source == record.SourceSkip {
+				fv.Move = "(skipped turn)"
+			}
+			fv.Over = !f.CPU && f.Limit > 0 && f.Used > f.Limit
+		}
+		for _, e := range f.Events {
+			if e.Kind != "launch" && e.Kind != "restart" {
+				fv.Penalty = true
+			}
+		}
+		out[i] = fv
+	}
+	return out
+}
+
+// timeChart plots each move's time against the limit (per-move profiles)
+// or each seat's CPU time against the budget (CPU-budget profiles).
+type timeChart struct {
+	Width, Height int
+	Top, Bottom   int
+	Bars          []timeBar
+	Lines         [2]string // CPU: polyline points per seat
+	LimitY        float64
+	LimitShown    bool // the limit is on the chart's scale
+	LimitLabel    string
+	CPU           bool
+	MaxLabel      string
+}
+
+type timeBar struct {
+	I          int // frame index
+	X, Y, W, H float64
+	Seat       int
+	Title      string
+	Penalty    bool
+}
+
+func newTimeChart(v *gameview.Game) timeChart {
+	c := timeChart{Width: 640, Height: 180, Top: 16, Bottom: 160}
+	n := len(v.Frames) - 1
+	if n < 1 {
+		return c
+	}
+	maxv := time.Duration(0)
+	limit := time.Duration(0)
+	for _, f := range v.Frames[1:] {
+		maxv = max(maxv, f.Used)
+		limit = max(limit, f.Limit)
+		c.CPU = c.CPU || f.CPU
+	}
+	// Scale to the moves, not to a limit far above them (a 25 s budget
+	// would flatten millisecond moves); the limit line is drawn when it
+	// fits and named either way.
+	top := max(maxv*5/4, time.Millisecond)
+	if limit > 0 && limit <= top*2 {
+		top = max(top, limit*21/20)
+	}
+	plot := float64(c.Bottom - c.Top)
+	y := func(d time.Duration) float64 { return float64(c.Bottom) - float64(d)/float64(top)*plot }
+	left, width := 40.0, float64(c.Width-50)
+	bw := width / float64(n)
+	c.LimitY, c.LimitShown = y(limit), limit > 0 && limit <= top
+	c.LimitLabel = "limit " + limit.String()
+	if c.CPU {
+		c.LimitLabel = "budget " + limit.String()
+	}
+	if !c.LimitShown {
+		c.LimitY = float64(c.Top)
+		c.LimitLabel += " (above the scale)"
+	}
+	c.MaxLabel = top.Round(top / 100).String()
+	var pts [2][]string
+	for i, f := range v.Frames[1:] {
+		b := timeBar{I: i + 1, X: left + float64(i)*bw, W: math.Max(bw-1, 1), Seat: -1}
+		if f.Move != nil {
+			b.Seat = f.Move.Seat
+			b.Title = fmt.Sprintf("%d. %s %s", i+1, v.Rec.Agents[f.Move.Seat].Name, f.Move.Text)
+			if t := f.FormatTime(); t != "" {
+				b.Title += ": " + t
+			}
+		}
+		for _, e := range f.Events {
+			if e.Kind != "launch" && e.Kind != "restart" {
+				b.Penalty = true
+				b.Title += "; " + e.Kind + " → " + e.Penalty
+			}
+		}
+		b.Y = y(f.Used)
+		b.H = float64(c.Bottom) - b.Y
+		if c.CPU && b.Seat >= 0 {
+			pts[b.Seat] = append(pts[b.Seat], fmt.Sprintf("%.1f,%.1f", b.X+b.W/2, b.Y))
+			b.H = 0
+		}
+		c.Bars = append(c.Bars, b)
+	}
+	for s := range pts {
+		c.Lines[s] = strings.Join(pts[s], " ")
+	}
+	return c
+}
