@@ -30,8 +30,8 @@ var funcs = template.FuncMap{
 		}
 		return fmt.Sprintf("%.1f", f)
 	},
-	"add":  func(a, b int) int { return a + b },
-	"list": func(v ...string) []string { return v },
+	"add":   func(a, b int) int { return a + b },
+	"list":  func(v ...string) []string { return v },
 	"kinds": penaltyText,
 	"when": func(t time.Time) string {
 		if t.IsZero() {
