@@ -15,10 +15,15 @@ import (
 	"arena/engine"
 )
 
-// Frame is the position after one move (Frames[0] is the start).
+// Frame is the position after one move (Frames[0] is the start). A game
+// ended by a penalty that no move answers (an illegal reply, a timeout
+// that is a loss) has one more frame, Ending, with the final position
+// again and the penalty's events.
 type Frame struct {
 	Index  int          // 0 for the start, i+1 after record move i
-	Move   *record.Move // nil for the start
+	Move   *record.Move // nil for the start and the ending
+	Ending bool         // the extra frame of a game ended by a penalty
+	Seat   int          // who moved, or whose failure ended the game; NoSeat for the start
 	Board  string       // canonical board text
 	Text   string       // the game's terminal drawing (or the canonical text)
 	SVG    string       // the game's SVG drawing, "" when it has none
@@ -75,6 +80,7 @@ func Build(reg *engine.Registry, rec *record.Game) (*Game, error) {
 		return nil, fmt.Errorf("start board differs:\n record: %s\n engine: %s", rec.Start, st.Text())
 	}
 	v.Frames = append(v.Frames, frame(0, st, nil))
+	v.Frames[0].Seat = engine.NoSeat
 	firstSeen := [2]bool{}
 	for i := range rec.Moves {
 		m := &rec.Moves[i]
@@ -98,6 +104,7 @@ func Build(reg *engine.Registry, rec *record.Game) (*Game, error) {
 			st.Apply(mv)
 		}
 		f := frame(i+1, st, m)
+		f.Seat = m.Seat
 		if m.Source == record.SourceAgent && m.Seat >= 0 && m.Seat < 2 {
 			switch v.Profile.Time {
 			case engine.CPUBudget:
@@ -114,7 +121,7 @@ func Build(reg *engine.Registry, rec *record.Game) (*Game, error) {
 		}
 		v.Frames = append(v.Frames, f)
 	}
-	attachEvents(v.Frames, rec)
+	v.Frames = attachEvents(v.Frames, rec)
 	if st.Text() != rec.Final {
 		return nil, fmt.Errorf("final board differs:\n record: %s\n engine: %s", rec.Final, st.Text())
 	}
@@ -146,19 +153,33 @@ func frame(i int, st engine.State, m *record.Move) Frame {
 
 // attachEvents puts each referee event under the move it concerns: the
 // move of the same seat made at the event's ply (a substitute, a skipped
-// turn, the move after a restart), else the last position (a penalty that
-// ended the game).
-func attachEvents(frames []Frame, rec *record.Game) {
+// turn, the move after a restart). Events no move answers (a penalty that
+// ended the game) go to an ending frame after the last move.
+func attachEvents(frames []Frame, rec *record.Game) []Frame {
+	var ending *Frame
 	for _, ev := range rec.Events {
-		at := len(frames) - 1
+		at := -1
 		for i, m := range rec.Moves {
 			if m.Ply == ev.Ply && m.Seat == ev.Seat {
 				at = i + 1
 				break
 			}
 		}
-		frames[at].Events = append(frames[at].Events, ev)
+		if at >= 0 {
+			frames[at].Events = append(frames[at].Events, ev)
+			continue
+		}
+		if ending == nil {
+			last := frames[len(frames)-1]
+			ending = &Frame{Index: len(frames), Ending: true, Seat: ev.Seat, Board: last.Board, Text: last.Text, SVG: last.SVG,
+				ToMove: engine.NoSeat, Scores: last.Scores}
+		}
+		ending.Events = append(ending.Events, ev)
 	}
+	if ending != nil {
+		frames = append(frames, *ending)
+	}
+	return frames
 }
 
 // applyOverride re-applies a recorded override ("setting: from -> to").

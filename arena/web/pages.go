@@ -22,6 +22,9 @@ var funcs = template.FuncMap{
 		if math.IsInf(f, 0) || math.IsNaN(f) {
 			return fmt.Sprint(f)
 		}
+		if math.Abs(f) < 0.5 {
+			return "0" // not "-0"
+		}
 		return fmt.Sprintf("%+.0f", f)
 	},
 	"points": func(f float64) string {
@@ -410,6 +413,9 @@ func frameViews(v *gameview.Game) []frameView {
 	for i := range v.Frames {
 		f := &v.Frames[i]
 		fv := frameView{I: i, SVG: f.SVG, Text: f.Text, Seat: -1, Time: f.FormatTime(), Events: f.Events, Scores: f.Scores, ToMove: f.ToMove}
+		if f.Ending {
+			fv.Seat, fv.Agent, fv.Move, fv.Source = f.Seat, v.Rec.Agents[f.Seat].Name, "(no move: the game ends on a penalty)", "agent"
+		}
 		if f.Move != nil {
 			fv.Seat, fv.Agent, fv.Move, fv.Source = f.Move.Seat, v.Rec.Agents[f.Move.Seat].Name, f.Move.Text, f.Move.Source
 			if f.Move.Source == record.SourceSkip {
@@ -459,7 +465,9 @@ func newTimeChart(v *gameview.Game) timeChart {
 	limit := time.Duration(0)
 	for _, f := range v.Frames[1:] {
 		maxv = max(maxv, f.Used)
-		limit = max(limit, f.Limit)
+		if f.Limit > 0 {
+			limit = f.Limit // the last timed move's: the ordinary limit, not a first-move allowance
+		}
 		c.CPU = c.CPU || f.CPU
 	}
 	// Scale to the moves, not to a limit far above them (a 25 s budget
@@ -486,6 +494,9 @@ func newTimeChart(v *gameview.Game) timeChart {
 	var pts [2][]string
 	for i, f := range v.Frames[1:] {
 		b := timeBar{I: i + 1, X: left + float64(i)*bw, W: math.Max(bw-1, 1), Seat: -1}
+		if f.Ending {
+			b.Title = fmt.Sprintf("%d. %s: no move", i+1, v.Rec.Agents[f.Seat].Name)
+		}
 		if f.Move != nil {
 			b.Seat = f.Move.Seat
 			b.Title = fmt.Sprintf("%d. %s %s", i+1, v.Rec.Agents[f.Move.Seat].Name, f.Move.Text)

@@ -196,9 +196,16 @@ func replayOne(e *env, out io.Writer, rec *record.Game, o replayOpts, st stepper
 	fmt.Fprintf(out, "time: %s\n", timeRule(&v.Profile))
 	for i := range v.Frames {
 		f := &v.Frames[i]
-		if f.Move == nil {
+		if f.Index == 0 {
 			if o.from == 0 {
 				fmt.Fprintf(out, "start:\n%s\n", indent(f.Text))
+			}
+			continue
+		}
+		if f.Ending {
+			fmt.Fprintf(out, "%4d. %-10s (no move: the game ends on a penalty)\n", f.Index, rec.Agents[f.Seat].Name)
+			for _, ev := range f.Events {
+				fmt.Fprintf(out, "      ! seat %d %s -> %s: %s\n", ev.Seat, ev.Kind, orDash(ev.Penalty), ev.Detail)
 			}
 			continue
 		}
