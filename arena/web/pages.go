@@ -14,6 +14,7 @@ import (
 	"arena/arena/league"
 	"arena/arena/record"
 	"arena/arena/results"
+	"arena/engine"
 )
 
 var funcs = template.FuncMap{
@@ -263,6 +264,12 @@ func (s *Server) gamesPage(w http.ResponseWriter, r *http.Request) {
 	f := gameFilter{Agent: q.Get("agent"), Result: q.Get("result"), Penalty: q.Get("penalty")}
 	kinds := map[string]bool{}
 	var rows []gameRow
+	// Results are told in the game's terms by a start position: telling
+	// needs the game, not the final position, so no game is replayed here.
+	var teller engine.State
+	if g, err := s.reg.Lookup(l.Game); err == nil {
+		teller, _ = g.NewState(engine.Params(l.Params))
+	}
 	for _, g := range games {
 		rec := g.Record
 		for _, e := range gameview.Penalties(rec) {
@@ -279,7 +286,7 @@ func (s *Server) gamesPage(w http.ResponseWriter, r *http.Request) {
 		}
 		rows = append(rows, gameRow{
 			ID: rec.ID, Seats: [2]string{rec.Agents[0].Name, rec.Agents[1].Name},
-			Winner: rec.Result.Winner, Draw: rec.Result.Draw, Result: rec.Summary(),
+			Winner: rec.Result.Winner, Draw: rec.Result.Draw, Result: tell(teller, rec),
 			Plies: len(rec.Moves), Penalties: penaltyText(pen), Forfeit: rec.Result.Forfeit, Ended: rec.Ended,
 		})
 	}
@@ -291,6 +298,13 @@ func (s *Server) gamesPage(w http.ResponseWriter, r *http.Request) {
 		"Title": s.opt.Title, "PageTitle": "Games of " + l.Name, "Src": si, "League": l, "Agents": names, "Kinds": slices.Sorted(boolKeys(kinds)),
 		"Filter": f, "Rows": rows, "Total": len(games), "Live": true,
 	})
+}
+
+func tell(st engine.State, rec *record.Game) string {
+	if st == nil {
+		return rec.Summary()
+	}
+	return gameview.TellResult(st, rec)
 }
 
 func boolKeys(m map[string]bool) func(func(string) bool) {
@@ -482,15 +496,15 @@ func newTimeChart(v *gameview.Game) timeChart {
 	left, width := 40.0, float64(c.Width-50)
 	bw := width / float64(n)
 	c.LimitY, c.LimitShown = y(limit), limit > 0 && limit <= top
-	c.LimitLabel = "limit " + limit.String()
+	c.LimitLabel = "limit " + fmtDur(limit)
 	if c.CPU {
-		c.LimitLabel = "budget " + limit.String()
+		c.LimitLabel = "budget " + fmtDur(limit)
 	}
 	if !c.LimitShown {
 		c.LimitY = float64(c.Top)
 		c.LimitLabel += " (above the scale)"
 	}
-	c.MaxLabel = top.Round(top / 100).String()
+	c.MaxLabel = fmtDur(top)
 	var pts [2][]string
 	for i, f := range v.Frames[1:] {
 		b := timeBar{I: i + 1, X: left + float64(i)*bw, W: math.Max(bw-1, 1), Seat: -1}
@@ -522,4 +536,16 @@ func newTimeChart(v *gameview.Game) timeChart {
 		c.Lines[s] = strings.Join(pts[s], " ")
 	}
 	return c
+}
+
+// fmtDur writes a duration for chart labels: "0.29 ms", "12 ms", "1.5 s".
+func fmtDur(d time.Duration) string {
+	ms := float64(d) / float64(time.Millisecond)
+	switch {
+	case ms < 10:
+		return fmt.Sprintf("%.2g ms", ms)
+	case ms < 1000:
+		return fmt.Sprintf("%.0f ms", ms)
+	}
+	return fmt.Sprintf("%.3g s", d.Seconds())
 }
