@@ -96,7 +96,7 @@ func TestPlayPrintsTable(t *testing.T) {
 		t.Fatalf("play: %v\n%s", err, errb)
 	}
 	s := out.String()
-	for _, want := range []string{"AGENT", "random", "greedy", "AVG SCORE", "game 4:", "skip="} {
+	for _, want := range []string{"AGENT", "random", "greedy", "AVG SCORE", "game 4:", "in store"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("output lacks %q:\n%s", want, s)
 		}
