@@ -202,22 +202,20 @@ func replayOne(e *env, out io.Writer, rec *record.Game, o replayOpts, st stepper
 			}
 			continue
 		}
+		// The board first, then under it the move that led to it, its
+		// time against the limit and the referee's penalties.
+		if f.Index >= o.from && !f.Ending {
+			fmt.Fprintf(out, "%s\n", indent(f.Text))
+		}
 		if f.Ending {
 			fmt.Fprintf(out, "%4d. %-10s (no move: the game ends on a penalty)\n", f.Index, rec.Agents[f.Seat].Name)
-			for _, ev := range f.Events {
-				fmt.Fprintf(out, "      ! seat %d %s -> %s: %s\n", ev.Seat, ev.Kind, orDash(ev.Penalty), ev.Detail)
-			}
-			continue
+		} else {
+			fmt.Fprintf(out, "%4d. %s\n", f.Index, moveLine(rec, f))
 		}
-		fmt.Fprintf(out, "%4d. %s\n", f.Index, moveLine(rec, f))
 		for _, ev := range f.Events {
 			fmt.Fprintf(out, "      ! seat %d %s -> %s: %s\n", ev.Seat, ev.Kind, orDash(ev.Penalty), ev.Detail)
 		}
-		if f.Index < o.from {
-			continue
-		}
-		fmt.Fprintf(out, "%s\n", indent(f.Text))
-		if st != nil && i+1 < len(v.Frames) {
+		if f.Index >= o.from && st != nil && i+1 < len(v.Frames) {
 			if err := st.wait(); err != nil {
 				return err
 			}
