@@ -14,8 +14,8 @@ import (
 )
 
 // update rewrites golden files instead of comparing with them:
-// go test ./games/... -run Draw -update
-var update = flag.Bool("update", false, "rewrite the golden drawings in testdata/draw")
+// go test ./games/... -run DrawGolden -update-draw
+var update = flag.Bool("update-draw", false, "rewrite the golden drawings in testdata/draw")
 
 // Position is a known position for the drawing goldens.
 type Position struct {
@@ -116,7 +116,7 @@ func hasWord(list, w string) bool {
 }
 
 // Golden compares got with the file at path, or rewrites the file under
-// -update.
+// -update-draw.
 func Golden(t *testing.T, path, got string) {
 	t.Helper()
 	if *update {
@@ -130,9 +130,9 @@ func Golden(t *testing.T, path, got string) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run the test with -update to create it)", err)
+		t.Fatalf("%v (run the test with -update-draw to create it)", err)
 	}
 	if string(want) != got {
-		t.Errorf("%s differs (run with -update to accept):\n--- want\n%s\n--- got\n%s", path, want, got)
+		t.Errorf("%s differs (run with -update-draw to accept):\n--- want\n%s\n--- got\n%s", path, want, got)
 	}
 }
