@@ -12,14 +12,14 @@ import (
 // bottom first, '/'-separated; '.', 'r', 'b'), so they do not depend on
 // how the state is stored.
 
-func readRows(text string) []string { return strings.Split(text, "/") }
+func drawRows(text string) []string { return strings.Split(text, "/") }
 
 // Draw shows the rhombus as the course referee printed it: row n-1 at the
 // top, each row above shifted half a cell right, row numbers on the left
 // and column numbers under the bottom row. Red (r) joins the bottom and
 // top rows, blue (b) the left and right columns.
 func (s *State) Draw() string {
-	rows := readRows(s.Text())
+	rows := drawRows(s.Text())
 	n := len(rows)
 	var w strings.Builder
 	for r := n - 1; r >= 0; r-- {
@@ -42,13 +42,13 @@ func (s *State) Draw() string {
 	return w.String()
 }
 
-var stoneColour = map[byte]string{'r': "#d1342c", 'b': "#1f5fbf", '.': "#f3ead7"}
+var drawStoneColour = map[byte]string{'r': "#d1342c", 'b': "#1f5fbf", '.': "#f3ead7"}
 
 // SVG draws pointy-top hexagons on the rhombus, red edges along the bottom
 // and top rows and blue along the left and right columns; each hexagon is
 // one "cell".
 func (s *State) SVG() string {
-	rows := readRows(s.Text())
+	rows := drawRows(s.Text())
 	n := len(rows)
 	const size = 20.0 // hexagon radius
 	wd := math.Sqrt(3) * size
@@ -69,10 +69,10 @@ func (s *State) SVG() string {
 		x1, y1 := centre(r1, q1)
 		fmt.Fprintf(&w, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="6" stroke-linecap="round"/>`, x0+ox, y0+oy, x1+ox, y1+oy, colour)
 	}
-	band(0, 0, 0, n-1, 0, 1.3*size, stoneColour['r'])
-	band(n-1, 0, n-1, n-1, 0, -1.3*size, stoneColour['r'])
-	band(0, 0, n-1, 0, -0.85*wd, 0, stoneColour['b'])
-	band(0, n-1, n-1, n-1, 0.85*wd, 0, stoneColour['b'])
+	band(0, 0, 0, n-1, 0, 1.3*size, drawStoneColour['r'])
+	band(n-1, 0, n-1, n-1, 0, -1.3*size, drawStoneColour['r'])
+	band(0, 0, n-1, 0, -0.85*wd, 0, drawStoneColour['b'])
+	band(0, n-1, n-1, n-1, 0.85*wd, 0, drawStoneColour['b'])
 	for r := 0; r < n; r++ {
 		for q := 0; q < len(rows[r]); q++ {
 			c := rows[r][q]
@@ -82,7 +82,7 @@ func (s *State) SVG() string {
 				a := math.Pi/6 + float64(k)*math.Pi/3
 				pts = append(pts, fmt.Sprintf("%.1f,%.1f", cx+size*math.Cos(a), cy+size*math.Sin(a)))
 			}
-			fill, ok := stoneColour[c]
+			fill, ok := drawStoneColour[c]
 			if !ok {
 				fill = "#999"
 			}

@@ -7,7 +7,7 @@ import (
 	"arena/engine"
 )
 
-var seatColour = [2]string{"#d1342c", "#1f5fbf"}
+var drawSeatColour = [2]string{"#d1342c", "#1f5fbf"}
 
 // SVG draws the dots, every line (drawn ones in the colour of the seat that
 // drew them, undrawn ones faint and dashed) and the boxes, filled in the
@@ -29,13 +29,13 @@ func (s *State) SVG() string {
 			k := (cols-1)*x + y
 			fill, owner := "#fbfaf5", "free"
 			if k < len(boxes) && (boxes[k] == '0' || boxes[k] == '1') {
-				fill, owner = seatColour[boxes[k]-'0'], "seat"+string(boxes[k])
+				fill, owner = drawSeatColour[boxes[k]-'0'], "seat"+string(boxes[k])
 			}
 			px, py := pos(x, y)
 			fmt.Fprintf(&w, `<g class="cell box %s" data-box="%d"><rect x="%d" y="%d" width="%d" height="%d" fill="%s" fill-opacity="0.35"/>`,
 				owner, k, px, py, step, step, fill)
 			if owner != "free" {
-				fmt.Fprintf(&w, `<text x="%d" y="%d" text-anchor="middle" font-size="20" fill="%s">%c</text>`, px+step/2, py+step/2+7, seatColour[boxes[k]-'0'], boxes[k])
+				fmt.Fprintf(&w, `<text x="%d" y="%d" text-anchor="middle" font-size="20" fill="%s">%c</text>`, px+step/2, py+step/2+7, drawSeatColour[boxes[k]-'0'], boxes[k])
 			}
 			w.WriteString(`</g>`)
 		}
@@ -52,7 +52,7 @@ func (s *State) SVG() string {
 		x1, y1 := pos(a, b)
 		x2, y2 := pos(c, d)
 		if by == '0' || by == '1' {
-			fmt.Fprintf(&w, `<line class="line drawn" x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="6" stroke-linecap="round"/>`, x1, y1, x2, y2, seatColour[by-'0'])
+			fmt.Fprintf(&w, `<line class="line drawn" x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="6" stroke-linecap="round"/>`, x1, y1, x2, y2, drawSeatColour[by-'0'])
 			return
 		}
 		fmt.Fprintf(&w, `<line class="line" x1="%d" y1="%d" x2="%d" y2="%d" stroke="#ccc" stroke-width="2" stroke-dasharray="4 4"/>`, x1, y1, x2, y2)

@@ -13,9 +13,12 @@ import (
 // and '2' crossed out by seat 0 and seat 1), so they do not depend on how
 // the state is stored.
 
-// region is the bounding box of the cells that are not obstacles.
-func region(rows []string) (x0, x1, y0, y1 int) {
-	x0, y0, x1, y1 = side, side, -1, -1
+// drawSide is the board's side, as the canonical text lists it.
+const drawSide = 12
+
+// drawRegion is the bounding box of the cells that are not obstacles.
+func drawRegion(rows []string) (x0, x1, y0, y1 int) {
+	x0, y0, x1, y1 = drawSide, drawSide, -1, -1
 	for y, row := range rows {
 		for x := 0; x < len(row); x++ {
 			if row[x] != '#' {
@@ -27,7 +30,7 @@ func region(rows []string) (x0, x1, y0, y1 int) {
 	return
 }
 
-func counts(text string) (free int, crossed [2]int) {
+func drawCounts(text string) (free int, crossed [2]int) {
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
 		case '.':
@@ -48,7 +51,7 @@ func counts(text string) (free int, crossed [2]int) {
 func (s *State) Draw() string {
 	text := s.Text()
 	rows := strings.Split(text, "/")
-	x0, x1, y0, y1 := region(rows)
+	x0, x1, y0, y1 := drawRegion(rows)
 	if x1 < 0 {
 		return "(no cells)"
 	}
@@ -74,12 +77,12 @@ func (s *State) Draw() string {
 		}
 		w.WriteString(strings.TrimRight(line.String(), " ") + "\n")
 	}
-	free, crossed := counts(text)
+	free, crossed := drawCounts(text)
 	fmt.Fprintf(&w, "free %d; crossed out: seat 0 ('1') %d, seat 1 ('2') %d", free, crossed[0], crossed[1])
 	return w.String()
 }
 
-var crossColour = [2]string{"#d1342c", "#1f5fbf"}
+var drawCrossColour = [2]string{"#d1342c", "#1f5fbf"}
 
 // SVG draws each cell that is not an obstacle as a pointy-top hexagon,
 // odd rows shifted half a cell right; crossed-out cells are filled with
@@ -88,7 +91,7 @@ var crossColour = [2]string{"#d1342c", "#1f5fbf"}
 func (s *State) SVG() string {
 	text := s.Text()
 	rows := strings.Split(text, "/")
-	x0, x1, y0, y1 := region(rows)
+	x0, x1, y0, y1 := drawRegion(rows)
 	if x1 < 0 {
 		x0, x1, y0, y1 = 0, 0, 0, 0
 	}
@@ -115,7 +118,7 @@ func (s *State) SVG() string {
 			}
 			fill, state := "#f3ead7", "free"
 			if c == '1' || c == '2' {
-				fill, state = crossColour[c-'1'], "crossed"
+				fill, state = drawCrossColour[c-'1'], "crossed"
 			}
 			fmt.Fprintf(&w, `<g class="cell %s" data-x="%d" data-y="%d"><polygon points="%s" fill="%s" stroke="#6b5b3e" stroke-width="1.5"/>`,
 				state, x, y, strings.Join(pts, " "), fill)

@@ -12,27 +12,30 @@ import (
 // White = seat 0, 'b' Black = seat 1, '.' empty), so they do not depend on
 // how the state is stored.
 
+// drawSize is the board's side, as the canonical text lists it.
+const drawSize = 6
+
 // Draw shows the 6×6 board split into its four 3×3 quadrants (0 top left,
 // 1 top right, 2 bottom left, 3 bottom right), x down the left side and y
 // along the top.
 func (s *State) Draw() string {
 	text := s.Text()
-	if len(text) != size*size {
+	if len(text) != drawSize*drawSize {
 		return "bad board text " + text
 	}
 	var w strings.Builder
 	w.WriteString("y   0 1 2   3 4 5\n")
-	for x := 0; x < size; x++ {
-		if x == size/2 {
+	for x := 0; x < drawSize; x++ {
+		if x == drawSize/2 {
 			w.WriteString("    ------+------\n")
 		}
 		fmt.Fprintf(&w, "%d   ", x)
-		for y := 0; y < size; y++ {
-			if y == size/2 {
+		for y := 0; y < drawSize; y++ {
+			if y == drawSize/2 {
 				w.WriteString("| ")
 			}
-			w.WriteByte(text[size*x+y])
-			if y+1 < size {
+			w.WriteByte(text[drawSize*x+y])
+			if y+1 < drawSize {
 				w.WriteByte(' ')
 			}
 		}
@@ -58,10 +61,10 @@ func (s *State) SVG() string {
 		fmt.Fprintf(&w, `<rect class="quadrant" x="%d" y="%d" width="%d" height="%d" rx="10" fill="#b3262e"/>`, ox, oy, plate, plate)
 		fmt.Fprintf(&w, `<text x="%d" y="%d" font-size="11" fill="#fff" opacity="0.7">%d</text>`, ox+4, oy+12, q)
 	}
-	for x := 0; x < size; x++ {
-		for y := 0; y < size; y++ {
+	for x := 0; x < drawSize; x++ {
+		for y := 0; y < drawSize; y++ {
 			c := byte('.')
-			if i := size*x + y; i < len(text) {
+			if i := drawSize*x + y; i < len(text) {
 				c = text[i]
 			}
 			cx := margin + y*cell + (y/3)*gap + cell/2
@@ -77,7 +80,7 @@ func (s *State) SVG() string {
 				kind, x, y, cx, cy, cell/2-6, fill, stroke, x, y)
 		}
 	}
-	for i := 0; i < size; i++ {
+	for i := 0; i < drawSize; i++ {
 		p := margin + i*cell + (i/3)*gap + cell/2
 		fmt.Fprintf(&w, `<text x="%d" y="%d" text-anchor="middle" font-size="12" fill="#555">%d</text>`, p, margin-8, i)
 		fmt.Fprintf(&w, `<text x="%d" y="%d" text-anchor="middle" font-size="12" fill="#555">%d</text>`, margin/2, p+4, i)
