@@ -261,5 +261,5 @@ func dur(d time.Duration) string {
 	case d < time.Second:
 		return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
 	}
-	return fmt.Sprintf("%.2f s", d.Seconds())
+	return fmt.Sprintf("%.3g s", d.Seconds())
 }

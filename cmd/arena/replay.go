@@ -198,7 +198,7 @@ func replayOne(e *env, out io.Writer, rec *record.Game, o replayOpts, st stepper
 		f := &v.Frames[i]
 		if f.Index == 0 {
 			if o.from == 0 {
-				fmt.Fprintf(out, "start:\n%s\n", indent(f.Text))
+				fmt.Fprintf(out, "start:\n%s\n\n", indent(f.Text))
 			}
 			continue
 		}
@@ -214,6 +214,9 @@ func replayOne(e *env, out io.Writer, rec *record.Game, o replayOpts, st stepper
 		}
 		for _, ev := range f.Events {
 			fmt.Fprintf(out, "      ! seat %d %s -> %s: %s\n", ev.Seat, ev.Kind, orDash(ev.Penalty), ev.Detail)
+		}
+		if f.Index >= o.from {
+			fmt.Fprintln(out)
 		}
 		if f.Index >= o.from && st != nil && i+1 < len(v.Frames) {
 			if err := st.wait(); err != nil {

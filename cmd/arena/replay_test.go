@@ -22,7 +22,7 @@ func TestReplayDrawsEveryMove(t *testing.T) {
 		t.Fatalf("replay: %v\n%s", err, out)
 	}
 	text := out.String()
-	moves := regexp.MustCompile(`(?m)^ +\d+\. (random|greedy) +(PLACE \d \d|STEAL) +CPU [0-9.]+ m?s of 9.00 s used$`).FindAllString(text, -1)
+	moves := regexp.MustCompile(`(?m)^ +\d+\. (random|greedy) +(PLACE \d \d|STEAL) +CPU [0-9.]+ m?s of 9 s used$`).FindAllString(text, -1)
 	// Every position of an n=3 board is drawn as three rows of the rhombus
 	// with the column line under them: one per move plus the two starts.
 	boards := strings.Count(text, "q  0 1 2\n")

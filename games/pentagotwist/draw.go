@@ -24,7 +24,7 @@ func (s *State) Draw() string {
 		return "bad board text " + text
 	}
 	var w strings.Builder
-	w.WriteString("y   0 1 2   3 4 5\n")
+	w.WriteString("x\\y 0 1 2   3 4 5\n")
 	for x := 0; x < drawSize; x++ {
 		if x == drawSize/2 {
 			w.WriteString("    ------+------\n")
