@@ -142,6 +142,22 @@ output: %s
 	}
 	screenshot(t, bctx, filepath.Join(shots, "leagues.png"))
 
+	// Live: more games for the league while the page stays open; the
+	// server's events make the page swap in the new standings without a
+	// reload (the marker set on this window survives).
+	if err := chromedp.Do(bctx, chromedp.Evaluate[chromedp.Void](`window.stillHere = 42`)); err != nil {
+		t.Fatal(err)
+	}
+	if r := arena(t, ctx, bin, "league", "run", leagueFile, "--games-per-pairing", "4", "--force"); r.err != nil {
+		t.Fatalf("league run with more games: %v\n%s%s", r.err, r.stdout, r.stderr)
+	}
+	live, err := chromedp.Run(bctx, chromedp.Poll[string](
+		`(() => { const p = document.querySelector("section.league .played"); return p && p.textContent === "12 of 12" && window.stillHere === 42 ? p.textContent : null })()`,
+		chromedp.WithPollingTimeout(60*time.Second)))
+	if err != nil || live != "12 of 12" {
+		t.Fatalf("the open leagues page did not update itself to 12 of 12 games: %q %v", live, err)
+	}
+
 	// Games of the Cachex league where chatty played.
 	gamesURL := base + "games?src=0&league=" + url.QueryEscape("viewer/cachex") + "&agent=chatty"
 	if err := chromedp.Do(bctx, chromedp.Navigate(gamesURL), chromedp.WaitVisible("table.games")); err != nil {
@@ -152,8 +168,8 @@ output: %s
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(links) != 4 {
-		t.Fatalf("chatty's Cachex games: %d listed, want 4", len(links))
+	if len(links) != 8 {
+		t.Fatalf("chatty's Cachex games: %d listed, want 8", len(links))
 	}
 
 	// Bohnenspiel games where chatty's made-up pit cost it the game.
