@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"arena/arena/record"
 )
@@ -72,4 +75,26 @@ func (s *SQLite) Version(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("results store %s: %w", s.path, err)
 	}
 	return fmt.Sprintf("%d/%s/%s", games, ended.String, updated.String), nil
+}
+
+// FindDirs lists the league directories (those holding a store file) at
+// or under root, at most three levels down, in lexical order.
+func FindDirs(root string) []string {
+	var out []string
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // unreadable parts are skipped, not fatal
+		}
+		if d.IsDir() {
+			if rel, _ := filepath.Rel(root, p); rel != "." && strings.Count(rel, string(filepath.Separator)) >= 3 {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.Name() == FileName {
+			out = append(out, filepath.Dir(p))
+		}
+		return nil
+	})
+	return out
 }

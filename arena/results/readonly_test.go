@@ -56,4 +56,7 @@ func TestOpenReadOnly(t *testing.T) {
 	if err != nil || league != "l" || rec.ID != "l/m1" {
 		t.Fatalf("Record: %v %q %v", rec, league, err)
 	}
+	if dirs := results.FindDirs(filepath.Dir(dir)); len(dirs) != 1 || dirs[0] != dir {
+		t.Errorf("FindDirs: %v, want [%s]", dirs, dir)
+	}
 }

@@ -16,7 +16,6 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -245,36 +244,4 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler) error {
 		return err
 	}
 	return nil
-}
-
-// FindDirs lists the league directories (those holding a results store)
-// at or under root, at most three levels down.
-func FindDirs(root string) []string {
-	var out []string
-	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			if rel, _ := filepath.Rel(root, p); rel != "." && len(filepath.SplitList(rel)) > 0 && depth(rel) > 3 {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.Name() == results.FileName {
-			out = append(out, filepath.Dir(p))
-		}
-		return nil
-	})
-	return out
-}
-
-func depth(rel string) int {
-	n := 1
-	for _, c := range rel {
-		if c == filepath.Separator {
-			n++
-		}
-	}
-	return n
 }

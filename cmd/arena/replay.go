@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,18 +97,9 @@ func runReplay(ctx context.Context, e *env, out io.Writer, arg string, o replayO
 func findStored(ctx context.Context, id string, roots []string) (*record.Game, string, error) {
 	var stores []string
 	for _, root := range roots {
-		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil
-			}
-			if d.IsDir() && strings.Count(strings.TrimPrefix(p, root), string(filepath.Separator)) > 3 {
-				return filepath.SkipDir
-			}
-			if !d.IsDir() && d.Name() == results.FileName {
-				stores = append(stores, p)
-			}
-			return nil
-		})
+		for _, d := range results.FindDirs(root) {
+			stores = append(stores, filepath.Join(d, results.FileName))
+		}
 	}
 	if len(stores) == 0 {
 		return nil, "", fmt.Errorf("replay %s: not a file, and no results store (%s) under %s", id, results.FileName, strings.Join(roots, ", "))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -57,5 +58,41 @@ func TestReplayDrawsEveryMove(t *testing.T) {
 	}
 	if got := strings.Count(out.String(), "q  0 1 2\n"); got != 3 {
 		t.Errorf("--step with Enter, q drew %d boards, want 3 (start, two moves):\n%s", got, out)
+	}
+}
+
+// TestReplayByGameID finds a game by its id in a league's store, read-only.
+func TestReplayByGameID(t *testing.T) {
+	work := t.TempDir()
+	file := filepath.Join(work, "l.yaml")
+	out := filepath.Join(work, "results", "l")
+	if err := os.WriteFile(file, []byte("name: l\ngame: hex-crossout\nparams:\n  free: 14\n  seed: 2\nagents:\n  - name: a\n    agent: builtin:greedy\n  - name: b\n    agent: builtin:random\ngames_per_pairing: 2\noutput: "+out+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, buf, _ := testEnv(t)
+	if err := run(t, e, "league", "run", file); err != nil {
+		t.Fatalf("league run: %v\n%s", err, buf)
+	}
+	rec := firstRecord(t, filepath.Join(out, "records.jsonl"))
+	before, err := os.ReadFile(filepath.Join(out, "results.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, buf, _ = testEnv(t)
+	if err := run(t, e, "replay", rec.ID, "--results", filepath.Join(work, "results")); err != nil {
+		t.Fatalf("replay %s: %v\n%s", rec.ID, err, buf)
+	}
+	text := buf.String()
+	if !strings.Contains(text, "game "+rec.ID) || !strings.Contains(text, "cells crossed out (not points") ||
+		!strings.Contains(text, "1 game(s) replayed; every final board matches") {
+		t.Fatalf("replay by id:\n%s", text)
+	}
+	after, _ := os.ReadFile(filepath.Join(out, "results.db"))
+	if string(before) != string(after) {
+		t.Error("replaying from the store changed it")
+	}
+	e, buf, _ = testEnv(t)
+	if err := run(t, e, "replay", "l/no-such-game", "--results", filepath.Join(work, "results")); err == nil || !strings.Contains(err.Error(), "no game with that id") {
+		t.Fatalf("unknown id: %v\n%s", err, buf)
 	}
 }
