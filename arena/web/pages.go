@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"maps"
 	"math"
 	"net/http"
 	"slices"
@@ -17,26 +18,27 @@ import (
 	"arena/engine"
 )
 
+func fmtElo(f float64) string {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return fmt.Sprint(f)
+	}
+	if math.Abs(f) < 0.5 {
+		return "0" // not "-0"
+	}
+	return fmt.Sprintf("%+.0f", f)
+}
+
+func fmtPoints(f float64) string {
+	if f == math.Trunc(f) {
+		return fmt.Sprintf("%.0f", f)
+	}
+	return fmt.Sprintf("%.1f", f)
+}
+
 var funcs = template.FuncMap{
-	"pct": func(f float64) string { return fmt.Sprintf("%.1f", f) },
-	"elo": func(f float64) string {
-		if math.IsInf(f, 0) || math.IsNaN(f) {
-			return fmt.Sprint(f)
-		}
-		if math.Abs(f) < 0.5 {
-			return "0" // not "-0"
-		}
-		return fmt.Sprintf("%+.0f", f)
-	},
-	"points": func(f float64) string {
-		if f == math.Trunc(f) {
-			return fmt.Sprintf("%.0f", f)
-		}
-		return fmt.Sprintf("%.1f", f)
-	},
-	"add":   func(a, b int) int { return a + b },
-	"list":  func(v ...string) []string { return v },
-	"kinds": penaltyText,
+	"elo":    fmtElo,
+	"points": fmtPoints,
+	"list":   func(v ...string) []string { return v },
 	"when": func(t time.Time) string {
 		if t.IsZero() {
 			return ""
@@ -53,20 +55,10 @@ func penaltyText(p map[string]int) string {
 		return ""
 	}
 	var parts []string
-	for _, k := range slices.Sorted(mapKeys(p)) {
+	for _, k := range slices.Sorted(maps.Keys(p)) {
 		parts = append(parts, fmt.Sprintf("%s %d", k, p[k]))
 	}
 	return strings.Join(parts, ", ")
-}
-
-func mapKeys(m map[string]int) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // leagueView is one league on the leagues page.
@@ -134,7 +126,7 @@ func cross(s *league.Standings) ([]string, [][]crossCell) {
 			c := s.Cross[i][j]
 			cc := crossCell{Games: c.Games()}
 			if c.Games() > 0 {
-				cc.Text = fmt.Sprintf("%s/%d", funcs["points"].(func(float64) string)(c.Score()), c.Games())
+				cc.Text = fmt.Sprintf("%s/%d", fmtPoints(c.Score()), c.Games())
 				switch {
 				case c.Score()*2 > float64(c.Games()):
 					cc.Class = "ahead"
@@ -214,7 +206,7 @@ func newRatingChart(rows []league.Row) ratingChart {
 		rr.X, _ = x(r.Elo)
 		rr.Lo, rr.LoOpen = x(r.EloLo)
 		rr.Hi, rr.HiOp = x(r.EloHi)
-		rr.Label = funcs["elo"].(func(float64) string)(r.Elo)
+		rr.Label = fmtElo(r.Elo)
 		if finite(r.EloLo) && finite(r.EloHi) {
 			rr.Label += fmt.Sprintf(" [%+.0f, %+.0f]", r.EloLo, r.EloHi)
 		}
@@ -295,7 +287,7 @@ func (s *Server) gamesPage(w http.ResponseWriter, r *http.Request) {
 		names = append(names, a.Name)
 	}
 	s.render(w, "games", map[string]any{
-		"Title": s.opt.Title, "PageTitle": "Games of " + l.Name, "Src": si, "League": l, "Agents": names, "Kinds": slices.Sorted(boolKeys(kinds)),
+		"Title": s.opt.Title, "PageTitle": "Games of " + l.Name, "Src": si, "League": l, "Agents": names, "Kinds": slices.Sorted(maps.Keys(kinds)),
 		"Filter": f, "Rows": rows, "Total": len(games), "Live": true,
 	})
 }
@@ -305,16 +297,6 @@ func tell(st engine.State, rec *record.Game) string {
 		return rec.Summary()
 	}
 	return gameview.TellResult(st, rec)
-}
-
-func boolKeys(m map[string]bool) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // gameFilter selects games by agent, result and penalty kind.
