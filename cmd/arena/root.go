@@ -44,7 +44,7 @@ func defaultEnv() *env {
 		isTerminal: func() bool { return isTerminal(os.Stderr) },
 		// Lua scripts are compiled before any game, so a syntax error is
 		// reported as file:line at once.
-		preflight: []func(ref string) error{lua.CheckRef},
+		preflight: []func(ref string) error{lua.CheckRef, builtin.CheckRef},
 	}
 }
 
