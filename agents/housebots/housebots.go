@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"arena/plugins/sdk"
 	"arena/plugins/sdk/search"
@@ -137,6 +138,17 @@ func Format(t sdk.Turn, r search.Result) (string, error) {
 		return "", fmt.Errorf("no legal move at ply %d", t.Ply)
 	}
 	return t.State.FormatMove(r.Move), nil
+}
+
+// Cap shortens limits to at most d from now.
+func Cap(l search.Limits, d time.Duration) search.Limits {
+	if end := time.Now().Add(d); l.Deadline.IsZero() || l.Deadline.After(end) {
+		l.Deadline = end
+		if l.Soft.After(end) {
+			l.Soft = time.Time{}
+		}
+	}
+	return l
 }
 
 // Opt is shorthand for an OptionDoc.

@@ -36,6 +36,11 @@ type AlphaBeta struct {
 	// first) after the TT move and killers; moves are otherwise ordered by
 	// the history heuristic.
 	Order func(st engine.State, m engine.Move) float64
+	// Moves, when set, generates the moves searched at every node, root
+	// included (e.g. to merge moves that reach the same position, or to
+	// restrict the candidates); it must return a non-empty subset of the
+	// legal moves of a non-terminal state. Nil: all legal moves.
+	Moves func(st engine.State, dst []engine.Move) []engine.Move
 	// TT is the transposition table (nil: a 16 MiB table on first use).
 	TT *TT
 	// Threads searches with that many goroutines sharing the table
@@ -103,7 +108,7 @@ func (a *AlphaBeta) Search(ctx context.Context, st engine.State, lim Limits) Res
 	if soft.IsZero() && !lim.Deadline.IsZero() {
 		soft = start.Add(lim.Deadline.Sub(start) / 2)
 	}
-	root := st.LegalMoves(nil)
+	root := a.gen(st, nil)
 	if len(root) == 0 {
 		return Result{}
 	}
@@ -171,6 +176,13 @@ func (a *AlphaBeta) Search(ctx context.Context, st engine.State, lim Limits) Res
 	res.Nodes = nodes.Load()
 	res.Elapsed = time.Since(start)
 	return res
+}
+
+func (a *AlphaBeta) gen(st engine.State, dst []engine.Move) []engine.Move {
+	if a.Moves != nil {
+		return a.Moves(st, dst)
+	}
+	return st.LegalMoves(dst)
 }
 
 // worker is one goroutine's search state.
@@ -370,7 +382,7 @@ func (w *worker) negamax(st engine.State, depth, ply int, alpha, beta float64) f
 		}
 	}
 	w.grow(ply)
-	moves := st.LegalMoves(w.bufs[ply][:0])
+	moves := w.a.gen(st, w.bufs[ply][:0])
 	w.bufs[ply] = moves
 	if len(moves) == 0 {
 		return w.leaf(st, me)
