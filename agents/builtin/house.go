@@ -9,6 +9,7 @@ import (
 
 	"arena/agents/housebots"
 	"arena/agents/housebots/bohnenspiel"
+	"arena/agents/housebots/dotsboxes"
 	"arena/agents/housebots/hexcrossout"
 	"arena/agents/housebots/pentagotwist"
 	"arena/plugins/protocol"
@@ -27,14 +28,16 @@ type HouseBot struct {
 func House() map[string]map[string]HouseBot {
 	return map[string]map[string]HouseBot{
 		"baseline": {
-			"bohnenspiel":   {bohnenspiel.BaselineDoc, bohnenspiel.BaselineOptions, bohnenspiel.Baseline},
-			"hex-crossout":  {hexcrossout.BaselineDoc, hexcrossout.BaselineOptions, hexcrossout.Baseline},
-			"pentago-twist": {pentagotwist.BaselineDoc, pentagotwist.BaselineOptions, pentagotwist.Baseline},
+			"bohnenspiel":    {bohnenspiel.BaselineDoc, bohnenspiel.BaselineOptions, bohnenspiel.Baseline},
+			"dots-and-boxes": {dotsboxes.BaselineDoc, dotsboxes.BaselineOptions, dotsboxes.Baseline},
+			"hex-crossout":   {hexcrossout.BaselineDoc, hexcrossout.BaselineOptions, hexcrossout.Baseline},
+			"pentago-twist":  {pentagotwist.BaselineDoc, pentagotwist.BaselineOptions, pentagotwist.Baseline},
 		},
 		"strong": {
-			"bohnenspiel":   {bohnenspiel.StrongDoc, bohnenspiel.StrongOptions, bohnenspiel.Strong},
-			"hex-crossout":  {hexcrossout.StrongDoc, hexcrossout.StrongOptions, hexcrossout.Strong},
-			"pentago-twist": {pentagotwist.StrongDoc, pentagotwist.StrongOptions, pentagotwist.Strong},
+			"bohnenspiel":    {bohnenspiel.StrongDoc, bohnenspiel.StrongOptions, bohnenspiel.Strong},
+			"dots-and-boxes": {dotsboxes.StrongDoc, dotsboxes.StrongOptions, dotsboxes.Strong},
+			"hex-crossout":   {hexcrossout.StrongDoc, hexcrossout.StrongOptions, hexcrossout.Strong},
+			"pentago-twist":  {pentagotwist.StrongDoc, pentagotwist.StrongOptions, pentagotwist.Strong},
 		},
 	}
 }
