@@ -9,6 +9,7 @@ import (
 
 	"arena/agents/housebots"
 	"arena/agents/housebots/bohnenspiel"
+	"arena/agents/housebots/cachex"
 	"arena/agents/housebots/dotsboxes"
 	"arena/agents/housebots/hexcrossout"
 	"arena/agents/housebots/pentagotwist"
@@ -29,12 +30,14 @@ func House() map[string]map[string]HouseBot {
 	return map[string]map[string]HouseBot{
 		"baseline": {
 			"bohnenspiel":    {bohnenspiel.BaselineDoc, bohnenspiel.BaselineOptions, bohnenspiel.Baseline},
+			"cachex":         {cachex.BaselineDoc, cachex.BaselineOptions, cachex.Baseline},
 			"dots-and-boxes": {dotsboxes.BaselineDoc, dotsboxes.BaselineOptions, dotsboxes.Baseline},
 			"hex-crossout":   {hexcrossout.BaselineDoc, hexcrossout.BaselineOptions, hexcrossout.Baseline},
 			"pentago-twist":  {pentagotwist.BaselineDoc, pentagotwist.BaselineOptions, pentagotwist.Baseline},
 		},
 		"strong": {
 			"bohnenspiel":    {bohnenspiel.StrongDoc, bohnenspiel.StrongOptions, bohnenspiel.Strong},
+			"cachex":         {cachex.StrongDoc, cachex.StrongOptions, cachex.Strong},
 			"dots-and-boxes": {dotsboxes.StrongDoc, dotsboxes.StrongOptions, dotsboxes.Strong},
 			"hex-crossout":   {hexcrossout.StrongDoc, hexcrossout.StrongOptions, hexcrossout.Strong},
 			"pentago-twist":  {pentagotwist.StrongDoc, pentagotwist.StrongOptions, pentagotwist.Strong},
