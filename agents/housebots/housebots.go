@@ -113,8 +113,19 @@ func (o Options) ReadClock() (Clock, error) {
 }
 
 // Limits are the search limits for this turn; movesLeft estimates the
-// bot's own remaining moves for whole-game budgets.
+// bot's own remaining moves for whole-game budgets. A first-move
+// allowance (30 s where ordinary moves get 2 s) is used only up to twice
+// an ordinary move: the opening position gains little from it.
 func (c Clock) Limits(t sdk.Turn, movesLeft int) search.Limits {
+	l := c.FullLimits(t, movesLeft)
+	if ml := t.Game.Clock.MoveLimit; t.Game.Clock.Model == "per-move" && ml > 0 && t.TimeLeft > 2*ml {
+		l = Cap(l, time.Duration(float64(2*ml)*c.Fraction))
+	}
+	return l
+}
+
+// FullLimits are Limits without the first-move cap.
+func (c Clock) FullLimits(t sdk.Turn, movesLeft int) search.Limits {
 	return search.ForTurn(t, search.Budget{Fraction: c.Fraction, MovesLeft: movesLeft})
 }
 

@@ -7,7 +7,6 @@ import (
 	"context"
 	"math/bits"
 	"sync"
-	"time"
 
 	"arena/agents/housebots"
 	"arena/engine"
@@ -215,7 +214,8 @@ type baseline struct {
 }
 
 func (b *baseline) Move(ctx context.Context, t sdk.Turn) (string, error) {
-	lim := b.clk.Limits(t, 0)
+	// The report spent its 30 s first move on one ply more.
+	lim := b.clk.FullLimits(t, 0)
 	lim.MaxDepth = b.depth
 	if t.Ply < 2 {
 		lim.MaxDepth++
@@ -264,8 +264,7 @@ func (s *strong) Start(_ context.Context, g sdk.Game) error {
 }
 
 func (s *strong) Move(ctx context.Context, t sdk.Turn) (string, error) {
-	// The 30 s first move gains little on an empty board.
-	lim := housebots.Cap(s.clk.Limits(t, 0), 5*time.Second)
+	lim := s.clk.Limits(t, 0)
 	return housebots.Format(t, s.ab.Search(ctx, t.State, lim))
 }
 
