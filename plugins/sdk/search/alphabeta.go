@@ -131,8 +131,10 @@ func (a *AlphaBeta) Search(ctx context.Context, st engine.State, lim Limits) Res
 	}
 	var wg sync.WaitGroup
 	var helpersDone atomic.Bool
+	workers := []*worker{main}
 	for i := 1; i < a.Threads; i++ {
 		h := a.newWorker(st, clk, &nodes, lim.MaxNodes)
+		workers = append(workers, h)
 		hr := append([]engine.Move(nil), root...)
 		// Helpers shuffle their root order and start one ply deeper on odd
 		// threads, so they fill the table with different lines.
@@ -173,6 +175,9 @@ func (a *AlphaBeta) Search(ctx context.Context, st engine.State, lim Limits) Res
 	helpersDone.Store(true)
 	clk.stop.Store(true)
 	wg.Wait()
+	for _, w := range workers {
+		nodes.Add(w.local & 255) // the counts not yet flushed by tick
+	}
 	res.Nodes = nodes.Load()
 	res.Elapsed = time.Since(start)
 	return res
