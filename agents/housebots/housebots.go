@@ -26,7 +26,7 @@ type OptionDoc struct {
 
 // Common are the options every house bot reads.
 var Common = []OptionDoc{
-	{"time", "0.6", "fraction of each per-move limit to think (whole-game CPU budgets are shared over the moves left)"},
+	{"time", "0.5", "fraction of each per-move limit to think (whole-game CPU budgets are shared over the moves left)"},
 	{"threads", "1", "search goroutines where the profile counts wall time (per-move limits); CPU budgets always use 1"},
 }
 
@@ -101,7 +101,7 @@ type Clock struct {
 
 // ReadClock reads the common options.
 func (o Options) ReadClock() (Clock, error) {
-	f, err := o.Float("time", 0.6, 0.01, 0.9)
+	f, err := o.Float("time", 0.5, 0.01, 0.9)
 	if err != nil {
 		return Clock{}, err
 	}

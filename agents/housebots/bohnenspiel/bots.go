@@ -5,6 +5,8 @@ package bohnenspiel
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"arena/agents/housebots"
 	"arena/engine"
@@ -103,9 +105,10 @@ var StrongOptions = []housebots.OptionDoc{
 }
 
 // StrongDoc describes the strong bot.
-const StrongDoc = "iterative-deepening PVS alpha-beta with a transposition table kept for the whole game, killer and history ordering; " +
-	"evaluation = score difference + 0.25·(seeds on own row − seeds on the opponent's) − 0.1·(own pits exposed to a capture); " +
-	"finished games count as wins or losses by the final margin, so the endgame is searched exactly"
+const StrongDoc = "iterative-deepening PVS alpha-beta over its own compact board (no allocation per node), with a transposition table " +
+	"kept for the whole game and killer/history ordering; the report's evaluation (0.7·score difference + 0.3·seed difference − " +
+	"pits holding 1, 3 or 5) at the leaves, but finished games and a majority of the 72 seeds count as wins or losses by the margin, " +
+	"so endgames are searched exactly, several plies deeper than the baseline"
 
 // Strong builds the strong bot.
 func Strong(o housebots.Options, seed uint64) (sdk.Agent, error) {
@@ -136,7 +139,18 @@ func (s *strong) Start(_ context.Context, g sdk.Game) error {
 }
 
 func (s *strong) Move(ctx context.Context, t sdk.Turn) (string, error) {
-	return housebots.Format(t, s.ab.Search(ctx, t.State, s.clk.Limits(t, 30)))
+	p, err := fromEngine(t.State)
+	if err != nil {
+		return "", err
+	}
+	lim := s.clk.Limits(t, 0)
+	// Iterations grow about fourfold: start one only while it can finish.
+	lim.Soft = time.Now().Add(time.Until(lim.Deadline) * 2 / 5)
+	r := s.ab.Search(ctx, p, lim)
+	if !r.OK {
+		return "", fmt.Errorf("no legal move at ply %d", t.Ply)
+	}
+	return p.FormatMove(r.Move), nil
 }
 
 // terminal is a win or loss by the final margin (a draw is 0).
@@ -152,28 +166,27 @@ func terminal(st engine.State, me int) float64 {
 	return 0
 }
 
+// strongEval is the report's evaluation on the compact board, with a
+// decided majority counted as nearly a win.
 func strongEval(st engine.State, me int) float64 {
-	p := pits(st)
-	sc := st.Scores()
-	v := float64(sc[me] - sc[1-me])
-	var own, opp, exposed int
-	for i := 0; i < 12; i++ {
+	p := st.(*pos)
+	sc := p.scores
+	switch {
+	case sc[me] > 36:
+		return search.Win/4 + float64(sc[me]-sc[1-me])
+	case sc[1-me] > 36:
+		return -search.Win/4 + float64(sc[me]-sc[1-me])
+	}
+	var own, opp, danger int
+	for i, v := range p.pits {
 		if i/6 == me {
-			own += p[i]
-			// One more seed makes 1, 3 and 5 capturable.
-			if p[i] == 1 || p[i] == 3 || p[i] == 5 {
-				exposed++
-			}
+			own += int(v)
 		} else {
-			opp += p[i]
+			opp += int(v)
+		}
+		if v == 1 || v == 3 || v == 5 {
+			danger++
 		}
 	}
-	// More than half the seeds won decides the game.
-	if sc[me] > 36 {
-		return search.Win/4 + v
-	}
-	if sc[1-me] > 36 {
-		return -search.Win/4 + v
-	}
-	return v + 0.25*float64(own-opp) - 0.1*float64(exposed)
+	return 0.7*float64(sc[me]-sc[1-me]) + 0.3*float64(own-opp) - float64(danger)
 }

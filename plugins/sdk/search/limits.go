@@ -30,11 +30,13 @@ type Limits struct {
 
 // Budget says how a bot wants to spend the referee's clock.
 type Budget struct {
-	// Fraction of the per-move limit to use (0: 0.6). The rest is the
-	// margin for process start-up, the transport and a loaded machine.
+	// Fraction of the per-move limit to use (0: 0.5). The rest is the
+	// margin for the transport, the garbage collector and a loaded
+	// machine, where a process can lose the processor for a few hundred
+	// milliseconds.
 	Fraction float64
 	// Margin is kept back from every per-move limit whatever the fraction
-	// (0: 250 ms).
+	// (0: 300 ms).
 	Margin time.Duration
 	// MovesLeft estimates the bot's own moves still to come, for budgets
 	// that cover the whole game (0: 20).
@@ -45,10 +47,10 @@ type Budget struct {
 
 func (b Budget) withDefaults() Budget {
 	if b.Fraction <= 0 || b.Fraction > 1 {
-		b.Fraction = 0.6
+		b.Fraction = 0.5
 	}
 	if b.Margin <= 0 {
-		b.Margin = 250 * time.Millisecond
+		b.Margin = 300 * time.Millisecond
 	}
 	if b.MovesLeft <= 0 {
 		b.MovesLeft = 20
