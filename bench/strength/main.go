@@ -59,7 +59,17 @@ func main() {
 	parallel := flag.Int("parallel", 1, "games at once (each game runs two agent processes; wall-clock limits suffer on a busy machine)")
 	out := flag.String("out", "docs/strength.md", "the report to write")
 	seed := flag.Uint64("seed", 1, "base seed of the games")
+	records := flag.String("records", "", "also append every game record (JSON lines) to this file")
 	flag.Parse()
+	var recw *os.File
+	if *records != "" {
+		f, err := os.OpenFile(*records, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			fatal(err)
+		}
+		defer f.Close()
+		recw = f
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -106,7 +116,7 @@ func main() {
 			fatal(err)
 		}
 		for _, p := range pl {
-			t := play(ctx, ref, g, p, *games, *parallel, *seed)
+			t := play(ctx, ref, g, p, *games, *parallel, *seed, recw)
 			if ctx.Err() != nil {
 				fatal(ctx.Err())
 			}
@@ -128,7 +138,7 @@ func main() {
 	fmt.Fprintf(os.Stderr, "wrote %s\n", *out)
 }
 
-func play(ctx context.Context, ref *referee.Referee, g engine.Game, p pairing, n, parallel int, seed uint64) tally {
+func play(ctx context.Context, ref *referee.Referee, g engine.Game, p pairing, n, parallel int, seed uint64, recw *os.File) tally {
 	var mu sync.Mutex
 	var t tally
 	jobs := make(chan int)
@@ -148,6 +158,11 @@ func play(ctx context.Context, ref *referee.Referee, g engine.Game, p pairing, n
 					continue
 				}
 				add(&t, rec, i%2 == 1)
+				if recw != nil {
+					if line, err := rec.MarshalLine(); err == nil {
+						_, _ = recw.Write(line)
+					}
+				}
 				mu.Unlock()
 			}
 		}()
