@@ -98,6 +98,7 @@ func main() {
 	}
 
 	start := time.Now()
+	loadStart := loadavg()
 	var report strings.Builder
 	fmt.Fprintf(&report, "# House-bot strength\n\n")
 	fmt.Fprintf(&report, "Made by `go run ./bench/strength %s` on %s (%d CPUs, GOMAXPROCS %d), %s, in %s.\n\n",
@@ -131,6 +132,8 @@ func main() {
 			}
 		}
 	}
+	fmt.Fprintf(&report, "\nLoad average (1, 5, 15 min) at the start: %s; at the end: %s. Wall-clock limits are judged on this\n"+
+		"machine as it was, other jobs included; a late reply inside a cushion is a substitute move, not a loss.\n", loadStart, loadavg())
 	text := strings.Replace(report.String(), "DURATION", time.Since(start).Round(time.Second).String(), 1)
 	if err := os.WriteFile(*out, []byte(text), 0o644); err != nil {
 		fatal(err)
@@ -248,4 +251,17 @@ func wilson(points float64, n int) (float64, float64) {
 func fatal(err error) {
 	fmt.Fprintln(os.Stderr, "strength:", err)
 	os.Exit(1)
+}
+
+// loadavg is the machine's load average, where the system tells it.
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }

@@ -36,7 +36,7 @@ type Budget struct {
 	// milliseconds.
 	Fraction float64
 	// Margin is kept back from every per-move limit whatever the fraction
-	// (0: 300 ms).
+	// (0: 400 ms).
 	Margin time.Duration
 	// MovesLeft estimates the bot's own moves still to come, for budgets
 	// that cover the whole game (0: 20).
@@ -50,7 +50,7 @@ func (b Budget) withDefaults() Budget {
 		b.Fraction = 0.5
 	}
 	if b.Margin <= 0 {
-		b.Margin = 300 * time.Millisecond
+		b.Margin = 400 * time.Millisecond
 	}
 	if b.MovesLeft <= 0 {
 		b.MovesLeft = 20
