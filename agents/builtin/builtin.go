@@ -1,6 +1,9 @@
-// Package builtin holds the built-in searchers the arena can host itself:
-// random (uniform over legal moves) and greedy (best immediate gain). Each
-// runs in its own agent process, one per game, like any other agent.
+// Package builtin holds the built-in agents the arena can host itself:
+// random (uniform over legal moves), greedy (best immediate gain), and the
+// house bots with a method per game (baseline: the course report's own
+// agent; strong: search plus game knowledge), which take options as
+// "builtin:NAME?key=value". Each runs in its own agent process, one per
+// game, like any other agent.
 package builtin
 
 import (
@@ -11,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"arena/agents/housebots"
 	"arena/engine"
 	"arena/plugins/protocol"
 	"arena/plugins/sdk"
@@ -19,12 +23,17 @@ import (
 // Factory builds a fresh agent for one game.
 type Factory func() sdk.Agent
 
-// Agents lists the built-in agents by name.
+// Agents lists the built-in agents by name (house bots with their
+// default options).
 func Agents() map[string]Factory {
-	return map[string]Factory{
+	m := map[string]Factory{
 		"random": func() sdk.Agent { return &Random{} },
 		"greedy": func() sdk.Agent { return &Greedy{} },
 	}
+	for name := range House() {
+		m[name] = func() sdk.Agent { return &house{name: name, opts: housebots.Options{}} }
+	}
+	return m
 }
 
 // Names lists the built-in agents, sorted.
@@ -38,11 +47,22 @@ func Names() []string {
 	return out
 }
 
-// New builds the named built-in agent.
-func New(name string) (sdk.Agent, error) {
+// New builds the named built-in agent; ref is "NAME" or, for the house
+// bots, "NAME?key=value&...".
+func New(ref string) (sdk.Agent, error) {
+	name, opts, err := splitRef(ref)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := House()[name]; ok {
+		return newHouse(name, opts)
+	}
 	f, ok := Agents()[name]
 	if !ok {
 		return nil, fmt.Errorf("no built-in agent %q (built-ins: %s)", name, strings.Join(Names(), ", "))
+	}
+	if len(opts) > 0 {
+		return nil, fmt.Errorf("built-in agent %q takes no options", name)
 	}
 	return f(), nil
 }

@@ -9,6 +9,7 @@ import (
 	glua "github.com/yuin/gopher-lua"
 
 	"arena/engine"
+	"arena/plugins/sdk/search"
 )
 
 // winValue is what alphabeta and greedy give a won position (a lost one
@@ -18,8 +19,8 @@ const winValue = 1e9
 // evalFunc scores a non-terminal position for seat me; larger is better.
 type evalFunc func(st engine.State, me int) float64
 
-// searcher runs the native search helpers over engine.State; only the
-// evaluation may be Lua.
+// searcher runs the native search helpers over engine.State with the
+// SDK's search library; only the evaluation may be Lua.
 type searcher struct {
 	ctx  context.Context // the move's deadline: past it the script is stopped
 	soft time.Time       // the helper's own time budget; zero for none
@@ -28,29 +29,20 @@ type searcher struct {
 	rng  *rand.Rand
 	// hardStop reports that ctx is done; it does not return.
 	hardStop func(error)
-
-	nodes   int
-	stopped bool // the soft budget ran out
-	cut     bool // the depth limit cut some line short
-	bufs    [][]engine.Move
 }
 
-// poll checks the deadlines; cheap enough to call every few nodes.
-func (s *searcher) poll() {
+// limits are the library's limits for this call: the helper's own budget
+// when it has one; the move's deadline always stops the search (ctx).
+func (s *searcher) limits() search.Limits {
+	return search.Limits{Deadline: s.soft, Soft: s.soft}
+}
+
+// checkHard stops the script when the move's deadline passed during a
+// search: the library returned early, but the script must not go on.
+func (s *searcher) checkHard() {
 	if err := s.ctx.Err(); err != nil {
 		s.hardStop(err)
 	}
-	if !s.soft.IsZero() && time.Now().After(s.soft) {
-		s.stopped = true
-	}
-}
-
-func (s *searcher) moves(st engine.State, ply int) []engine.Move {
-	for len(s.bufs) <= ply {
-		s.bufs = append(s.bufs, nil)
-	}
-	s.bufs[ply] = st.LegalMoves(s.bufs[ply][:0])
-	return s.bufs[ply]
 }
 
 func terminalValue(st engine.State, me, ply int) float64 {
@@ -64,52 +56,6 @@ func terminalValue(st engine.State, me, ply int) float64 {
 	return -winValue + float64(ply)
 }
 
-// alphabeta is minimax with alpha-beta pruning on values for s.me: nodes
-// where s.me is to move maximise, the others minimise, so extra turns and
-// skips need no special case.
-func (s *searcher) alphabeta(st engine.State, depth, ply int, alpha, beta float64) float64 {
-	s.nodes++
-	if s.nodes&127 == 0 {
-		s.poll()
-	}
-	if s.stopped {
-		return 0
-	}
-	if st.Terminal() {
-		return terminalValue(st, s.me, ply)
-	}
-	moves := s.moves(st, ply)
-	if depth <= 0 || len(moves) == 0 {
-		s.cut = s.cut || depth <= 0
-		return s.eval(st, s.me)
-	}
-	maximize := st.ToMove() == s.me
-	best := math.Inf(1)
-	if maximize {
-		best = math.Inf(-1)
-	}
-	// moves is this ply's buffer: deeper plies use their own.
-	for _, m := range moves {
-		c := st.Clone()
-		c.Apply(m)
-		v := s.alphabeta(c, depth-1, ply+1, alpha, beta)
-		if s.stopped {
-			return 0
-		}
-		if maximize {
-			best = max(best, v)
-			alpha = max(alpha, best)
-		} else {
-			best = min(best, v)
-			beta = min(beta, best)
-		}
-		if alpha >= beta {
-			break
-		}
-	}
-	return best
-}
-
 // searchResult is a helper's answer.
 type searchResult struct {
 	move  engine.Move
@@ -119,59 +65,24 @@ type searchResult struct {
 	ok    bool
 }
 
-// rootMoves are the legal moves in a seeded random order, so equal moves
-// are chosen between at random.
-func (s *searcher) rootMoves(st engine.State) []engine.Move {
-	moves := st.LegalMoves(nil)
-	s.rng.Shuffle(len(moves), func(i, j int) { moves[i], moves[j] = moves[j], moves[i] })
-	return moves
-}
-
-// searchAlphaBeta searches to maxDepth plies; with a soft budget it deepens
-// one ply at a time and answers with the deepest search completed.
+// searchAlphaBeta searches to maxDepth plies by iterative deepening (PVS,
+// killer and history ordering, no transposition table, so the value is
+// exactly minimax over the script's evaluation); with a soft budget it
+// answers with the deepest search completed. Root moves are shuffled by
+// the script's generator, so equal moves are chosen between at random.
 func (s *searcher) searchAlphaBeta(st engine.State, maxDepth int) searchResult {
-	moves := s.rootMoves(st)
-	if len(moves) == 0 || st.Terminal() {
+	if st.Terminal() {
 		return searchResult{}
 	}
-	var res searchResult
-	first := maxDepth
-	if !s.soft.IsZero() {
-		first = 1
+	ab := search.AlphaBeta{Eval: search.EvalFunc(s.eval), NoTT: true, Rand: s.rng}
+	lim := s.limits()
+	lim.MaxDepth = maxDepth
+	r := ab.Search(s.ctx, st, lim)
+	s.checkHard()
+	if !r.OK {
+		return searchResult{}
 	}
-	for d := first; d <= maxDepth; d++ {
-		bestIdx, alpha := -1, math.Inf(-1)
-		s.cut = false
-		for i, m := range moves {
-			c := st.Clone()
-			c.Apply(m)
-			v := s.alphabeta(c, d-1, 1, alpha, math.Inf(1))
-			if s.stopped {
-				break
-			}
-			if bestIdx < 0 || v > alpha {
-				bestIdx, alpha = i, v
-			}
-		}
-		if s.stopped {
-			if !res.ok && bestIdx >= 0 {
-				// Not one depth completed: the best of the moves searched.
-				res = searchResult{move: moves[bestIdx], value: alpha, ok: true}
-			}
-			break
-		}
-		res = searchResult{move: moves[bestIdx], value: alpha, depth: d, ok: true}
-		// The best move first: the next depth's window narrows sooner.
-		moves[0], moves[bestIdx] = moves[bestIdx], moves[0]
-		if math.Abs(alpha) > winValue/2 || !s.cut {
-			break // decided, or searched to the end: deeper changes nothing
-		}
-	}
-	if !res.ok {
-		res = searchResult{move: moves[0], ok: true}
-	}
-	res.count = s.nodes
-	return res
+	return searchResult{move: r.Move, value: r.Value, depth: r.Depth, count: int(r.Nodes), ok: true}
 }
 
 // searchGreedy scores every move by one ply of lookahead; equal scores
@@ -183,7 +94,7 @@ func (s *searcher) searchGreedy(st engine.State) searchResult {
 	var res searchResult
 	ties := 0
 	for _, m := range st.LegalMoves(nil) {
-		s.poll()
+		s.checkHard()
 		c := st.Clone()
 		c.Apply(m)
 		var v float64
@@ -206,96 +117,25 @@ func (s *searcher) searchGreedy(st engine.State) searchResult {
 	return res
 }
 
-// mctsNode is one node of the UCT tree.
-type mctsNode struct {
-	move     engine.Move
-	mover    int // the seat that played move
-	parent   *mctsNode
-	children []*mctsNode
-	untried  []engine.Move
-	visits   float64
-	reward   float64 // for mover
-}
-
-// searchMCTS runs UCT with uniformly random playouts; the answer is the
-// most visited move, its value the mover's mean reward (win 1, draw ½).
+// searchMCTS runs the library's UCT with uniformly random playouts and no
+// tree reuse; the answer is the most visited move, its value the mover's
+// mean reward (win 1, draw ½).
 func (s *searcher) searchMCTS(st engine.State, playouts int, explore float64) searchResult {
 	if st.Terminal() {
 		return searchResult{}
 	}
-	root := &mctsNode{untried: s.rootMoves(st)}
-	if len(root.untried) == 0 {
+	m := search.MCTS{C: explore, Policy: search.UniformPolicy, NoReuse: true, Seed: s.rng.Uint64()}
+	if explore == 0 {
+		m.C = 1e-9 // the library reads 0 as its default
+	}
+	lim := s.limits()
+	lim.MaxNodes = int64(playouts)
+	r := m.Search(s.ctx, st, lim)
+	s.checkHard()
+	if !r.OK {
 		return searchResult{}
 	}
-	var buf []engine.Move
-	done := 0
-	for ; done < playouts; done++ {
-		if done&15 == 0 {
-			s.poll()
-			if s.stopped {
-				break
-			}
-		}
-		node, cur := root, st.Clone()
-		for len(node.untried) == 0 && len(node.children) > 0 {
-			node = node.pick(explore)
-			cur.Apply(node.move)
-		}
-		if len(node.untried) > 0 {
-			m := node.untried[len(node.untried)-1]
-			node.untried = node.untried[:len(node.untried)-1]
-			mover := cur.ToMove()
-			cur.Apply(m)
-			child := &mctsNode{move: m, mover: mover, parent: node}
-			if !cur.Terminal() {
-				child.untried = s.rootMoves(cur)
-			}
-			node.children = append(node.children, child)
-			node = child
-		}
-		for !cur.Terminal() {
-			var m engine.Move
-			var ok bool
-			m, buf, ok = engine.RandomLegal(cur, s.rng, buf)
-			if !ok {
-				break
-			}
-			cur.Apply(m)
-		}
-		r := cur.Result()
-		for n := node; n != nil; n = n.parent {
-			n.visits++
-			switch {
-			case r.Draw || r.Winner == engine.NoSeat:
-				n.reward += 0.5
-			case r.Winner == n.mover:
-				n.reward++
-			}
-		}
-	}
-	var best *mctsNode
-	for _, c := range root.children {
-		if best == nil || c.visits > best.visits {
-			best = c
-		}
-	}
-	if best == nil {
-		return searchResult{move: root.untried[len(root.untried)-1], ok: true, count: done}
-	}
-	return searchResult{move: best.move, value: best.reward / best.visits, count: done, ok: true}
-}
-
-func (n *mctsNode) pick(explore float64) *mctsNode {
-	var best *mctsNode
-	bestV := math.Inf(-1)
-	logN := math.Log(n.visits)
-	for _, c := range n.children {
-		v := c.reward/c.visits + explore*math.Sqrt(logN/c.visits)
-		if v > bestV {
-			best, bestV = c, v
-		}
-	}
-	return best
+	return searchResult{move: r.Move, value: r.Value, count: int(r.Nodes), ok: true}
 }
 
 // openSearch installs the global table "search" with the helpers.
@@ -327,8 +167,8 @@ func (e *gameEnv) searcherFor(L *glua.LState, st engine.State, eval evalFunc, op
 }
 
 // luaEval calls a Lua evaluation function as eval_fn(state, me). The
-// state object wraps st without a copy: the searches never change a
-// position once it has been evaluated.
+// state object wraps st without a copy, so it is only valid during the
+// call: the search library reuses its per-ply states.
 func (e *gameEnv) luaEval(L *glua.LState, fn *glua.LFunction) evalFunc {
 	return func(st engine.State, me int) float64 {
 		L.Push(fn)

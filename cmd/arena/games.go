@@ -2,12 +2,15 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"arena/agents/builtin"
+	"arena/agents/housebots"
 	"arena/engine"
 )
 
@@ -17,7 +20,9 @@ func newGamesCmd(e *env) *cobra.Command {
 		Use:   "games",
 		Short: "List the games and their course profiles",
 		Long: `List every course game with its course, its referee profile and its
-parameters. With --verbose, also print each profile's limits and penalties.`,
+parameters. With --verbose, also print each profile's limits and penalties,
+and the built-in agents with their per-game methods and options
+(builtin:NAME?key=value).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
@@ -47,10 +52,11 @@ parameters. With --verbose, also print each profile's limits and penalties.`,
 					fmt.Fprintf(cmd.OutOrStdout(), "  param %s (default %s): %s\n", pi.Name, pi.Default, pi.Doc)
 				}
 			}
+			describeBuiltins(cmd.OutOrStdout())
 			return nil
 		},
 	}
-	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also print each profile's limits and penalties")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also print each profile's limits and penalties, and the built-in agents")
 	return cmd
 }
 
@@ -72,4 +78,36 @@ func describeProfile(w interface{ Write([]byte) (int, error) }, p engine.Profile
 	}
 	sort.Strings(pens)
 	fmt.Fprintf(w, "  penalties: %s\n", strings.Join(pens, " "))
+}
+
+// describeBuiltins lists the built-in agents, the house bots' method for
+// each game and their options.
+func describeBuiltins(w io.Writer) {
+	fmt.Fprintf(w, "\nbuilt-in agents (builtin:NAME, options as builtin:NAME?key=value&key=value)\n")
+	fmt.Fprintf(w, "  random: uniformly random legal moves (seeded)\n")
+	fmt.Fprintf(w, "  greedy: best immediate gain; seeded tie-breaks\n")
+	house := builtin.House()
+	names := make([]string, 0, len(house))
+	for n := range house {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %s: %s\n", n, builtin.HouseSummary[n])
+		for _, d := range housebots.Common {
+			fmt.Fprintf(w, "    option %s (default %s): %s\n", d.Key, d.Default, d.Doc)
+		}
+		games := make([]string, 0, len(house[n]))
+		for g := range house[n] {
+			games = append(games, g)
+		}
+		sort.Strings(games)
+		for _, g := range games {
+			hb := house[n][g]
+			fmt.Fprintf(w, "    %s: %s\n", g, hb.Doc)
+			for _, d := range hb.Options {
+				fmt.Fprintf(w, "      option %s (default %s): %s\n", d.Key, d.Default, d.Doc)
+			}
+		}
+	}
 }

@@ -44,7 +44,7 @@ func defaultEnv() *env {
 		isTerminal: func() bool { return isTerminal(os.Stderr) },
 		// Lua scripts are compiled before any game, so a syntax error is
 		// reported as file:line at once.
-		preflight: []func(ref string) error{lua.CheckRef},
+		preflight: []func(ref string) error{lua.CheckRef, builtin.CheckRef},
 	}
 }
 
@@ -72,7 +72,7 @@ func newRoot(e *env) *cobra.Command {
 		Long: `arena referees two-player course board games between agent programs, with the
 course referees' rules, time limits and penalties, and runs leagues of them.
 
-Agents run as plugin subprocesses: built-in searchers (builtin:random,
+Agents run as plugin subprocesses: built-in agents (builtin:random,
 builtin:greedy), Lua scripts (lua:path/to/bot.lua), or agent binaries built
 with the arena SDK (a path).`,
 		SilenceUsage:  true,

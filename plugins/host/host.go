@@ -60,7 +60,8 @@ func (l *Launcher) Resolve(ref string) (Command, error) {
 	switch {
 	case strings.HasPrefix(ref, "builtin:"):
 		name := strings.TrimPrefix(ref, "builtin:")
-		if !l.isBuiltin(name) {
+		// Options ("builtin:strong?time=0.5") go to the agent process as written.
+		if base, _, _ := strings.Cut(name, "?"); !l.isBuiltin(base) {
 			return Command{}, l.unknown(ref)
 		}
 		return Command{Ref: ref, Kind: "builtin", Argv: append(append([]string{}, l.Self...), "builtin:"+name)}, nil
