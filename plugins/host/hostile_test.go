@@ -204,6 +204,9 @@ func checkOpponent(t *testing.T, hg hostileGame) {
 			if m.Source != record.SourceAgent {
 				t.Errorf("the opponent's move at ply %d came from %s", m.Ply, m.Source)
 			}
+			if m.MoveCPUMS == nil {
+				t.Errorf("the opponent's move at ply %d has no CPU time (profile %s)", m.Ply, hg.rec.Profile)
+			}
 		}
 	}
 	if n == 0 && hg.rec.Result.Forfeit == "" {
