@@ -17,7 +17,9 @@ func newGamesCmd(e *env) *cobra.Command {
 		Use:   "games",
 		Short: "List the games and their course profiles",
 		Long: `List every course game with its course, its referee profile and its
-parameters. With --verbose, also print each profile's limits and penalties.`,
+parameters. With --verbose, also print what this machine supports for
+containing agents (as arena doctor does) and each profile's limits and
+penalties.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
@@ -36,6 +38,8 @@ parameters. With --verbose, also print each profile's limits and penalties.`,
 			if !verbose {
 				return nil
 			}
+			fmt.Fprintln(cmd.OutOrStdout(), "\nagent containment on this machine (arena doctor):")
+			printSupport(cmd.OutOrStdout(), e)
 			for _, g := range e.registry.Games() {
 				p, err := g.Profile(engine.Params{})
 				if err != nil {
