@@ -250,19 +250,33 @@ func bohnenspielGame(t *testing.T) (engine.Game, engine.Profile) {
 	return g, patient(t, g, nil)
 }
 
-// An agent that signals every process it can see and every pid of its
-// opponent reaches none of them.
+// An agent that signals every process it can see, every pid of its
+// opponent and every pid of an agent of another game reaches none of them.
 func TestHostileSignalsOpponent(t *testing.T) {
 	requireSandbox(t)
 	g, prof := bohnenspielGame(t)
+	bystander := launch(t, "echo", host.Options{})
+	defer bystander.Kill()
 	hg := playHostile(t, "signal", g, nil, prof, func(opp *host.Process) []string {
-		pids := opp.Pids()
-		s := make([]string, len(pids))
-		for i, p := range pids {
-			s[i] = strconv.Itoa(p)
+		var s []string
+		for _, p := range append(opp.Pids(), bystander.Pids()...) {
+			s = append(s, strconv.Itoa(p))
 		}
 		return []string{"HOSTILE_PIDS=" + strings.Join(s, " ")}
 	})
+	for _, pid := range bystander.Pids() {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			t.Errorf("the other game's agent process %d is gone: %v", pid, err)
+			continue
+		}
+		if f := bytes.Fields(b[bytes.LastIndexByte(b, ')')+1:]); string(f[0]) == "T" {
+			t.Errorf("the other game's agent process %d was stopped", pid)
+		}
+	}
+	if _, err := bystander.Agent.Describe(context.Background()); err != nil {
+		t.Errorf("the other game's agent no longer answers: %v", err)
+	}
 	stderr := hg.rec.Stderr[0]
 	if !strings.Contains(stderr, "attack: kill") {
 		t.Fatalf("the attack did not run: %q", stderr)
@@ -463,6 +477,20 @@ func TestHostileAllocatesUntilKilled(t *testing.T) {
 	}
 	checkOpponent(t, hg)
 	checkGone(t, hg)
+}
+
+// An agent file that the sandbox's unprivileged id cannot read is refused
+// before the game with an error naming it.
+func TestUnreadableAgentFile(t *testing.T) {
+	requireSandbox(t)
+	bin := filepath.Join(t.TempDir(), "private-agent")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\nexit 0\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	_, err := launcher().Launch(context.Background(), bin, host.Options{})
+	if err == nil || !strings.Contains(err.Error(), bin) || !strings.Contains(err.Error(), "0700") {
+		t.Fatalf("error %v", err)
+	}
 }
 
 // Agents that never complete the handshake (a flood of stdout before it,
