@@ -234,6 +234,7 @@ func (l *Launcher) probe() sandbox.Report {
 		return sandbox.Report{Namespaces: err, Unsupported: err.Error()}
 	}
 	l.base = base
+	sandbox.Sweep(base)
 	lease, err := sandbox.Acquire(base, int(l.hint.Add(1)))
 	if err != nil {
 		return sandbox.Report{Namespaces: err, Unsupported: err.Error()}
@@ -410,7 +411,7 @@ func (l *Launcher) command(p *Process, c Command) (*exec.Cmd, []*os.File, error)
 		return nil, nil, err
 	}
 	p.lease = lease
-	dir, err := sandbox.PrivateDir(l.base, lease.IDs)
+	dir, err := sandbox.PrivateDir(l.base, lease)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -49,6 +50,7 @@ func Base() (string, error) {
 // one machine never share them, and a crashed arena's leases lapse.
 type Lease struct {
 	IDs  IDs
+	slot int
 	lock *os.File
 }
 
@@ -65,7 +67,7 @@ func Acquire(base string, start int) (*Lease, error) {
 			f.Close()
 			continue
 		}
-		return &Lease{IDs: IDs{Root: idBase + 2*slot, Agent: idBase + 2*slot + 1}, lock: f}, nil
+		return &Lease{IDs: IDs{Root: idBase + 2*slot, Agent: idBase + 2*slot + 1}, slot: slot, lock: f}, nil
 	}
 	return nil, fmt.Errorf("sandbox: all %d id slots are in use", maxSlots)
 }
@@ -80,9 +82,11 @@ func (l *Lease) Release() {
 }
 
 // PrivateDir makes the agent's private directory under base: owned by
-// the agent's id, mode 0700.
-func PrivateDir(base string, ids IDs) (string, error) {
-	dir, err := os.MkdirTemp(base, "agent-")
+// the agent's id, mode 0700. Its name starts with the lease's slot, so
+// Sweep can tell whether its owner still runs.
+func PrivateDir(base string, l *Lease) (string, error) {
+	ids := l.IDs
+	dir, err := os.MkdirTemp(base, "agent-"+strconv.Itoa(l.slot)+"-")
 	if err != nil {
 		return "", fmt.Errorf("sandbox: private directory: %w", err)
 	}
@@ -91,4 +95,34 @@ func PrivateDir(base string, ids IDs) (string, error) {
 		return "", fmt.Errorf("sandbox: private directory: %w", err)
 	}
 	return dir, nil
+}
+
+// Sweep removes the private directories left by arenas that were killed
+// before they could clean up (SIGKILL, a crash): those whose slot nobody
+// holds. Holding the slot while removing keeps a new agent from taking it
+// meanwhile.
+func Sweep(base string) {
+	ents, err := os.ReadDir(base)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), "agent-")
+		if !ok {
+			continue
+		}
+		num, _, _ := strings.Cut(rest, "-")
+		slot, err := strconv.Atoi(num)
+		if err != nil || slot < 0 || slot >= maxSlots {
+			continue
+		}
+		f, err := os.OpenFile(filepath.Join(base, ".ids", strconv.Itoa(slot)), os.O_CREATE|os.O_RDWR, 0o600)
+		if err != nil {
+			continue
+		}
+		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+			_ = os.RemoveAll(filepath.Join(base, e.Name()))
+		}
+		f.Close()
+	}
 }

@@ -85,3 +85,41 @@ func TestLeasesAreDistinct(t *testing.T) {
 	b.Release()
 	c.Release()
 }
+
+// A private directory whose lease lapsed (its arena was killed) is swept;
+// one whose lease is held is kept.
+func TestSweep(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("private directories are chowned to leased ids")
+	}
+	base, err := sandbox.Base()
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := sandbox.Acquire(base, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+	lapsed, err := sandbox.Acquire(base, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, err := sandbox.PrivateDir(base, held)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(live)
+	stale, err := sandbox.PrivateDir(base, lapsed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lapsed.Release()
+	sandbox.Sweep(base)
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("stale directory kept: %v", err)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("live directory swept: %v", err)
+	}
+}
