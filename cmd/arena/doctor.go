@@ -43,6 +43,7 @@ func printSupport(w io.Writer, e *env) {
 		if r.Namespaces == nil {
 			fmt.Fprintf(w, "fresh /proc:                 %s\n", state(r.Proc))
 			fmt.Fprintf(w, "loopback up:                 %s\n", state(r.Loopback))
+			fmt.Fprintf(w, "no nested user namespaces:   %s\n", state(r.Nested))
 			fmt.Fprintf(w, "mount_setattr (read-only /): %s\n", state(r.ReadOnly))
 		}
 	}

@@ -104,6 +104,9 @@ func setup(spec Spec) error {
 	if err := loopbackUp(); err != nil {
 		return err
 	}
+	if err := noNestedNamespaces(); err != nil {
+		return err
+	}
 	if err := reveal(spec.Files); err != nil {
 		return err
 	}
@@ -124,6 +127,16 @@ func setup(spec Spec) error {
 func mountProc() error {
 	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 		return fmt.Errorf("mount /proc: %w", err)
+	}
+	return nil
+}
+
+// noNestedNamespaces stops the agent from creating user namespaces of its
+// own, in which it would be root again (of nothing of the host's, but with
+// far more kernel surface to attack): the limit is per user namespace.
+func noNestedNamespaces() error {
+	if err := os.WriteFile("/proc/sys/user/max_user_namespaces", []byte("0\n"), 0); err != nil {
+		return fmt.Errorf("forbid nested user namespaces: %w", err)
 	}
 	return nil
 }
@@ -223,6 +236,7 @@ func probe(spec Spec) int {
 		r.Proc = str(mountProc())
 	}
 	r.Loopback = str(loopbackUp())
+	r.Nested = str(noNestedNamespaces())
 	r.ReadOnly = str(readOnly())
 	_ = json.NewEncoder(os.Stdout).Encode(r)
 	return 0

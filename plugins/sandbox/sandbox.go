@@ -223,6 +223,7 @@ type Report struct {
 	Namespaces  error // starting a process in new namespaces
 	Proc        error // mounting a fresh /proc
 	Loopback    error // bringing lo up
+	Nested      error // forbidding nested user namespaces
 	ReadOnly    error // mount_setattr(AT_RECURSIVE, MOUNT_ATTR_RDONLY)
 	Root        bool  // whether distinct host ids can be mapped (running as root)
 	CgroupV2    string
@@ -233,6 +234,7 @@ type Report struct {
 type probeResult struct {
 	Proc     string `json:"proc"`
 	Loopback string `json:"loopback"`
+	Nested   string `json:"nested"`
 	ReadOnly string `json:"read_only"`
 }
 
@@ -279,12 +281,12 @@ func Probe(init string, ids IDs) Report {
 		r.Unsupported = r.Namespaces.Error()
 		return r
 	}
-	r.Proc, r.Loopback, r.ReadOnly = errOf(pr.Proc), errOf(pr.Loopback), errOf(pr.ReadOnly)
+	r.Proc, r.Loopback, r.Nested, r.ReadOnly = errOf(pr.Proc), errOf(pr.Loopback), errOf(pr.Nested), errOf(pr.ReadOnly)
 	var missing []string
 	for _, s := range []struct {
 		what string
 		err  error
-	}{{"mounting a fresh /proc", r.Proc}, {"bringing up loopback", r.Loopback}, {"a recursive read-only mount (mount_setattr)", r.ReadOnly}} {
+	}{{"mounting a fresh /proc", r.Proc}, {"bringing up loopback", r.Loopback}, {"forbidding nested user namespaces", r.Nested}, {"a recursive read-only mount (mount_setattr)", r.ReadOnly}} {
 		if s.err != nil {
 			missing = append(missing, s.what+": "+s.err.Error())
 		}
