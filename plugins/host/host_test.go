@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -27,7 +28,11 @@ func TestMain(m *testing.M) {
 		serve(strings.TrimPrefix(os.Args[2], "builtin:"))
 		return
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if hostile.path != "" {
+		os.RemoveAll(filepath.Dir(hostile.path))
+	}
+	os.Exit(code)
 }
 
 // rawAgent implements protocol.Agent directly, so the round-trip benchmark
