@@ -278,6 +278,7 @@ func TestHostileSignalsOpponent(t *testing.T) {
 		t.Errorf("the other game's agent no longer answers: %v", err)
 	}
 	stderr := hg.rec.Stderr[0]
+	t.Logf("the attacker reports:\n%s", stderr)
 	if !strings.Contains(stderr, "attack: kill") {
 		t.Fatalf("the attack did not run: %q", stderr)
 	}

@@ -149,12 +149,14 @@ func signalAll() {
 		}
 	}
 	ents, _ := os.ReadDir("/proc")
+	var visible []int
 	for _, e := range ents {
 		if n, err := strconv.Atoi(e.Name()); err == nil {
-			pids = append(pids, n)
+			visible = append(visible, n)
 		}
 	}
-	report("sees /proc pids %d", len(ents))
+	report("sees processes %v in /proc", visible)
+	pids = append(pids, visible...)
 	for _, pid := range pids {
 		if pid == os.Getpid() {
 			continue
