@@ -101,8 +101,16 @@ func (b *bot) first() {
 			time.Sleep(50 * time.Millisecond)
 		}
 	case "mem-child":
-		spawn("hold", true)
-		time.Sleep(500 * time.Millisecond)
+		// Reply only once the child holds its memory, so the arena's
+		// watch sees it during this move whatever the load.
+		pid := spawn("hold", true)
+		for deadline := time.Now().Add(time.Minute); pid > 0 && time.Now().Before(deadline); {
+			if rssOf(pid) > 150<<20 {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		time.Sleep(200 * time.Millisecond)
 	case "snoop":
 		snoop()
 	case "close-stdio":
@@ -122,6 +130,21 @@ func cpuOf(pid int) time.Duration {
 	u, _ := strconv.Atoi(f[11])
 	s, _ := strconv.Atoi(f[12])
 	return time.Duration(u+s) * 10 * time.Millisecond
+}
+
+// rssOf reads a process's resident memory in bytes.
+func rssOf(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }
 
 // spawn starts this program again in a helper mode and returns its pid.
