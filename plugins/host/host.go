@@ -209,6 +209,9 @@ func (l *Launcher) prepare() {
 			return
 		}
 		l.support = l.probe()
+		if l.support.CgroupV2 == "" {
+			l.support.CgroupV2 = sandbox.CgroupV2()
+		}
 		if l.support.Unsupported == "" {
 			return
 		}

@@ -22,7 +22,24 @@ const (
 // made: root-owned, mode 0711, so each agent can reach its own directory
 // but cannot list the others.
 func Base() (string, error) {
-	base := filepath.Join(os.TempDir(), "arena-agents")
+	tmp, err := filepath.Abs(os.TempDir())
+	if err != nil {
+		return "", fmt.Errorf("sandbox: %w", err)
+	}
+	// Agents must be able to reach their private directories under it.
+	for dir := tmp; ; dir = filepath.Dir(dir) {
+		fi, err := os.Stat(dir)
+		if err != nil {
+			return "", fmt.Errorf("sandbox: %w", err)
+		}
+		if fi.Mode().Perm()&0o001 == 0 {
+			return "", fmt.Errorf("sandbox: the temporary directory %s lies under %s (mode %04o), which unprivileged agents cannot enter; set TMPDIR to a directory they can (e.g. /tmp)", tmp, dir, fi.Mode().Perm())
+		}
+		if dir == "/" {
+			break
+		}
+	}
+	base := filepath.Join(tmp, "arena-agents")
 	if err := os.Mkdir(base, 0o711); err != nil && !errors.Is(err, os.ErrExist) {
 		return "", fmt.Errorf("sandbox: %w", err)
 	}

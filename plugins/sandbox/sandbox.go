@@ -248,7 +248,7 @@ func errOf(s string) error {
 // Probe starts the init at path in new namespaces, with ids, and reports
 // what works on this machine.
 func Probe(init string, ids IDs) Report {
-	r := Report{Root: os.Geteuid() == 0, CgroupV2: cgroupV2()}
+	r := Report{Root: os.Geteuid() == 0, CgroupV2: CgroupV2()}
 	if !r.Root {
 		r.Namespaces = errors.New("mapping distinct unprivileged ids needs root")
 		r.Unsupported = "the arena is not running as root, so it cannot map each agent to its own unprivileged user id"
@@ -298,8 +298,8 @@ func Probe(init string, ids IDs) Report {
 	return r
 }
 
-// cgroupV2 says whether a cgroup v2 hierarchy is mounted and delegated.
-func cgroupV2() string {
+// CgroupV2 says whether a cgroup v2 hierarchy is mounted and delegated.
+func CgroupV2() string {
 	b, err := os.ReadFile("/sys/fs/cgroup/cgroup.controllers")
 	if err != nil {
 		return "not mounted (cgroup v1 or none): accounting reads /proc"
