@@ -478,7 +478,7 @@ func (p *Process) sample() (usage, error) {
 	if p.sandboxed {
 		return sampleNamespace(p.pid)
 	}
-	return sampleProcess(p.pid)
+	return sampleTree(p.pid)
 }
 
 // watch samples memory until the process ends, killing it over the limit.

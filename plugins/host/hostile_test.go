@@ -121,15 +121,23 @@ type hostileGame struct {
 }
 
 // playHostile plays the hostile fixture with the given attack (seat 0)
-// against the same fixture playing honestly (seat 1). env, when set, adds
-// variables to the attacker's environment once the opponent is running.
+// against the same fixture playing honestly (seat 1), sandboxed. env, when
+// set, adds variables to the attacker's environment once the opponent is
+// running.
 func playHostile(t *testing.T, attack string, g engine.Game, params engine.Params, prof engine.Profile, env func(opp *host.Process) []string) hostileGame {
+	t.Helper()
+	return playHostileIn(t, host.IsolationAuto, attack, g, params, prof, env)
+}
+
+// playHostileIn is playHostile under an isolation setting.
+func playHostileIn(t *testing.T, isolation, attack string, g engine.Game, params engine.Params, prof engine.Profile, env func(opp *host.Process) []string) hostileGame {
 	t.Helper()
 	bin := hostileAgent(t)
 	var out hostileGame
 	oppUp := make(chan *host.Process, 1)
 	launch := func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
 		l := launcher()
+		l.Isolation = isolation
 		if p.Name == "attacker" {
 			l.Env = []string{"HOSTILE=" + attack}
 			l.PassEnv = []string{"ARENA_HOSTILE_SECRET"} // named but not set: must not leak
@@ -369,6 +377,28 @@ func TestHostileChildHoldsMemory(t *testing.T) {
 		t.Errorf("verdict: the attacker loses for memory, got %+v\n%s", hg.rec.Result, hg.rec.Stderr[0])
 	}
 	checkOpponent(t, hg)
+	checkGone(t, hg)
+}
+
+// Without a sandbox, CPU and memory of an agent's children still count
+// (while the children are the agent's descendants).
+func TestUnsandboxedChildrenCount(t *testing.T) {
+	g := cachex.Game{}
+	params := engine.Params{"n": "4"}
+	prof := patient(t, g, params)
+	// Children stay in the agent's process group: without a sandbox a
+	// setsid'ed child escapes the group kill (docs/security.md).
+	stay := func(*host.Process) []string { return []string{"HOSTILE_STAY=1"} }
+	hg := playHostileIn(t, host.IsolationOff, "mem-child", g, params, prof, stay)
+	if hg.rec.Result.Winner != 1 || hg.rec.Result.Forfeit != string(engine.FailMemory) {
+		t.Errorf("memory: the attacker loses, got %+v\n%s", hg.rec.Result, hg.rec.Stderr[0])
+	}
+	checkGone(t, hg)
+	prof.Budget = time.Second
+	hg = playHostileIn(t, host.IsolationOff, "cpu-child", g, params, prof, stay)
+	if hg.rec.Result.Winner != 1 || hg.rec.Result.Forfeit != string(engine.FailTimeout) {
+		t.Errorf("CPU: the attacker loses on time, got %+v\n%s", hg.rec.Result, hg.rec.Stderr[0])
+	}
 	checkGone(t, hg)
 }
 

@@ -127,6 +127,67 @@ func sampleNamespace(initPid int) (usage, error) {
 	return u, nil
 }
 
+// sampleTree sums a process and its live descendants, found through the
+// kernel's per-thread children lists: the accounting of agents that run
+// without a sandbox. A descendant orphaned by its parent's exit is
+// re-parented outside the tree and no longer counted. Without the
+// children lists (a kernel built without them) it reads the process alone.
+func sampleTree(pid int) (usage, error) {
+	u, err := sampleProcess(pid)
+	if err != nil {
+		return usage{}, err
+	}
+	seen := map[int]bool{pid: true}
+	queue := []int{pid}
+	for len(queue) > 0 && len(seen) < maxTree {
+		p := queue[0]
+		queue = queue[1:]
+		for _, c := range children(p) {
+			if seen[c] {
+				continue
+			}
+			seen[c] = true
+			cu, err := sampleProcess(c)
+			if err != nil {
+				continue
+			}
+			u.CPU += cu.CPU
+			u.RSS += cu.RSS
+			u.Peak = max(u.Peak, cu.Peak)
+			u.Procs++
+			queue = append(queue, c)
+		}
+	}
+	return u, nil
+}
+
+// maxTree bounds the processes one sample reads.
+const maxTree = 4096
+
+// children lists the child pids of every thread of pid.
+func children(pid int) []int {
+	task := "/proc/" + strconv.Itoa(pid) + "/task"
+	d, err := os.Open(task)
+	if err != nil {
+		return nil
+	}
+	tids, _ := d.Readdirnames(-1)
+	d.Close()
+	var out []int
+	for _, t := range tids {
+		b, err := os.ReadFile(task + "/" + t + "/children")
+		if err != nil {
+			continue
+		}
+		for _, f := range bytes.Fields(b) {
+			if c, err := strconv.Atoi(string(f)); err == nil {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
 // sampleProcess reads one process (and the children it reaped).
 func sampleProcess(pid int) (usage, error) {
 	p := "/proc/" + strconv.Itoa(pid)

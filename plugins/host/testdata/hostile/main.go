@@ -153,7 +153,9 @@ func spawn(mode string, setsid bool) int {
 	// reach must re-execute itself.
 	c := exec.Command("/proc/self/exe")
 	c.Env = append(os.Environ(), "HOSTILE_HELPER="+mode)
-	c.SysProcAttr = &syscall.SysProcAttr{Setsid: setsid}
+	// HOSTILE_STAY keeps children in the agent's process group, for the
+	// tests without a sandbox, where a setsid'ed child would escape.
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: setsid && os.Getenv("HOSTILE_STAY") == ""}
 	if err := c.Start(); err != nil {
 		report("spawn %s: %v", mode, err)
 		return 0
