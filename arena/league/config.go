@@ -45,6 +45,11 @@ type Config struct {
 	Output          string            `mapstructure:"output" json:"output"`
 	CacheDir        string            `mapstructure:"cache_dir" json:"cache_dir,omitempty"`
 	SPRT            SPRTConfig        `mapstructure:"sprt" json:"sprt"`
+	// Isolation and AgentEnv say how agents are contained, not how games
+	// are played: they stay out of the league's hash, so changing them
+	// does not stop a league from resuming.
+	Isolation string   `mapstructure:"isolation" json:"-"`
+	AgentEnv  []string `mapstructure:"agent_env" json:"-"`
 }
 
 // GameConfig is one entry of games: a league of its own.

@@ -253,3 +253,30 @@ func TestShippedConfigs(t *testing.T) {
 		}
 	}
 }
+
+// isolation defaults to auto and takes only its three values; agent_env
+// takes variable names. Neither changes the league's hash.
+func TestConfigIsolation(t *testing.T) {
+	plain := writeFile(t, "iso.yaml", "game: bohnenspiel\n"+twoAgents)
+	s, err := league.Load(plain, loadOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Config.Isolation != "auto" || len(s.Config.AgentEnv) != 0 {
+		t.Fatalf("defaults: %q %q", s.Config.Isolation, s.Config.AgentEnv)
+	}
+	strict := writeFile(t, "iso.yaml", "game: bohnenspiel\nisolation: required\nagent_env: [OMP_NUM_THREADS]\n"+twoAgents)
+	s2, err := league.Load(strict, loadOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s2.Config.Isolation != "required" || len(s2.Config.AgentEnv) != 1 || s2.Leagues[0].Hash != s.Leagues[0].Hash {
+		t.Fatalf("required: %+v, hash %s vs %s", s2.Config, s2.Leagues[0].Hash, s.Leagues[0].Hash)
+	}
+	for body, key := range map[string]string{"isolation: sometimes\n": "isolation", "agent_env: [\"A=B\"]\n": "agent_env[0]"} {
+		bad := writeFile(t, "bad.yaml", "game: bohnenspiel\n"+body+twoAgents)
+		if _, err := league.Load(bad, loadOpts()); err == nil || !strings.Contains(err.Error(), key) {
+			t.Errorf("%q: %v", body, err)
+		}
+	}
+}

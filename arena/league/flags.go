@@ -23,6 +23,8 @@ func keyDoc(key string) string {
 		return "games per pairing, even (colour-swapped pairs); the cap for ab"
 	case "seed":
 		return "base seed of every game"
+	case "isolation":
+		return "agent sandboxes: auto, required or off (docs/security.md)"
 	case "concurrency":
 		return "games at once (0: one per core; per-move clocks: at most half the cores)"
 	case "output":

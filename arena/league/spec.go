@@ -165,6 +165,16 @@ func Load(file string, opt Options) (*Spec, error) {
 	if c.Concurrency < 0 {
 		return nil, ld.errorf("concurrency", "%d: want 0 (automatic) or more", c.Concurrency)
 	}
+	switch c.Isolation {
+	case "auto", "required", "off":
+	default:
+		return nil, ld.errorf("isolation", "%q: want auto, required or off", c.Isolation)
+	}
+	for i, name := range c.AgentEnv {
+		if name == "" || strings.ContainsAny(name, "= \t\n") {
+			return nil, ld.errorf(fmt.Sprintf("agent_env[%d]", i), "%q: want the name of an environment variable", name)
+		}
+	}
 	if c.Format == AB {
 		if c.SPRT.Model != Pentanomial && c.SPRT.Model != Trinomial {
 			return nil, ld.errorf("sprt.model", "unknown model %q (known: %s, %s)", c.SPRT.Model, Pentanomial, Trinomial)

@@ -36,6 +36,10 @@ type Move struct {
 	// CPUMS is the agent process's total CPU time after this move, where
 	// the profile measures CPU.
 	CPUMS float64 `json:"cpu_ms,omitempty"`
+	// MoveCPUMS is the CPU time every process of the agent used between
+	// the request and the reply, under every profile; nil when it could
+	// not be measured (a substitute move, an in-process agent).
+	MoveCPUMS *float64 `json:"move_cpu_ms,omitempty"`
 }
 
 // Event is anything the referee did besides applying an agent's move:

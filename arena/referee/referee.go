@@ -337,6 +337,7 @@ func (g *game) turn(ctx context.Context, seat int) error {
 	}
 	callCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	cpuBefore, cpuErr := h.CPUTime()
 	start := g.clk.Now()
 	ch := make(chan reply, 1)
 	go func() {
@@ -422,6 +423,10 @@ replied:
 		return nil
 	}
 	g.apply(seat, mv, record.SourceAgent, wall)
+	if cpuAfter, err := h.CPUTime(); err == nil && cpuErr == nil {
+		ms := float64((cpuAfter - cpuBefore).Microseconds()) / 1000
+		g.rec.Moves[len(g.rec.Moves)-1].MoveCPUMS = &ms
+	}
 	return nil
 }
 

@@ -20,8 +20,9 @@ func newGamesCmd(e *env) *cobra.Command {
 		Use:   "games",
 		Short: "List the games and their course profiles",
 		Long: `List every course game with its course, its referee profile and its
-parameters. With --verbose, also print each profile's limits and penalties,
-and the built-in agents with their per-game methods and options
+parameters. With --verbose, also print what this machine supports for
+containing agents (as arena doctor does), each profile's limits and
+penalties, and the built-in agents with their per-game methods and options
 (builtin:NAME?key=value).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -41,6 +42,8 @@ and the built-in agents with their per-game methods and options
 			if !verbose {
 				return nil
 			}
+			fmt.Fprintln(cmd.OutOrStdout(), "\nagent containment on this machine (arena doctor):")
+			printSupport(cmd.OutOrStdout(), e)
 			for _, g := range e.registry.Games() {
 				p, err := g.Profile(engine.Params{})
 				if err != nil {

@@ -85,6 +85,11 @@ func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, for
 	if err != nil {
 		return err
 	}
+	e.launcher.Isolation = spec.Config.Isolation
+	e.launcher.PassEnv = spec.Config.AgentEnv
+	if err := e.launcher.Check(); err != nil {
+		return fmt.Errorf("%s: %w", spec.File, err)
+	}
 	fmt.Fprintf(out, "league file %s, results in %s\n", spec.File, spec.Output)
 	prog := newLeagueProgress(e.stderr, e.isTerminal())
 	start := time.Now()

@@ -27,6 +27,7 @@ type playOpts struct {
 	show     bool
 	parallel int
 	records  string
+	isolate  string
 }
 
 func newPlayCmd(e *env) *cobra.Command {
@@ -56,6 +57,7 @@ an agent binary built with the arena SDK. Run "arena games" for the games.`,
 	f.BoolVar(&o.show, "show", false, "print the final board of each game")
 	f.IntVar(&o.parallel, "parallel", 0, "games played at once (default: half the cores, at least 1)")
 	f.StringVar(&o.records, "records", "", "append each game's full record as a JSON line to this file")
+	f.StringVar(&o.isolate, "isolation", "auto", "agent sandboxes: auto, required or off (docs/security.md)")
 	return cmd
 }
 
@@ -123,6 +125,10 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 	}
 	if err := prof.Validate(); err != nil {
 		return err
+	}
+	e.launcher.Isolation = o.isolate
+	if err := e.launcher.Check(); err != nil {
+		return fmt.Errorf("--isolation: %w", err)
 	}
 	// Fail before any game on a reference that cannot be started.
 	for _, ref := range []string{refA, refB} {

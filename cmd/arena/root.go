@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 
@@ -33,7 +34,7 @@ func defaultEnv() *env {
 	if err != nil {
 		self = os.Args[0]
 	}
-	return &env{
+	e := &env{
 		stdout:   os.Stdout,
 		stderr:   os.Stderr,
 		registry: all.Registry(),
@@ -46,6 +47,10 @@ func defaultEnv() *env {
 		// reported as file:line at once.
 		preflight: []func(ref string) error{lua.CheckRef, builtin.CheckRef},
 	}
+	// The one notice that agents run unsandboxed goes wherever the
+	// command's errors go.
+	e.launcher.Notify = func(msg string) { fmt.Fprintln(e.stderr, msg) }
+	return e
 }
 
 // exitError carries an exit status for failures that are verdicts, not
@@ -80,6 +85,6 @@ with the arena SDK (a path).`,
 	}
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	root.AddCommand(newPlayCmd(e), newGamesCmd(e), newRulesCmd(e), newLeagueCmd(e), newReplayCmd(e), newServeCmd(e))
+	root.AddCommand(newPlayCmd(e), newGamesCmd(e), newRulesCmd(e), newLeagueCmd(e), newReplayCmd(e), newServeCmd(e), newDoctorCmd(e))
 	return root
 }

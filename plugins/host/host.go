@@ -1,7 +1,10 @@
 // Package host starts agent plugins as subprocesses and keeps them on a
-// leash: each agent runs in its own process group, its stdout is reserved
-// for the go-plugin handshake, its stderr is captured (size-capped), its
-// memory is watched, and Kill takes the whole group.
+// leash: each agent's process tree runs in its own sandbox (plugins/sandbox)
+// where the kernel allows it, else in its own process group; the plugin
+// channel is a mutually authenticated TLS connection over a Unix socket in
+// the agent's private directory; its stdout is reserved for the go-plugin
+// handshake, its stderr is captured (size-capped), the CPU time and memory
+// of its whole tree are measured, and Kill takes the whole tree.
 package host
 
 import (
@@ -12,8 +15,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -21,9 +26,12 @@ import (
 	"github.com/hashicorp/go-plugin"
 
 	"arena/plugins/protocol"
+	"arena/plugins/sandbox"
 )
 
-// Launcher knows how to start agents.
+// Launcher knows how to start agents. The zero value of every field but
+// Self and Builtins is a sensible default; a Launcher must not be copied
+// after first use.
 type Launcher struct {
 	// Self is the command line that starts this program as an agent host;
 	// the agent reference is appended. Built-in and Lua agents run this way.
@@ -35,7 +43,38 @@ type Launcher struct {
 	StderrBytes int
 	// Env is added to agent processes' environment.
 	Env []string
+	// PassEnv names variables of the arena's environment that agents get
+	// too (besides PATH, HOME, LANG and TMPDIR, which are always set).
+	PassEnv []string
+	// Isolation is how agents are contained: IsolationAuto (the default)
+	// sandboxes them where the kernel allows it and says once when it does
+	// not; IsolationRequired refuses to start agents without a sandbox;
+	// IsolationOff uses process groups only.
+	Isolation string
+	// Init is a binary linking plugins/sandbox, started as each sandbox's
+	// init (default: Self[0]).
+	Init string
+	// Notify receives the one notice that agents run unsandboxed (default:
+	// standard error).
+	Notify func(msg string)
+
+	once    sync.Once
+	support sandbox.Report
+	base    string
+	ready   error
+	hint    atomic.Int64
 }
+
+// Isolation settings.
+const (
+	IsolationAuto     = "auto"
+	IsolationRequired = "required"
+	IsolationOff      = "off"
+)
+
+// agentPath is the PATH every agent gets: system directories only, since
+// anything under /root is out of an unprivileged agent's reach.
+const agentPath = "/usr/local/bin:/usr/bin:/bin"
 
 // Options for one agent process.
 type Options struct {
@@ -123,9 +162,14 @@ type Process struct {
 	Cmd   Command
 
 	client *plugin.Client
-	pid    int
+	pid    int // the sandbox's init, or the agent itself
 	stderr *Tail
 	limit  int64
+
+	sandboxed bool
+	ns        string // the sandbox's PID namespace, as /proc/<pid>/ns/pid reads
+	dir       string // the private directory, removed at the end
+	lease     *sandbox.Lease
 
 	mu       sync.Mutex
 	killed   bool
@@ -134,10 +178,15 @@ type Process struct {
 	stopOnce sync.Once
 	stop     chan struct{}
 	memHit   chan struct{}
+	cleaned  chan struct{}
 }
 
 // ErrVersion marks a handshake refused for a protocol version mismatch.
 var ErrVersion = errors.New("agent protocol version mismatch")
+
+// ErrNoSandbox marks a refusal to start an agent unsandboxed under
+// IsolationRequired.
+var ErrNoSandbox = errors.New("agent sandboxes are not available on this machine")
 
 // Launch starts the agent and completes the handshake.
 func (l *Launcher) Launch(ctx context.Context, ref string, opt Options) (*Process, error) {
@@ -148,8 +197,125 @@ func (l *Launcher) Launch(ctx context.Context, ref string, opt Options) (*Proces
 	return l.Start(ctx, c, opt)
 }
 
+// prepare decides once whether agents are sandboxed here.
+func (l *Launcher) prepare() {
+	l.once.Do(func() {
+		switch l.Isolation {
+		case "", IsolationAuto, IsolationRequired:
+		case IsolationOff:
+			l.support.Unsupported = "isolation is off"
+			return
+		default:
+			l.ready = fmt.Errorf("isolation %q: want auto, required or off", l.Isolation)
+			return
+		}
+		l.support = l.probe()
+		if l.support.CgroupV2 == "" {
+			l.support.CgroupV2 = sandbox.CgroupV2()
+		}
+		if l.support.Unsupported == "" {
+			return
+		}
+		if l.Isolation == IsolationRequired {
+			l.ready = fmt.Errorf("%w (isolation: required): %s", ErrNoSandbox, l.support.Unsupported)
+			return
+		}
+		msg := "arena: agents run WITHOUT a sandbox on this machine, contained by process groups only (see docs/security.md): " + l.support.Unsupported
+		if l.Notify != nil {
+			l.Notify(msg)
+		} else {
+			fmt.Fprintln(os.Stderr, msg)
+		}
+	})
+}
+
+func (l *Launcher) probe() sandbox.Report {
+	if os.Geteuid() != 0 {
+		return sandbox.Probe("", sandbox.IDs{})
+	}
+	base, err := sandbox.Base()
+	if err != nil {
+		return sandbox.Report{Namespaces: err, Unsupported: err.Error()}
+	}
+	l.base = base
+	sandbox.Sweep(base)
+	lease, err := sandbox.Acquire(base, int(l.hint.Add(1)))
+	if err != nil {
+		return sandbox.Report{Namespaces: err, Unsupported: err.Error()}
+	}
+	defer lease.Release()
+	init, err := l.initPath()
+	if err != nil {
+		return sandbox.Report{Namespaces: err, Unsupported: err.Error()}
+	}
+	return sandbox.Probe(init, lease.IDs)
+}
+
+func (l *Launcher) initPath() (string, error) {
+	p := l.Init
+	if p == "" {
+		if len(l.Self) == 0 {
+			return "", errors.New("no sandbox init binary: the launcher has no Self command")
+		}
+		p = l.Self[0]
+	}
+	return absProgram(p)
+}
+
+// absProgram is the absolute path of a program named as on a command line.
+func absProgram(p string) (string, error) {
+	if !strings.ContainsRune(p, os.PathSeparator) {
+		lp, err := exec.LookPath(p)
+		if err != nil {
+			return "", err
+		}
+		p = lp
+	}
+	return filepath.Abs(p)
+}
+
+// Check reports whether agents can be started as the launcher's isolation
+// setting demands: an error under IsolationRequired where the machine
+// cannot sandbox them, or for an unknown setting.
+func (l *Launcher) Check() error {
+	l.prepare()
+	return l.ready
+}
+
+// Sandboxed reports whether agents started by l run in a sandbox.
+func (l *Launcher) Sandboxed() bool {
+	l.prepare()
+	return l.ready == nil && l.support.Unsupported == ""
+}
+
+// Support is what the launcher found about this machine's sandboxes.
+func (l *Launcher) Support() sandbox.Report {
+	l.prepare()
+	return l.support
+}
+
+// env is the agent's whole environment: a minimal set, the pass-through
+// list, and the launcher's additions. go-plugin adds its own variables.
+func (l *Launcher) env(dir string) []string {
+	lang := os.Getenv("LANG")
+	if lang == "" {
+		lang = "C.UTF-8"
+	}
+	env := []string{"PATH=" + agentPath, "HOME=" + dir, "TMPDIR=" + dir, "LANG=" + lang, "PLUGIN_UNIX_SOCKET_DIR=" + dir}
+	for _, name := range l.PassEnv {
+		if v, ok := os.LookupEnv(name); ok {
+			env = append(env, name+"="+v)
+		}
+	}
+	return append(env, l.Env...)
+}
+
 // Start starts a resolved command.
 func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process, error) {
+	l.prepare()
+	if l.ready != nil {
+		return nil, fmt.Errorf("agent %s: %w", c.Ref, l.ready)
+	}
 	if opt.StartTimeout <= 0 {
 		opt.StartTimeout = 30 * time.Second
 	}
@@ -157,24 +323,27 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	if opt.ProtocolVersion != 0 {
 		version = opt.ProtocolVersion
 	}
-	cmd := exec.Command(c.Argv[0], c.Argv[1:]...)
-	cmd.Env = append(os.Environ(), l.Env...)
-	isolate(cmd)
-	tail := NewTail(l.StderrBytes)
+	p := &Process{Cmd: c, stderr: NewTail(l.StderrBytes), stop: make(chan struct{}), memHit: make(chan struct{}), cleaned: make(chan struct{})}
+	cmd, files, err := l.command(p, c)
+	if err != nil {
+		p.cleanup()
+		return nil, fmt.Errorf("agent %s: %w", c.Ref, err)
+	}
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  protocol.Handshake(version),
 		Plugins:          protocol.Plugins(nil),
 		Cmd:              cmd,
+		SkipHostEnv:      true,
+		AutoMTLS:         true,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		StartTimeout:     opt.StartTimeout,
-		Stderr:           tail,
-		SyncStderr:       tail,
+		Stderr:           p.stderr,
+		SyncStderr:       p.stderr,
 		SyncStdout:       io.Discard,
 		Logger:           hclog.NewNullLogger(),
 	})
-	p := &Process{Cmd: c, client: client, stderr: tail, stop: make(chan struct{}), memHit: make(chan struct{})}
+	p.client = client
 	started := make(chan error, 1)
-	var err error
 	go func() {
 		_, err := client.Start()
 		started <- err
@@ -184,12 +353,22 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	case <-ctx.Done():
 		err = ctx.Err()
 	}
+	for _, f := range files {
+		f.Close()
+	}
 	if cmd.Process != nil {
 		p.pid = cmd.Process.Pid
+		if p.sandboxed {
+			p.ns, _ = os.Readlink("/proc/" + strconv.Itoa(p.pid) + "/ns/pid")
+		}
 	}
 	if err != nil {
 		p.Kill()
 		return nil, p.launchError(err, version)
+	}
+	if err := p.checkAddress(); err != nil {
+		p.Kill()
+		return nil, fmt.Errorf("agent %s: %w", c.Ref, err)
 	}
 	rpc, err := client.Client()
 	if err != nil {
@@ -207,6 +386,65 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	}
 	go p.watch()
 	return p, nil
+}
+
+// command builds the agent's command: inside a sandbox where the launcher
+// has one, or in a process group. It returns descriptors to close once the
+// process has started.
+func (l *Launcher) command(p *Process, c Command) (*exec.Cmd, []*os.File, error) {
+	argv := append([]string(nil), c.Argv...)
+	prog, err := absProgram(argv[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	argv[0] = prog
+	if !l.Sandboxed() {
+		dir, err := os.MkdirTemp("", "arena-agent-")
+		if err != nil {
+			return nil, nil, err
+		}
+		p.dir = dir
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Env = l.env(dir)
+		cmd.Dir = dir
+		isolate(cmd)
+		return cmd, nil, nil
+	}
+	lease, err := sandbox.Acquire(l.base, int(l.hint.Add(1)))
+	if err != nil {
+		return nil, nil, err
+	}
+	p.lease = lease
+	dir, err := sandbox.PrivateDir(l.base, lease)
+	if err != nil {
+		return nil, nil, err
+	}
+	p.dir = dir
+	p.sandboxed = true
+	init, err := l.initPath()
+	if err != nil {
+		return nil, nil, err
+	}
+	var read []string
+	if c.Kind == "lua" {
+		file, _, _ := strings.Cut(strings.TrimPrefix(c.Argv[len(c.Argv)-1], "lua:"), "?")
+		read = append(read, file)
+	}
+	return sandbox.Command(sandbox.Config{Init: init, Argv: argv, Read: read, Dir: dir, IDs: lease.IDs, Env: l.env(dir)})
+}
+
+// checkAddress insists that the agent serves on a Unix socket in its own
+// private directory: an agent naming any other address would have the
+// arena dial a place of its choosing.
+func (p *Process) checkAddress() error {
+	rc := p.client.ReattachConfig()
+	if rc == nil || rc.Addr == nil {
+		return errors.New("no plugin address after the handshake")
+	}
+	if rc.Addr.Network() != "unix" || filepath.Dir(rc.Addr.String()) != p.dir {
+		return fmt.Errorf("the agent announced plugin address %s %s, not a socket in its private directory %s", rc.Addr.Network(), rc.Addr, p.dir)
+	}
+	return nil
 }
 
 func (p *Process) launchError(err error, version uint) error {
@@ -233,7 +471,20 @@ func firstLine(s string) string {
 // can overshoot the limit briefly before the kill.
 const watchEvery = 20 * time.Millisecond
 
+// sample reads the agent's whole process tree.
+func (p *Process) sample() (usage, error) {
+	if p.pid <= 0 {
+		return usage{}, errors.New("agent not started")
+	}
+	if p.sandboxed {
+		return sampleNamespace(p.pid)
+	}
+	return sampleTree(p.pid)
+}
+
 // watch samples memory until the process ends, killing it over the limit.
+// The measure is the resident memory summed over every process of the
+// agent, or the largest single process's peak if that is higher.
 func (p *Process) watch() {
 	t := time.NewTicker(watchEvery)
 	defer t.Stop()
@@ -243,10 +494,14 @@ func (p *Process) watch() {
 			return
 		case <-t.C:
 		}
-		_, peak, err := memory(p.pid)
+		u, err := p.sample()
+		if errors.Is(err, errNotNamespaceProc) {
+			continue
+		}
 		if err != nil {
 			return // gone
 		}
+		peak := max(u.RSS, u.Peak)
 		p.mu.Lock()
 		if peak > p.peak {
 			p.peak = peak
@@ -275,13 +530,12 @@ func (p *Process) OverMemory() bool {
 	return p.overMem
 }
 
-// PeakRSS is the highest resident memory seen, in bytes.
+// PeakRSS is the highest resident memory seen, in bytes: summed over the
+// agent's processes, or its largest single process's peak if higher.
 func (p *Process) PeakRSS() int64 {
-	if _, peak, err := memory(p.pid); err == nil {
+	if u, err := p.sample(); err == nil {
 		p.mu.Lock()
-		if peak > p.peak {
-			p.peak = peak
-		}
+		p.peak = max(p.peak, u.RSS, u.Peak)
 		p.mu.Unlock()
 	}
 	p.mu.Lock()
@@ -289,11 +543,45 @@ func (p *Process) PeakRSS() int64 {
 	return p.peak
 }
 
-// CPUTime is the CPU time (user+system) the agent process has used.
-func (p *Process) CPUTime() (time.Duration, error) { return cpuTime(p.pid) }
+// CPUTime is the CPU time (user+system) used by every process of the
+// agent, those that have ended included.
+func (p *Process) CPUTime() (time.Duration, error) {
+	u, err := p.sample()
+	return u.CPU, err
+}
 
-// Pid is the agent process id (and its process group id).
+// Pid is the process id of the agent's sandbox init (or of the agent
+// itself when unsandboxed); its process group id too.
 func (p *Process) Pid() int { return p.pid }
+
+// Sandboxed reports whether the agent runs in a sandbox.
+func (p *Process) Sandboxed() bool { return p.sandboxed }
+
+// Dir is the agent's private directory (removed when the agent ends).
+func (p *Process) Dir() string { return p.dir }
+
+// SocketPath is the plugin socket the arena talks to the agent on.
+func (p *Process) SocketPath() string {
+	if rc := p.client.ReattachConfig(); rc != nil && rc.Addr != nil {
+		return rc.Addr.String()
+	}
+	return ""
+}
+
+// Pids lists the host process ids of every process of the agent now:
+// its sandbox's PID namespace, or its process group.
+func (p *Process) Pids() []int {
+	if p.pid <= 0 {
+		return nil
+	}
+	if p.sandboxed {
+		if p.ns == "" {
+			return nil
+		}
+		return namespacePids(p.ns)
+	}
+	return groupPids(p.pid)
+}
 
 // Exited reports whether the agent process has ended.
 func (p *Process) Exited() bool { return p.client.Exited() }
@@ -301,8 +589,10 @@ func (p *Process) Exited() bool { return p.client.Exited() }
 // Stderr returns the captured tail of the agent's stderr.
 func (p *Process) Stderr() string { return p.stderr.String() }
 
-// Kill ends the agent's whole process group and waits for go-plugin to
-// clean up. Safe to call more than once and concurrently.
+// Kill ends the agent's whole process tree, waits for go-plugin to clean
+// up, and removes the agent's private directory (its plugin socket with
+// it). Safe to call more than once and concurrently; every call returns
+// once the cleanup is done.
 func (p *Process) Kill() {
 	p.mu.Lock()
 	already := p.killed
@@ -310,20 +600,51 @@ func (p *Process) Kill() {
 	p.mu.Unlock()
 	p.stopOnce.Do(func() { close(p.stop) })
 	if already {
+		<-p.cleaned
 		return
 	}
 	if p.pid > 0 {
+		// The sandbox's init leads the group: killing it empties its PID
+		// namespace.
 		_ = killGroup(p.pid, syscall.SIGKILL)
 	}
-	p.client.Kill()
+	if p.client != nil {
+		p.client.Kill()
+	}
+	p.cleanup()
 }
 
-// GroupAlive reports whether any process of the agent's group remains.
-func (p *Process) GroupAlive() bool { return p.pid > 0 && groupAlive(p.pid) }
+// cleanup removes the private directory and returns the ids, once no
+// process of the agent can remain.
+func (p *Process) cleanup() {
+	if p.sandboxed && p.ns != "" {
+		// The namespace empties as its init is reaped; make sure.
+		deadline := time.Now().Add(10 * time.Second)
+		for len(namespacePids(p.ns)) > 0 && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	if p.dir != "" {
+		_ = os.RemoveAll(p.dir)
+	}
+	p.lease.Release()
+	close(p.cleaned)
+}
 
-// WaitGone waits up to d for the agent's whole process group to be gone
-// (the kernel reaps killed processes shortly after the kill) and reports
-// whether it is.
+// GroupAlive reports whether any process of the agent remains.
+func (p *Process) GroupAlive() bool {
+	if p.pid <= 0 {
+		return false
+	}
+	if p.sandboxed {
+		return len(p.Pids()) > 0
+	}
+	return groupAlive(p.pid)
+}
+
+// WaitGone waits up to d for every process of the agent to be gone (the
+// kernel reaps killed processes shortly after the kill) and reports
+// whether they are.
 func (p *Process) WaitGone(d time.Duration) bool {
 	deadline := time.Now().Add(d)
 	for p.GroupAlive() {

@@ -3,12 +3,18 @@ package host_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
 
 	"arena/plugins/host"
 	"arena/plugins/protocol"
@@ -22,7 +28,11 @@ func TestMain(m *testing.M) {
 		serve(strings.TrimPrefix(os.Args[2], "builtin:"))
 		return
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if hostile.path != "" {
+		os.RemoveAll(filepath.Dir(hostile.path))
+	}
+	os.Exit(code)
 }
 
 // rawAgent implements protocol.Agent directly, so the round-trip benchmark
@@ -213,17 +223,75 @@ func BenchmarkMoveRoundTrip(b *testing.B) {
 	report(b, lat)
 }
 
-// BenchmarkLaunch measures starting an agent process through the handshake
-// and killing its group: the fixed cost of one agent in one game.
+// BenchmarkLaunch measures starting an agent process through the
+// handshake and killing it: the fixed cost of one agent in one game.
+// "sandboxed" is the default start (namespaces, init, AutoMTLS); "plain"
+// is isolation off (process group, AutoMTLS); "unauthenticated" is a
+// process group without AutoMTLS, the start before sandboxes existed.
 func BenchmarkLaunch(b *testing.B) {
+	b.Run("sandboxed", func(b *testing.B) {
+		l := launcher()
+		if !l.Sandboxed() {
+			b.Skip("no sandboxes here: " + l.Support().Unsupported)
+		}
+		benchLaunch(b, func() func() {
+			p, err := l.Launch(context.Background(), "echo", host.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			return p.Kill
+		})
+	})
+	b.Run("plain", func(b *testing.B) {
+		l := launcher()
+		l.Isolation = host.IsolationOff
+		benchLaunch(b, func() func() {
+			p, err := l.Launch(context.Background(), "echo", host.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			return p.Kill
+		})
+	})
+	b.Run("unauthenticated", func(b *testing.B) {
+		benchLaunch(b, func() func() { return unauthenticatedLaunch(b) })
+	})
+}
+
+// benchLaunch times start (through the handshake) and then calls the
+// kill it returns, untimed.
+func benchLaunch(b *testing.B, start func() (kill func())) {
 	lat := make([]time.Duration, 0, b.N)
 	for range b.N {
 		t0 := time.Now()
-		p := launch(b, "echo", host.Options{})
+		kill := start()
 		lat = append(lat, time.Since(t0))
-		p.Kill()
+		kill()
 	}
 	report(b, lat)
+}
+
+// unauthenticatedLaunch is a go-plugin start in a process group with no
+// sandbox and no TLS; it returns the kill.
+func unauthenticatedLaunch(b *testing.B) func() {
+	cmd := exec.Command(os.Args[0], hostArg, "builtin:echo")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	c := plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  protocol.Handshake(protocol.Version),
+		Plugins:          protocol.Plugins(nil),
+		Cmd:              cmd,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		Logger:           hclog.NewNullLogger(),
+		SyncStdout:       io.Discard,
+		SyncStderr:       io.Discard,
+	})
+	if _, err := c.Client(); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		c.Kill()
+	}
 }
 
 func report(b *testing.B, lat []time.Duration) {

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+func newDoctorCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "doctor",
+		Short: "Say what this machine supports for containing agents",
+		Long: `Probe this machine the way the arena does before the first game: start a
+process in new user, PID, network, IPC, mount and UTS namespaces, mount a
+fresh /proc there, bring up loopback and make the file system read-only
+recursively (mount_setattr), and look for a delegated cgroup v2. Print what
+works and whether agents will run sandboxed (docs/security.md).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			printSupport(cmd.OutOrStdout(), e)
+			return nil
+		},
+	}
+}
+
+// printSupport writes the launcher's findings about sandboxes.
+func printSupport(w io.Writer, e *env) {
+	r := e.launcher.Support()
+	state := func(err error) string {
+		if err != nil {
+			return "no: " + err.Error()
+		}
+		return "yes"
+	}
+	root := "yes"
+	if !r.Root {
+		root = "no: each agent cannot be mapped to its own unprivileged id"
+	}
+	fmt.Fprintf(w, "running as root:             %s\n", root)
+	if r.Root {
+		fmt.Fprintf(w, "new namespaces:              %s (user, pid, net, ipc, mount, uts)\n", state(r.Namespaces))
+		if r.Namespaces == nil {
+			fmt.Fprintf(w, "fresh /proc:                 %s\n", state(r.Proc))
+			fmt.Fprintf(w, "loopback up:                 %s\n", state(r.Loopback))
+			fmt.Fprintf(w, "no nested user namespaces:   %s\n", state(r.Nested))
+			fmt.Fprintf(w, "mount_setattr (read-only /): %s\n", state(r.ReadOnly))
+		}
+	}
+	fmt.Fprintf(w, "cgroup v2:                   %s\n", r.CgroupV2)
+	if e.launcher.Sandboxed() {
+		fmt.Fprintln(w, "agents run: sandboxed, one set of namespaces and two unprivileged ids per agent")
+	} else {
+		fmt.Fprintf(w, "agents run: WITHOUT a sandbox, in process groups (%s)\n", r.Unsupported)
+	}
+}

@@ -1,0 +1,124 @@
+package host_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	"arena/plugins/host"
+	pb "arena/plugins/proto"
+)
+
+// Even a process that can reach an agent's socket (here the arena's own
+// user) cannot talk to the agent without the arena's client certificate.
+func TestChannelRefusesUnauthenticatedClients(t *testing.T) {
+	p := launch(t, "echo", host.Options{})
+	defer p.Kill()
+	sock := p.SocketPath()
+	if filepath.Dir(sock) != p.Dir() {
+		t.Fatalf("socket %s is not in the agent's private directory %s", sock, p.Dir())
+	}
+	conn, err := grpc.Dial("unix://"+sock, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := pb.NewAgentClient(conn).Describe(ctx, &pb.DescribeRequest{}); err == nil {
+		t.Fatal("an unauthenticated client was served")
+	}
+	// The arena's own channel still works.
+	if _, err := p.Agent.Describe(context.Background()); err != nil {
+		t.Fatalf("the arena's channel: %v", err)
+	}
+}
+
+// Every agent's private directory, its plugin socket included, is removed
+// when the agent ends, sandboxed or not.
+func TestPrivateDirectoryRemoved(t *testing.T) {
+	for _, iso := range []string{host.IsolationAuto, host.IsolationOff} {
+		l := launcher()
+		l.Isolation = iso
+		p, err := l.Launch(context.Background(), "echo", host.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir, sock := p.Dir(), p.SocketPath()
+		if _, err := os.Stat(sock); err != nil {
+			t.Fatalf("%s: socket: %v", iso, err)
+		}
+		fi, err := os.Stat(dir)
+		if err != nil || fi.Mode().Perm() != 0o700 {
+			t.Fatalf("%s: private directory %s: %v %v", iso, dir, fi.Mode(), err)
+		}
+		p.Kill()
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("%s: %s left behind: %v", iso, dir, err)
+		}
+		if iso == host.IsolationOff && p.Sandboxed() {
+			t.Error("isolation off, yet sandboxed")
+		}
+	}
+}
+
+// Under isolation "required" a launcher refuses to start agents where the
+// machine cannot sandbox them; an unknown setting is an error.
+func TestIsolationSetting(t *testing.T) {
+	l := launcher()
+	l.Isolation = "sometimes"
+	if err := l.Check(); err == nil {
+		t.Fatal("unknown isolation accepted")
+	}
+	l = launcher()
+	l.Isolation = host.IsolationRequired
+	err := l.Check()
+	if l.Sandboxed() != (err == nil) {
+		t.Fatalf("required: sandboxed=%v but check=%v", l.Sandboxed(), err)
+	}
+	if err != nil {
+		if _, lerr := l.Launch(context.Background(), "echo", host.Options{}); lerr == nil {
+			t.Fatal("an agent started unsandboxed under isolation: required")
+		}
+	}
+}
+
+// Where sandboxes cannot be made (simulated by an init binary that does
+// not exist), "auto" says so once and runs agents in process groups, and
+// "required" refuses to start them.
+func TestNoSandboxFallback(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-init")
+	l := launcher()
+	l.Init = missing
+	l.Isolation = host.IsolationRequired
+	if err := l.Check(); err == nil || !strings.Contains(err.Error(), "isolation: required") {
+		t.Fatalf("required without a sandbox: %v", err)
+	}
+	if _, err := l.Launch(context.Background(), "echo", host.Options{}); err == nil {
+		t.Fatal("an agent started unsandboxed under isolation: required")
+	}
+	var notices []string
+	l = launcher()
+	l.Init = missing
+	l.Notify = func(msg string) { notices = append(notices, msg) }
+	for range 2 {
+		p, err := l.Launch(context.Background(), "echo", host.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Sandboxed() {
+			t.Error("sandboxed without an init")
+		}
+		p.Kill()
+		waitGone(t, p)
+	}
+	if len(notices) != 1 || !strings.Contains(notices[0], "WITHOUT a sandbox") {
+		t.Fatalf("notices: %q", notices)
+	}
+}

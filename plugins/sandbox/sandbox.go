@@ -1,0 +1,311 @@
+// Package sandbox starts an agent's process tree in its own Linux
+// namespaces (user, PID, network, IPC, mount, UTS) with nothing but the
+// standard library and golang.org/x/sys: no external sandbox program.
+//
+// The command started is a tiny init — the calling binary itself,
+// re-executed with InitArg — which becomes PID 1 of the new PID namespace.
+// As the namespace's root (mapped to an unprivileged host id) it mounts a
+// fresh /proc, brings the loopback interface up, makes the agent's files
+// visible, makes the whole file system read-only, binds the agent's private
+// directory back writable, and then starts the agent as an unprivileged id
+// (mapped to a second, distinct host id). It reaps every process of the
+// tree and exits with the agent's status; when it exits, the kernel kills
+// whatever else is left in the namespace, setsid'ed and double-forked
+// children included.
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+// InitArg is the hidden first argument that makes a binary linking this
+// package run as a sandbox's init instead of its own main.
+const InitArg = "__sandbox-init"
+
+// AgentID is the user and group id the agent runs as inside its namespace.
+const AgentID = 1000
+
+// Spec is what the init is told to do, passed as one JSON argument.
+type Spec struct {
+	// Argv is the agent's command line; Argv[0] is an absolute path.
+	Argv []string `json:"argv"`
+	// Dir is the agent's private directory: its working directory, its
+	// $TMPDIR and $HOME, and where its plugin socket is created. The only
+	// writable place it has.
+	Dir string `json:"dir"`
+	// Files are the agent's files the unprivileged id could not reach by
+	// path, each passed as an open descriptor.
+	Files []File `json:"files,omitempty"`
+	// ProgramFD, when not 0, is the descriptor the agent's program is
+	// started from (its directory is out of the agent's reach).
+	ProgramFD int `json:"program_fd,omitempty"`
+	// Probe makes the init try every setup step, report them as JSON on
+	// stdout and exit, without starting an agent.
+	Probe bool `json:"probe,omitempty"`
+}
+
+// File is an agent data file passed by descriptor. A descriptor opened
+// outside the sandbox's mount namespace cannot be bind-mounted inside it,
+// so the init copies the file (a script: small) instead.
+type File struct {
+	FD   int    `json:"fd"`   // descriptor number in the init
+	Path string `json:"path"` // where the agent expects it
+	// Cover is the first directory on Path the agent's id cannot search;
+	// the init mounts an empty tmpfs there and rebuilds only Path in it,
+	// so nothing else under Cover becomes visible.
+	Cover string `json:"cover"`
+}
+
+// IDs are the host ids one sandbox maps: Root for the init (the
+// namespace's root), Agent for the agent.
+type IDs struct{ Root, Agent int }
+
+// Config describes one sandboxed agent for Command.
+type Config struct {
+	// Init is the path of a binary that links this package (it acts as the
+	// init when started with InitArg).
+	Init string
+	// Argv is the agent's command line; Argv[0] must be an absolute path.
+	Argv []string
+	// Read lists further files the agent must read (e.g. a script), as
+	// absolute paths.
+	Read []string
+	// Dir is the agent's private directory, already created and owned by
+	// IDs.Agent with mode 0700.
+	Dir string
+	IDs IDs
+	// Env is the agent's whole environment.
+	Env []string
+}
+
+// Cloneflags are the namespaces every sandbox gets.
+const Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | syscall.CLONE_NEWNET |
+	syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
+
+// Command returns the command that runs the agent inside a new sandbox,
+// and the descriptors to close once it has started.
+func Command(c Config) (*exec.Cmd, []*os.File, error) {
+	if len(c.Argv) == 0 || !filepath.IsAbs(c.Argv[0]) {
+		return nil, nil, fmt.Errorf("sandbox: agent command %q: want an absolute program path", c.Argv)
+	}
+	spec := Spec{Argv: c.Argv, Dir: c.Dir}
+	var files []*os.File
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	// The init binary is started through its descriptor: it may live where
+	// the namespace's ids cannot search (a build cache under /root, a
+	// 0700 temporary directory).
+	initFile, err := os.Open(c.Init)
+	if err != nil {
+		return nil, nil, fmt.Errorf("sandbox: init binary: %w", err)
+	}
+	files = append(files, initFile)
+	seen := map[string]bool{}
+	for _, p := range append([]string{c.Argv[0]}, c.Read...) {
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		cover, err := Reach(p, p == c.Argv[0])
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		if cover == "" {
+			continue
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			closeAll()
+			return nil, nil, fmt.Errorf("sandbox: agent file: %w", err)
+		}
+		if p == c.Argv[0] {
+			spec.ProgramFD = 3 + len(files)
+		} else {
+			spec.Files = append(spec.Files, File{FD: 3 + len(files), Path: p, Cover: cover})
+		}
+		files = append(files, f)
+	}
+	cmd, err := newCmd(c.Init, spec, files, c.IDs, c.Env)
+	if err != nil {
+		closeAll()
+		return nil, nil, err
+	}
+	return cmd, files, nil
+}
+
+// newCmd is the init's command line for spec; files[0] is the init binary.
+func newCmd(init string, spec Spec, files []*os.File, ids IDs, env []string) (*exec.Cmd, error) {
+	arg, err := json.Marshal(spec)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	idmap := []syscall.SysProcIDMap{
+		{ContainerID: 0, HostID: ids.Root, Size: 1},
+		{ContainerID: AgentID, HostID: ids.Agent, Size: 1},
+	}
+	return &exec.Cmd{
+		Path:       "/proc/self/fd/3",
+		Args:       []string{init, InitArg, string(arg)},
+		Env:        env,
+		Dir:        spec.Dir,
+		ExtraFiles: files,
+		SysProcAttr: &syscall.SysProcAttr{
+			Cloneflags:                 Cloneflags,
+			UidMappings:                idmap,
+			GidMappings:                idmap,
+			GidMappingsEnableSetgroups: false,
+			// The child starts with the arena's host credentials, which the
+			// namespace does not map; it must become the namespace's root
+			// before exec, or the init loses every capability there.
+			Credential: &syscall.Credential{Uid: 0, Gid: 0, NoSetGroups: true},
+			Setpgid:    true,
+			Pdeathsig:  syscall.SIGKILL,
+		},
+	}, nil
+}
+
+// Reach checks that the unprivileged agent id can use the file at path,
+// which must be absolute. It returns the first directory on the way that
+// the id cannot search ("" when none), where the init must rebuild the
+// path; and an error naming the file when the file itself is not readable
+// (or, for a program, executable) by others, which no mount can fix.
+func Reach(path string, program bool) (cover string, err error) {
+	if !filepath.IsAbs(path) {
+		return "", fmt.Errorf("sandbox: %s: want an absolute path", path)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("agent file: %w", err)
+	}
+	need := os.FileMode(0o004)
+	if program {
+		need |= 0o001
+	}
+	if fi.Mode().Perm()&need != need {
+		what := "readable"
+		if program {
+			what = "readable and executable"
+		}
+		return "", fmt.Errorf("agent file %s (mode %04o) is not %s by other users: sandboxed agents run as an unprivileged user; make it %s by all (chmod o+r%s %s)",
+			path, fi.Mode().Perm(), what, what, map[bool]string{true: "x", false: ""}[program], path)
+	}
+	dir := "/"
+	for _, part := range strings.Split(filepath.Dir(path), "/") {
+		if part == "" {
+			continue
+		}
+		dir = filepath.Join(dir, part)
+		di, err := os.Stat(dir)
+		if err != nil {
+			return "", fmt.Errorf("agent file %s: %w", path, err)
+		}
+		if di.Mode().Perm()&0o001 == 0 {
+			return dir, nil
+		}
+	}
+	return "", nil
+}
+
+// Report is what a probe found.
+type Report struct {
+	Namespaces  error // starting a process in new namespaces
+	Proc        error // mounting a fresh /proc
+	Loopback    error // bringing lo up
+	Nested      error // forbidding nested user namespaces
+	ReadOnly    error // mount_setattr(AT_RECURSIVE, MOUNT_ATTR_RDONLY)
+	Root        bool  // whether distinct host ids can be mapped (running as root)
+	CgroupV2    string
+	Unsupported string // why sandboxes cannot be used here; "" when they can
+}
+
+// probeResult is the init's probe answer on stdout.
+type probeResult struct {
+	Proc     string `json:"proc"`
+	Loopback string `json:"loopback"`
+	Nested   string `json:"nested"`
+	ReadOnly string `json:"read_only"`
+}
+
+func errOf(s string) error {
+	if s == "" {
+		return nil
+	}
+	return errors.New(s)
+}
+
+// Probe starts the init at path in new namespaces, with ids, and reports
+// what works on this machine.
+func Probe(init string, ids IDs) Report {
+	r := Report{Root: os.Geteuid() == 0, CgroupV2: CgroupV2()}
+	if !r.Root {
+		r.Namespaces = errors.New("mapping distinct unprivileged ids needs root")
+		r.Unsupported = "the arena is not running as root, so it cannot map each agent to its own unprivileged user id"
+		return r
+	}
+	initFile, err := os.Open(init)
+	if err != nil {
+		r.Namespaces = err
+		r.Unsupported = "cannot open the sandbox init binary: " + err.Error()
+		return r
+	}
+	defer initFile.Close()
+	cmd, err := newCmd(init, Spec{Probe: true}, []*os.File{initFile}, ids, nil)
+	if err != nil {
+		r.Namespaces = err
+		r.Unsupported = err.Error()
+		return r
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		r.Namespaces = fmt.Errorf("%w %s", err, strings.TrimSpace(stderr.String()))
+		r.Unsupported = "the kernel refuses to start a process in new user, PID, network, IPC, mount and UTS namespaces: " + r.Namespaces.Error()
+		return r
+	}
+	var pr probeResult
+	if err := json.Unmarshal(out, &pr); err != nil {
+		r.Namespaces = fmt.Errorf("probe answered %q: %w", out, err)
+		r.Unsupported = r.Namespaces.Error()
+		return r
+	}
+	r.Proc, r.Loopback, r.Nested, r.ReadOnly = errOf(pr.Proc), errOf(pr.Loopback), errOf(pr.Nested), errOf(pr.ReadOnly)
+	var missing []string
+	for _, s := range []struct {
+		what string
+		err  error
+	}{{"mounting a fresh /proc", r.Proc}, {"bringing up loopback", r.Loopback}, {"forbidding nested user namespaces", r.Nested}, {"a recursive read-only mount (mount_setattr)", r.ReadOnly}} {
+		if s.err != nil {
+			missing = append(missing, s.what+": "+s.err.Error())
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		r.Unsupported = "namespaces start, but " + strings.Join(missing, "; ")
+	}
+	return r
+}
+
+// CgroupV2 says whether a cgroup v2 hierarchy is mounted and delegated.
+func CgroupV2() string {
+	b, err := os.ReadFile("/sys/fs/cgroup/cgroup.controllers")
+	if err != nil {
+		return "not mounted (cgroup v1 or none): accounting reads /proc"
+	}
+	if err := syscall.Access("/sys/fs/cgroup/cgroup.subtree_control", 2); err != nil {
+		return "mounted (" + strings.TrimSpace(string(b)) + ") but not delegated: accounting reads /proc"
+	}
+	return "mounted (" + strings.TrimSpace(string(b)) + "); accounting reads /proc"
+}
