@@ -149,6 +149,43 @@ func OpenDir(ctx context.Context, dir string) (*SQLite, error) {
 	return Open(ctx, filepath.Join(dir, FileName))
 }
 
+// OpenReadOnly opens an existing store for reading only: nothing is
+// created or written, so reports work on a league directory the user may
+// not write to (another user's, a read-only mount). mode=ro reads the
+// store as it is, even while a league writes it; where SQLite cannot share
+// the WAL index that way (a directory nobody may write, so no running
+// league can be writing either) the file is opened immutable.
+func OpenReadOnly(ctx context.Context, path string) (*SQLite, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("results store %s: %w", path, err)
+	}
+	var first error
+	for _, mode := range []string{"mode=ro", "immutable=1"} {
+		q := url.Values{}
+		q.Add("_pragma", "busy_timeout(10000)")
+		q.Add("_pragma", "query_only(1)")
+		db, err := sql.Open("sqlite", "file:"+path+"?"+mode+"&"+q.Encode())
+		if err != nil {
+			return nil, fmt.Errorf("results store %s: %w", path, err)
+		}
+		db.SetMaxOpenConns(1)
+		s := &SQLite{db: db, path: path}
+		if err = s.checkVersion(ctx); err == nil {
+			return s, nil
+		}
+		db.Close()
+		if first == nil {
+			first = err
+		}
+	}
+	return nil, fmt.Errorf("results store %s (read-only): %w", path, first)
+}
+
+// OpenDirReadOnly opens the store of a league directory for reading.
+func OpenDirReadOnly(ctx context.Context, dir string) (*SQLite, error) {
+	return OpenReadOnly(ctx, filepath.Join(dir, FileName))
+}
+
 // Path is the store's file.
 func (s *SQLite) Path() string { return s.path }
 
@@ -161,6 +198,11 @@ func (s *SQLite) init(ctx context.Context) error {
 	if _, err := s.db.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES ('schema', ?) ON CONFLICT(key) DO NOTHING`, fmt.Sprint(schemaVersion)); err != nil {
 		return fmt.Errorf("schema version: %w", err)
 	}
+	return s.checkVersion(ctx)
+}
+
+// checkVersion refuses a store of another schema version.
+func (s *SQLite) checkVersion(ctx context.Context) error {
 	var v string
 	if err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema'`).Scan(&v); err != nil {
 		return fmt.Errorf("schema version: %w", err)

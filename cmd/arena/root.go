@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -26,6 +27,9 @@ type env struct {
 	// (e.g. compiling Lua scripts); each returns nil for references it
 	// does not handle.
 	preflight []func(ref string) error
+	// preflightTimeout bounds the pre-flight check of one agent (0: the
+	// default).
+	preflightTimeout time.Duration
 }
 
 func defaultEnv() *env {
