@@ -57,6 +57,13 @@ func Prepare(ctx context.Context, s *Spec, log io.Writer) error {
 	return nil
 }
 
+// NotCommandError refuses a Go package directory that is not a program.
+type NotCommandError struct{ Dir, Package string }
+
+func (e *NotCommandError) Error() string {
+	return fmt.Sprintf("%s is package %s, not package main: an agent is a program (package main whose main calls sdk.Serve)", e.Dir, e.Package)
+}
+
 // BuildPackage builds the Go package in dir with `go build` into
 // cacheDir/<key>/agent and returns the binary's path. The key hashes the
 // source files of the package and of every non-standard package it
@@ -71,7 +78,7 @@ func BuildPackage(ctx context.Context, dir, cacheDir string, log io.Writer) (str
 	// go build of a library package writes an archive, not a program: it
 	// would be entered and die in every game.
 	if name != "main" {
-		return "", fmt.Errorf("%s is package %s, not package main: an agent is a program (package main whose main calls sdk.Serve)", dir, name)
+		return "", &NotCommandError{Dir: dir, Package: name}
 	}
 	bin := filepath.Join(cacheDir, key, "agent")
 	if fi, err := os.Stat(bin); err == nil && fi.Mode().IsRegular() {

@@ -151,16 +151,23 @@ func OpenDir(ctx context.Context, dir string) (*SQLite, error) {
 
 // OpenReadOnly opens an existing store for reading only: nothing is
 // created or written, so reports work on a league directory the user may
-// not write to (another user's, a read-only mount). mode=ro reads the
-// store as it is, even while a league writes it; where SQLite cannot share
-// the WAL index that way (a directory nobody may write, so no running
-// league can be writing either) the file is opened immutable.
+// not write to (another user's, a read-only mount). While a league writes
+// the store its write-ahead log exists, and mode=ro reads through it (the
+// running league keeps the log's index files). Without a log no one is
+// writing and the last writer checkpointed everything into the file:
+// it is opened immutable, which creates no index files beside it. (A league
+// run that starts while such a report reads may make the report fail;
+// running it again reads the new state.)
 func OpenReadOnly(ctx context.Context, path string) (*SQLite, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("results store %s: %w", path, err)
 	}
+	modes := []string{"immutable=1", "mode=ro"}
+	if _, err := os.Stat(path + "-wal"); err == nil {
+		modes = []string{"mode=ro", "immutable=1"}
+	}
 	var first error
-	for _, mode := range []string{"mode=ro", "immutable=1"} {
+	for _, mode := range modes {
 		q := url.Values{}
 		q.Add("_pragma", "busy_timeout(10000)")
 		q.Add("_pragma", "query_only(1)")

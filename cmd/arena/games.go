@@ -17,7 +17,9 @@ func newGamesCmd(e *env) *cobra.Command {
 		Use:   "games",
 		Short: "List the games and their course profiles",
 		Long: `List every course game with its course, its referee profile and its
-parameters. With --verbose, also print each profile's limits and penalties.`,
+parameters. With --verbose, also print each profile's limits and penalties.
+Each game's rules, move notation and course profile are written out in
+docs/games/GAME.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
@@ -43,6 +45,7 @@ parameters. With --verbose, also print each profile's limits and penalties.`,
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "\n%s (%s)\n", p.Name, g.Info().Name)
 				describeProfile(cmd.OutOrStdout(), p)
+				fmt.Fprintf(cmd.OutOrStdout(), "  rules: docs/games/%s.md\n", g.Info().Name)
 				for _, pi := range g.Info().Params {
 					fmt.Fprintf(cmd.OutOrStdout(), "  param %s (default %s): %s\n", pi.Name, pi.Default, pi.Doc)
 				}

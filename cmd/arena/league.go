@@ -141,6 +141,10 @@ func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf 
 	if !started {
 		// Refused before any game (directory in use, a changed
 		// configuration, a broken agent): nothing to show but the reason.
+		var nc *league.NotCommandError
+		if errors.As(err, &nc) {
+			return &exitError{code: exitBroken, msg: err.Error()}
+		}
 		return err
 	}
 	plog.finish()
