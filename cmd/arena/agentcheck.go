@@ -149,7 +149,11 @@ func lastLine(s string) string {
 // refusal turns pre-flight failures into the command's outcome: an error
 // with exit status exitBroken, or, with --allow-broken, a warning per
 // agent on stderr and the labels of the agents entered anyway.
-func (e *env) refusal(fails []checkFailure, allowBroken bool) ([]string, error) {
+func (e *env) refusal(ctx context.Context, fails []checkFailure, allowBroken bool) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		// Interrupted: the failures are the interruption's, not the agents'.
+		return nil, fmt.Errorf("interrupted during the pre-flight check, before any game: %w", err)
+	}
 	if len(fails) == 0 {
 		return nil, nil
 	}

@@ -120,7 +120,7 @@ func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf 
 		ForceMixed: rf.force > 1,
 		Log:        notes,
 		Preflight: func(ctx context.Context, s *league.Spec) error {
-			refused, err := e.refusal(e.preflightCheck(ctx, launch, leagueCheckItems(s)), rf.broken)
+			refused, err := e.refusal(ctx, e.preflightCheck(ctx, launch, leagueCheckItems(s)), rf.broken)
 			broken.refused = refused
 			return err
 		},

@@ -104,7 +104,12 @@ func (p *penaltyLog) finish() {
 // any reports whether the run had a penalty.
 func (p *penaltyLog) any() bool { return len(p.order) > 0 }
 
-func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLineText puts a detail on one line, without the gRPC wrapping an
+// agent's own message arrives in.
+func oneLineText(s string) string {
+	s = strings.ReplaceAll(s, "rpc error: code = Unknown desc = ", "")
+	return strings.Join(strings.Fields(s), " ")
+}
 
 // brokenTally finds agents that were broken in every game they played: a
 // penalty, and not one move of their own. Such a run did not measure

@@ -160,7 +160,7 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 		items = append(items, checkItem{label: fmt.Sprintf("agent %s (%s)", names[i], r), player: referee.Player{Name: names[i], Ref: r},
 			game: g, params: params, profile: prof})
 	}
-	refused, err := e.refusal(e.preflightCheck(ctx, launch, items), o.broken)
+	refused, err := e.refusal(ctx, e.preflightCheck(ctx, launch, items), o.broken)
 	if err != nil {
 		return err
 	}

@@ -405,3 +405,29 @@ func TestPlayNegativeSeed(t *testing.T) {
 		t.Fatalf("error %v, output %q", err, out)
 	}
 }
+
+// A league entered with a broken agent (--allow-broken) plays its games,
+// prints each penalty and the standings, names the records to replay, and
+// exits 3.
+func TestLeagueAllowBrokenPrintsPenaltiesAndExitsThree(t *testing.T) {
+	root := t.TempDir()
+	writeScript(t, root, "bad.lua", "function init(info)\n  error(\"no opening book\")\nend\nfunction choose_move(s) return s:legal_moves()[1] end\n", 0o644)
+	file := writeScript(t, root, "b.yaml", "game: bohnenspiel\nagents:\n  - {name: bad, agent: lua:bad.lua}\n  - {name: random, agent: random}\n", 0o644)
+	e, out, _ := testEnv(t)
+	err := run(t, e, "league", "run", file)
+	if err == nil || exitCode(err) != exitBroken || !strings.Contains(err.Error(), "agent bad (lua:bad.lua)") || out.Len() != 0 {
+		t.Fatalf("without --allow-broken: %v (exit %d)\n%s", err, exitCode(err), out)
+	}
+	e, out, _ = testEnv(t)
+	err = run(t, e, "league", "run", file, "--allow-broken")
+	if err == nil || exitCode(err) != exitBroken {
+		t.Fatalf("with --allow-broken: %v (exit %d)", err, exitCode(err))
+	}
+	s := out.String()
+	records := filepath.Join(root, "arena-results", "b", "records.jsonl")
+	for _, w := range []string{"penalty: bad, game b/bad-vs-random/g000-ab-", "no opening book", "RANK  AGENT", "2 game(s) played", "`arena replay " + records + " --game ID`"} {
+		if !strings.Contains(s, w) {
+			t.Errorf("output lacks %q:\n%s", w, s)
+		}
+	}
+}
