@@ -23,8 +23,10 @@ import (
 const exitBroken = 3
 
 // defaultPreflightTimeout bounds the pre-flight check of one agent: start,
-// handshake, opening a game, goodbye. Far below a profile's start-up
-// allowance, since nothing else runs during the check.
+// handshake, opening a game, goodbye; the profile's start-up timeout when
+// that is shorter. Short, so a hanging agent costs seconds once instead
+// of a start-up timeout in every game; --allow-broken enters an agent that
+// needs longer.
 const defaultPreflightTimeout = 10 * time.Second
 
 // checkAgent fails early, before any game starts, on an agent reference
@@ -90,6 +92,10 @@ func (e *env) preflightCheck(ctx context.Context, launch referee.Launcher, items
 }
 
 func checkOne(ctx context.Context, launch referee.Launcher, it checkItem, timeout time.Duration) error {
+	// Never longer than a game would wait (hex-crossout allows 6 s).
+	if st := it.profile.StartupTimeout; st > 0 && st < timeout {
+		timeout = st
+	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	h, err := launch(cctx, it.player, host.Options{StartTimeout: timeout, MemoryMB: it.profile.MemoryMB})
