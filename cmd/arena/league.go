@@ -269,7 +269,17 @@ league runs.`,
 				return err
 			}
 			defer st.Close()
-			return writeStandingsText(cmd.Context(), cmd.OutOrStdout(), st, names)
+			if err := writeStandingsText(cmd.Context(), cmd.OutOrStdout(), st, names); err != nil {
+				return err
+			}
+			// Point to the full story behind the counts.
+			if p, ok := st.(interface{ Path() string }); ok {
+				records := filepath.Join(filepath.Dir(p.Path()), league.RecordsFile)
+				if _, err := os.Stat(records); err == nil {
+					fmt.Fprintf(cmd.OutOrStdout(), "\nrecords in %s: `arena replay %s --game ID` shows a game's moves, penalties and the agents' stderr\n", records, records)
+				}
+			}
+			return nil
 		},
 	}
 	cmd.Flags().StringVar(&only, "league", "", "only this league of a multi-game file")

@@ -195,7 +195,8 @@ func TestLeagueResultsFollowTheFile(t *testing.T) {
 	}
 	t.Chdir(root)
 	e, out, _ = testEnv(t)
-	if err := run(t, e, "league", "standings", "configs/bs.yaml"); err != nil || !strings.Contains(out.String(), "2 of 2 games played") {
+	if err := run(t, e, "league", "standings", "configs/bs.yaml"); err != nil || !strings.Contains(out.String(), "2 of 2 games played") ||
+		!strings.Contains(out.String(), "`arena replay "+filepath.Join(want, "records.jsonl")+" --game ID`") {
 		t.Errorf("standings: %v\n%s", err, out)
 	}
 }
