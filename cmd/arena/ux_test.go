@@ -432,3 +432,66 @@ func TestLeagueAllowBrokenPrintsPenaltiesAndExitsThree(t *testing.T) {
 		}
 	}
 }
+
+// Run as root, the permission bits above do not stop writes. This test
+// runs the report as an unprivileged user for whom the league directory is
+// really read-only.
+func TestReportsReadOnlyForAnotherUser(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to run the report as another user; TestReportsReadOnly covers non-root runs")
+	}
+	root, err := os.MkdirTemp("", "arena-ro-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	file := leagueFile(t, root, "ro.yaml", "")
+	e, out, _ := testEnv(t)
+	if err := run(t, e, "league", "run", file); err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	// The test binary stands in for the arena; the other user must be able
+	// to run it.
+	self, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(root, "arena.test")
+	if err := os.WriteFile(bin, self, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "arena-results", "ro")
+	for _, p := range []string{root, filepath.Join(root, "arena-results"), dir} {
+		if err := os.Chmod(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(filepath.Join(dir, "results.db"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const nobody = 65534
+	report := func(args string) (string, error) {
+		cmd := exec.Command(bin)
+		cmd.Env = append(os.Environ(), "ARENA_TEST_RUN_MAIN=1", "ARENA_TEST_ARGS="+args, "HOME="+root)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+		var o, eb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &o, &eb
+		err := cmd.Run()
+		return o.String() + eb.String(), err
+	}
+	// The directory and the store belong to root: the report cannot write.
+	if s, err := report("league standings " + file); err != nil || !strings.Contains(s, "2 of 2 games played") {
+		t.Fatalf("standings as another user: %v\n%s", err, s)
+	}
+	if s, err := report("league export " + dir + " --format csv"); err != nil || strings.Count(s, "\n") != 3 {
+		t.Fatalf("export as another user: %v\n%s", err, s)
+	}
+	// An unreadable directory is reported as such, not as "no results".
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	s, err := report("league standings " + dir)
+	if err == nil || !strings.Contains(s, "permission denied") || strings.Contains(s, "run the league first") {
+		t.Errorf("unreadable directory: %v\n%s", err, s)
+	}
+}
