@@ -21,7 +21,7 @@ import (
 )
 
 // RecordsFile is the league directory's export of every game record, one
-// JSON object per line (docs/records.md), rewritten at the end of each run.
+// JSON object per line (docs/records.md), rewritten atomically when each run starts and ends.
 const RecordsFile = "records.jsonl"
 
 // RunOptions are what Run needs from its caller.
