@@ -37,6 +37,9 @@ type RunOptions struct {
 	// ForceMixed also continues when stored games outside the new schedule
 	// would be counted with the new ones (--force given twice).
 	ForceMixed bool
+	// OnEvent is told of each referee event (penalties, restarts) as it
+	// happens, from the game's goroutine.
+	OnEvent func(m *referee.Match, e record.Event)
 	// Preflight checks the agents after Go agents are built and before any
 	// game; an error refuses the run.
 	Preflight func(ctx context.Context, s *Spec) error
@@ -441,7 +444,7 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 		// resolved one.
 		p.Ref = launch[p.Name]
 		return opt.Launch(ctx, p, o)
-	}}
+	}, OnEvent: opt.OnEvent}
 
 	// The SPRT's decision cancels the games in progress: the test has used
 	// exactly the games stored, and a game cut short is never stored.

@@ -55,7 +55,7 @@ be counted together, --force must be given twice.
 Before the first game every distinct agent is started once, completes the
 handshake and opens a game (a Lua script runs its top level and init); an
 agent that fails is refused with the reason and nothing is played, unless
---allow-broken. Each penalty is printed as its game ends (--quiet: not).
+--allow-broken. Each penalty is printed when it happens (--quiet: not).
 
 The results go to arena-results/NAME beside the league file, whatever the
 current directory, unless output (or --output) says otherwise.
@@ -119,6 +119,7 @@ func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf 
 		Force:      rf.force > 0,
 		ForceMixed: rf.force > 1,
 		Log:        notes,
+		OnEvent:    plog.onEvent,
 		Preflight: func(ctx context.Context, s *league.Spec) error {
 			refused, err := e.refusal(ctx, e.preflightCheck(ctx, launch, leagueCheckItems(s)), rf.broken)
 			broken.refused = refused
@@ -131,7 +132,7 @@ func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf 
 		},
 		OnGame: func(p league.Progress) {
 			if p.Game != nil {
-				plog.game(p.Game)
+				plog.gameOver(p.Game)
 				broken.add(p.Game)
 			}
 			prog.game(p)

@@ -5,8 +5,10 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 
 	"arena/arena/record"
+	"arena/arena/referee"
 )
 
 // penaltyLinesShown is how many penalties of one kind per agent are printed
@@ -14,10 +16,12 @@ import (
 // that fails once usually fails the same way at every move.
 const penaltyLinesShown = 3
 
-// penaltyLog prints every penalty of a run on the console as its game
-// finishes: agent, game, ply, kind, the referee's detail and, for an agent
-// that died, the last line of its stderr.
+// penaltyLog prints every penalty of a run on the console as the referee
+// records it: agent, game, ply, kind, the referee's detail and, for an
+// agent that died, the last line of its stderr once its game is over (the
+// tail is complete only then). Games run at once, so it locks.
 type penaltyLog struct {
+	mu    sync.Mutex
 	w     io.Writer
 	quiet bool
 	// replay is the records file a game can be replayed from ("" when the
@@ -25,6 +29,9 @@ type penaltyLog struct {
 	replay string
 	counts map[penaltyKey]*penaltyCount
 	order  []penaltyKey
+	// deaths are the seats per game whose death was printed, for the
+	// stderr line at the game's end.
+	deaths map[string][]int
 }
 
 type penaltyKey struct{ agent, kind string }
@@ -35,49 +42,66 @@ type penaltyCount struct {
 }
 
 func newPenaltyLog(w io.Writer, quiet bool, replay string) *penaltyLog {
-	return &penaltyLog{w: w, quiet: quiet, replay: replay, counts: map[penaltyKey]*penaltyCount{}}
+	return &penaltyLog{w: w, quiet: quiet, replay: replay, counts: map[penaltyKey]*penaltyCount{}, deaths: map[string][]int{}}
 }
 
 // isPenalty tells penalty events from the referee's other notes.
 func isPenalty(e record.Event) bool { return e.Kind != "launch" && e.Kind != "restart" }
 
-// game prints the penalties of one finished game.
-func (p *penaltyLog) game(rec *record.Game) {
-	for _, ev := range rec.Events {
-		if !isPenalty(ev) || ev.Seat < 0 || ev.Seat > 1 {
+// onEvent is the referee's event hook: it prints a penalty as it happens.
+func (p *penaltyLog) onEvent(m *referee.Match, ev record.Event) {
+	if !isPenalty(ev) || ev.Seat < 0 || ev.Seat > 1 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	k := penaltyKey{m.Players[ev.Seat].Name, ev.Kind}
+	c := p.counts[k]
+	if c == nil {
+		c = &penaltyCount{}
+		p.counts[k] = c
+		p.order = append(p.order, k)
+	}
+	if c.shown >= penaltyLinesShown {
+		if c.more == 0 {
+			c.moreGame = m.ID
+		}
+		c.more++
+		return
+	}
+	c.shown++
+	if p.quiet {
+		return
+	}
+	what := ev.Kind
+	if ev.Penalty != "" {
+		what += " (" + ev.Penalty + ")"
+	}
+	line := fmt.Sprintf("penalty: %s, game %s, ply %d: %s", k.agent, m.ID, ev.Ply, what)
+	if d := oneLineText(ev.Detail); d != "" {
+		line += ": " + d
+	}
+	fmt.Fprintln(p.w, line)
+	if ev.Kind == "dead" || ev.Kind == "memory" {
+		p.deaths[m.ID] = append(p.deaths[m.ID], ev.Seat)
+	}
+}
+
+// gameOver prints, for each agent whose death in this game was shown, the
+// last line of its stderr.
+func (p *penaltyLog) gameOver(rec *record.Game) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	seats := p.deaths[rec.ID]
+	delete(p.deaths, rec.ID)
+	seen := [2]bool{}
+	for _, seat := range seats {
+		if seen[seat] {
 			continue
 		}
-		k := penaltyKey{rec.Agents[ev.Seat].Name, ev.Kind}
-		c := p.counts[k]
-		if c == nil {
-			c = &penaltyCount{}
-			p.counts[k] = c
-			p.order = append(p.order, k)
-		}
-		if c.shown >= penaltyLinesShown {
-			if c.more == 0 {
-				c.moreGame = rec.ID
-			}
-			c.more++
-			continue
-		}
-		c.shown++
-		if p.quiet {
-			continue
-		}
-		what := ev.Kind
-		if ev.Penalty != "" {
-			what += " (" + ev.Penalty + ")"
-		}
-		line := fmt.Sprintf("penalty: %s, game %s, ply %d: %s", k.agent, rec.ID, ev.Ply, what)
-		if d := oneLineText(ev.Detail); d != "" {
-			line += ": " + d
-		}
-		fmt.Fprintln(p.w, line)
-		if ev.Kind == "dead" || ev.Kind == "memory" {
-			if tail := lastLine(rec.Stderr[ev.Seat]); tail != "" {
-				fmt.Fprintf(p.w, "  last stderr line: %s\n", tail)
-			}
+		seen[seat] = true
+		if tail := lastLine(rec.Stderr[seat]); tail != "" {
+			fmt.Fprintf(p.w, "  last stderr line of %s in game %s: %s\n", rec.Agents[seat].Name, rec.ID, tail)
 		}
 	}
 }
@@ -85,6 +109,8 @@ func (p *penaltyLog) game(rec *record.Game) {
 // finish prints one line per agent and kind whose penalties were not all
 // shown, pointing to where the rest can be read.
 func (p *penaltyLog) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.quiet {
 		return
 	}
@@ -102,7 +128,11 @@ func (p *penaltyLog) finish() {
 }
 
 // any reports whether the run had a penalty.
-func (p *penaltyLog) any() bool { return len(p.order) > 0 }
+func (p *penaltyLog) any() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.order) > 0
+}
 
 // oneLineText puts a detail on one line, without the gRPC wrapping an
 // agent's own message arrives in.

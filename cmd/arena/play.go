@@ -46,7 +46,7 @@ an agent binary built with the arena SDK. Run "arena games" for the games.
 Before the first game every agent is started once, completes the handshake
 and opens a game (a Lua script runs its top level and init); an agent that
 fails is refused with the reason and nothing is played (exit status 3),
-unless --allow-broken. Each penalty is printed as its game ends.
+unless --allow-broken. Each penalty is printed when it happens.
 
 Exit status: 0 all games ran; 1 a usage or setup error; 3 an agent was
 refused by the pre-flight check, or played every game without one move of
@@ -182,7 +182,10 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 		defer recFile.Close()
 	}
 
-	ref := &referee.Referee{Launch: launch}
+	prog := newLeagueProgress(e.stderr, e.isTerminal())
+	notes := prog.wrap(out)
+	plog := newPenaltyLog(notes, o.quiet, o.records)
+	ref := &referee.Referee{Launch: launch, OnEvent: plog.onEvent}
 	parallel := o.parallel
 	if parallel <= 0 {
 		parallel = max(1, runtime.NumCPU()/2)
@@ -244,10 +247,7 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 	go func() { wg.Wait(); close(results) }()
 
 	tally := newTally(names, g.Info().HasScores)
-	prog := newLeagueProgress(e.stderr, e.isTerminal())
 	prog.start(o.games, 0)
-	notes := prog.wrap(out)
-	plog := newPenaltyLog(notes, o.quiet, o.records)
 	broken := newBrokenTally()
 	broken.refused = refused
 	var firstErr error
@@ -259,7 +259,7 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 			continue
 		}
 		tally.add(r.rec)
-		plog.game(r.rec)
+		plog.gameOver(r.rec)
 		broken.add(r.rec)
 		if recFile != nil {
 			line, err := r.rec.MarshalLine()

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -493,5 +494,58 @@ func TestReportsReadOnlyForAnotherUser(t *testing.T) {
 	s, err := report("league standings " + dir)
 	if err == nil || !strings.Contains(s, "permission denied") || strings.Contains(s, "run the league first") {
 		t.Errorf("unreadable directory: %v\n%s", err, s)
+	}
+}
+
+// lockedLog is stdout and stderr of a command that may be written from
+// several goroutines; at the first penalty line it counts this process's
+// children, the agent processes of the games in progress.
+type lockedLog struct {
+	mu          sync.Mutex
+	out         bytes.Buffer
+	sawPenalty  bool
+	kidsAtFirst int
+}
+
+type lockedWriter struct {
+	l      *lockedLog
+	stdout bool
+}
+
+func (w lockedWriter) Write(b []byte) (int, error) {
+	w.l.mu.Lock()
+	defer w.l.mu.Unlock()
+	if !w.stdout {
+		return len(b), nil
+	}
+	if !w.l.sawPenalty && bytes.Contains(b, []byte("penalty: ")) {
+		w.l.sawPenalty = true
+		w.l.kidsAtFirst = len(children(os.Getpid()))
+	}
+	return w.l.out.Write(b)
+}
+
+// A penalty is printed when it happens, not when its game is over: when
+// the first penalty line of a one-game play is written, the game's agent
+// processes are still running (they are stopped when a game ends).
+func TestPenaltyPrintedAsItHappens(t *testing.T) {
+	e, _, _ := testEnv(t)
+	l := &lockedLog{}
+	e.stdout, e.stderr = lockedWriter{l, true}, lockedWriter{l, false}
+	_ = run(t, e, "play", "bohnenspiel", "lua:testdata/failing.lua", "random", "--games", "1")
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.sawPenalty {
+		t.Fatalf("no penalty line:\n%s", l.out.String())
+	}
+	if l.kidsAtFirst < 2 {
+		t.Errorf("%d agent process(es) running at the first penalty line, want the game's 2: it was printed after the game", l.kidsAtFirst)
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for len(children(os.Getpid())) > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := len(children(os.Getpid())); n != 0 {
+		t.Errorf("%d agent process(es) still running after play", n)
 	}
 }
