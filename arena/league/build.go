@@ -57,6 +57,13 @@ func Prepare(ctx context.Context, s *Spec, log io.Writer) error {
 	return nil
 }
 
+// NotCommandError refuses a Go package directory that is not a program.
+type NotCommandError struct{ Dir, Package string }
+
+func (e *NotCommandError) Error() string {
+	return fmt.Sprintf("%s is package %s, not package main: an agent is a program (package main whose main calls sdk.Serve)", e.Dir, e.Package)
+}
+
 // BuildPackage builds the Go package in dir with `go build` into
 // cacheDir/<key>/agent and returns the binary's path. The key hashes the
 // source files of the package and of every non-standard package it
@@ -64,9 +71,14 @@ func Prepare(ctx context.Context, s *Spec, log io.Writer) error {
 // the Go version, so an unchanged agent is built once and any edit, here
 // or in a dependency, builds anew.
 func BuildPackage(ctx context.Context, dir, cacheDir string, log io.Writer) (string, error) {
-	key, err := sourceKey(ctx, dir)
+	key, name, err := sourceKey(ctx, dir)
 	if err != nil {
 		return "", err
+	}
+	// go build of a library package writes an archive, not a program: it
+	// would be entered and die in every game.
+	if name != "main" {
+		return "", &NotCommandError{Dir: dir, Package: name}
 	}
 	bin := filepath.Join(cacheDir, key, "agent")
 	if fi, err := os.Stat(bin); err == nil && fi.Mode().IsRegular() {
@@ -95,20 +107,21 @@ func BuildPackage(ctx context.Context, dir, cacheDir string, log io.Writer) (str
 	return bin, nil
 }
 
-// sourceKey hashes what a build of the package in dir depends on.
-func sourceKey(ctx context.Context, dir string) (string, error) {
-	const format = `{{if not .Standard}}{{.Dir}}|{{join .GoFiles ","}}|{{join .CgoFiles ","}}|{{join .EmbedFiles ","}}|{{with .Module}}{{.GoMod}}{{end}}{{end}}`
+// sourceKey hashes what a build of the package in dir depends on, and
+// names the package (go list -deps lists it last).
+func sourceKey(ctx context.Context, dir string) (key, name string, err error) {
+	const format = `{{if not .Standard}}{{.Dir}}|{{join .GoFiles ","}}|{{join .CgoFiles ","}}|{{join .EmbedFiles ","}}|{{with .Module}}{{.GoMod}}{{end}}|{{.Name}}{{end}}`
 	cmd := exec.CommandContext(ctx, "go", "list", "-deps", "-f", format, ".")
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("go list in %s: %v\n%s", dir, err, strings.TrimSpace(stderr.String()))
+		return "", "", fmt.Errorf("go list in %s: %v\n%s", dir, err, strings.TrimSpace(stderr.String()))
 	}
 	env, err := exec.CommandContext(ctx, "go", "env", "GOVERSION", "GOOS", "GOARCH", "GOMODCACHE").Output()
 	if err != nil {
-		return "", fmt.Errorf("go env: %w", err)
+		return "", "", fmt.Errorf("go env: %w", err)
 	}
 	envLines := strings.Split(strings.TrimSpace(string(env)), "\n")
 	modCache := envLines[len(envLines)-1]
@@ -117,9 +130,10 @@ func sourceKey(ctx context.Context, dir string) (string, error) {
 	files := map[string]bool{}
 	for _, line := range strings.Split(string(out), "\n") {
 		parts := strings.Split(line, "|")
-		if len(parts) != 5 {
+		if len(parts) != 6 {
 			continue
 		}
+		name = parts[5]
 		pkgDir := parts[0]
 		for _, list := range parts[1:4] {
 			for _, f := range strings.Split(list, ",") {
@@ -149,10 +163,10 @@ func sourceKey(ctx context.Context, dir string) (string, error) {
 			continue
 		}
 		if err != nil {
-			return "", fmt.Errorf("hash agent source: %w", err)
+			return "", "", fmt.Errorf("hash agent source: %w", err)
 		}
 		fmt.Fprintf(h, "%s\x00%d\x00", f, len(body))
 		h.Write(body)
 	}
-	return hex.EncodeToString(h.Sum(nil))[:32], nil
+	return hex.EncodeToString(h.Sum(nil))[:32], name, nil
 }

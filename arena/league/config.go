@@ -174,6 +174,7 @@ func readConfig(file string, src Sources) (*loader, Config, error) {
 	err = v.UnmarshalExact(&c, func(dc *mapstructure.DecoderConfig) {
 		dc.ErrorUnused = true
 		dc.ZeroFields = true
+		dc.DecodeHook = mapstructure.ComposeDecodeHookFunc(strictNumbers, dc.DecodeHook)
 	})
 	if err != nil {
 		return nil, Config{}, ld.decodeError(err)

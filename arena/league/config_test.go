@@ -66,6 +66,16 @@ func TestConfigErrors(t *testing.T) {
 			"sprt", "Elo0 < Elo1"},
 		{"no agents", "x.yaml", "game: bohnenspiel\n",
 			"agents", "missing"},
+		{"fractional whole number", "x.yaml", "game: bohnenspiel\ngames_per_pairing: 2.5\n" + twoAgents,
+			"games_per_pairing", "2.5 is not a whole number"},
+		{"negative seed", "x.yaml", "game: bohnenspiel\nseed: -1\n" + twoAgents,
+			"seed", "-1 is negative: want a non-negative whole number"},
+		{"seed out of range", "x.yaml", "game: bohnenspiel\nseed: 99999999999999999999\n" + twoAgents,
+			"seed", "out of range"},
+		{"concurrency out of range", "x.json", `{"game": "bohnenspiel", "concurrency": 1e30, "agents": [{"name": "a", "agent": "random"}, {"name": "b", "agent": "greedy"}]}`,
+			"concurrency", "out of range"},
+		{"fractional seed", "x.toml", "game = \"bohnenspiel\"\nseed = 1.5\n[[agents]]\nname = \"a\"\nagent = \"random\"\n[[agents]]\nname = \"b\"\nagent = \"greedy\"\n",
+			"seed", "1.5 is not a non-negative whole number"},
 		{"unknown built-in", "x.yaml", "game: bohnenspiel\nagents:\n  - name: a\n    agent: random\n  - name: b\n    agent: builtin:grandmaster\n",
 			"agents[1].agent", "grandmaster"},
 	}
@@ -128,7 +138,9 @@ func TestConfigLayers(t *testing.T) {
 	if c.Name != "layers" || c.Format != league.RoundRobin || c.GamesPerPairing != 4 || c.Seed != 9 || c.SPRT.Model != league.Pentanomial {
 		t.Fatalf("config = %+v", c)
 	}
-	if want, _ := filepath.Abs(filepath.Join("arena-results", "layers")); s.Output != want {
+	// The default league directory is beside the file, not in the
+	// current directory.
+	if want := filepath.Join(filepath.Dir(file), "arena-results", "layers"); s.Output != want {
 		t.Errorf("output = %s, want %s", s.Output, want)
 	}
 	l := s.Leagues[0]
@@ -278,5 +290,70 @@ func TestConfigIsolation(t *testing.T) {
 		if _, err := league.Load(bad, loadOpts()); err == nil || !strings.Contains(err.Error(), key) {
 			t.Errorf("%q: %v", body, err)
 		}
+	}
+}
+
+// A negative seed is refused with the same words whether it comes from
+// the file, the environment, a flag or --set; a whole number in range is
+// kept exactly.
+func TestSeedRulesAgreeAcrossSources(t *testing.T) {
+	file := writeFile(t, "s.yaml", "game: bohnenspiel\n"+twoAgents)
+	const want = "seed: -1 is negative: want a non-negative whole number"
+	check := func(what string, opt league.Options) {
+		t.Helper()
+		_, err := league.Load(file, opt)
+		if err == nil || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("%s: error %v, want it to end %q", what, err, want)
+		}
+	}
+	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	league.AddFlags(fs)
+	if err := fs.Parse([]string{"--seed", "-1"}); err != nil {
+		t.Fatal(err)
+	}
+	opt := loadOpts()
+	opt.Sources.Flags = fs
+	check("flag", opt)
+	opt = loadOpts()
+	opt.Sources.Sets = []string{"seed=-1"}
+	check("--set", opt)
+	t.Setenv("ARENA_SEED", "-1")
+	opt = loadOpts()
+	opt.Sources.NoEnv = false
+	check("environment", opt)
+	if _, err := league.ParseSeed("-1"); err == nil || err.Error() != want {
+		t.Errorf("ParseSeed(-1): %v, want %q", err, want)
+	}
+	if n, err := league.ParseSeed("18446744073709551615"); err != nil || n != 1<<64-1 {
+		t.Errorf("ParseSeed(max): %d, %v", n, err)
+	}
+	if _, err := league.ParseSeed("18446744073709551616"); err == nil || !strings.Contains(err.Error(), "out of range") {
+		t.Errorf("ParseSeed(2^64): %v", err)
+	}
+}
+
+// An ARENA_ variable that names no key is a warning naming the closest
+// key's variable; known variables give none.
+func TestUnknownEnvironmentVariableWarns(t *testing.T) {
+	file := writeFile(t, "w.yaml", "game: bohnenspiel\n"+twoAgents)
+	t.Setenv("ARENA_GAMES_PER_PARING", "4")
+	t.Setenv("ARENA_SEED", "3")
+	opt := loadOpts()
+	opt.Sources.NoEnv = false
+	s, err := league.Load(file, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Warnings) != 1 {
+		t.Fatalf("warnings %q, want exactly one", s.Warnings)
+	}
+	w := s.Warnings[0]
+	for _, want := range []string{"$ARENA_GAMES_PER_PARING", "$ARENA_GAMES_PER_PAIRING", "games_per_pairing"} {
+		if !strings.Contains(w, want) {
+			t.Errorf("warning %q lacks %q", w, want)
+		}
+	}
+	if s.Config.Seed != 3 || s.Config.GamesPerPairing != 2 {
+		t.Errorf("seed %d, games per pairing %d: want 3 from the environment and the default 2", s.Config.Seed, s.Config.GamesPerPairing)
 	}
 }

@@ -166,8 +166,13 @@ func WriteStandings(w io.Writer, format string, all []*Standings) error {
 		_ = cw.Write([]string{"league", "rank", "agent", "games", "w", "d", "l", "score", "elo", "elo_lo", "elo_hi",
 			"timeouts", "illegal", "crashes"})
 		f := func(x float64) string {
-			if math.IsNaN(x) {
+			switch {
+			case math.IsNaN(x):
 				return ""
+			case math.IsInf(x, 1):
+				return "+inf"
+			case math.IsInf(x, -1):
+				return "-inf"
 			}
 			return strconv.FormatFloat(x, 'f', 1, 64)
 		}
@@ -184,20 +189,27 @@ func WriteStandings(w io.Writer, format string, all []*Standings) error {
 	return fmt.Errorf("unknown export format %q (known: csv, json)", format)
 }
 
-// jsonFloat is a float that JSON writes as null when it is not finite
-// (an Elo estimate from all-won pairs is +Inf).
+// jsonFloat is a float that JSON, which has no infinities, writes as the
+// strings "+inf" and "-inf" (an Elo estimate from all-won pairs is +Inf;
+// null would lose its sign), and as null when it is not a number (no
+// estimate at all).
 type jsonFloat float64
 
-// MarshalJSON writes null for NaN and infinities.
+// MarshalJSON writes "+inf", "-inf" or null for non-finite values.
 func (f jsonFloat) MarshalJSON() ([]byte, error) {
 	x := float64(f)
-	if math.IsNaN(x) || math.IsInf(x, 0) {
+	switch {
+	case math.IsNaN(x):
 		return []byte("null"), nil
+	case math.IsInf(x, 1):
+		return []byte(`"+inf"`), nil
+	case math.IsInf(x, -1):
+		return []byte(`"-inf"`), nil
 	}
 	return json.Marshal(x)
 }
 
-// MarshalJSON writes non-finite ratings as null.
+// MarshalJSON writes non-finite ratings as jsonFloat does.
 func (r Row) MarshalJSON() ([]byte, error) {
 	type plain Row
 	return json.Marshal(struct {
@@ -209,7 +221,7 @@ func (r Row) MarshalJSON() ([]byte, error) {
 	}{plain(r), jsonFloat(r.Elo), jsonFloat(r.EloLo), jsonFloat(r.EloHi), jsonFloat(r.EloSE)})
 }
 
-// MarshalJSON writes non-finite ratings as null.
+// MarshalJSON writes non-finite ratings as jsonFloat does.
 func (p PairRow) MarshalJSON() ([]byte, error) {
 	type plain PairRow
 	return json.Marshal(struct {

@@ -26,12 +26,27 @@ func fmtElo(e float64) string {
 	return fmt.Sprintf("%+.0f", e)
 }
 
+// fmtInterval prints a 95% interval. One that has collapsed onto a
+// point, or that is infinite at both ends, estimates nothing and says so;
+// one infinite at one end is a one-sided bound.
 func fmtInterval(lo, hi float64) string {
-	if math.IsNaN(lo) || math.IsNaN(hi) {
+	switch {
+	case math.IsNaN(lo) && math.IsNaN(hi):
+		return naInterval
+	case math.IsNaN(lo) || math.IsNaN(hi):
 		return "-"
+	case lo == hi, math.IsInf(lo, -1) && math.IsInf(hi, 1):
+		return naInterval
+	case math.IsInf(hi, 1):
+		return "≥ " + fmtElo(lo)
+	case math.IsInf(lo, -1):
+		return "≤ " + fmtElo(hi)
 	}
 	return "[" + fmtElo(lo) + ", " + fmtElo(hi) + "]"
 }
+
+// naInterval stands for an interval the games cannot give.
+const naInterval = "n/a (too few games)"
 
 func fmtPoints(p float64) string {
 	if p == math.Trunc(p) {
@@ -59,8 +74,12 @@ func (s *Standings) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "RANK\tAGENT\tGAMES\tW\tD\tL\tSCORE\tELO\t95% CI\tTIMEOUTS\tILLEGAL\tCRASHES")
 	for _, r := range s.Rows {
+		ci := fmtInterval(r.EloLo, r.EloHi)
+		if math.IsNaN(r.Elo) {
+			ci = "-"
+		}
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%d\t%d\t%d\n", r.Rank, r.Agent, r.Games, r.W, r.D, r.L,
-			fmtPoints(r.Score), fmtElo(r.Elo), fmtInterval(r.EloLo, r.EloHi), r.Timeout, r.Illegal, r.Crash)
+			fmtPoints(r.Score), fmtElo(r.Elo), ci, r.Timeout, r.Illegal, r.Crash)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -104,12 +123,20 @@ func (s *Standings) WriteText(w io.Writer) error {
 			if p.Unpaired > 0 {
 				extra = fmt.Sprintf(" (+%d unpaired)", p.Unpaired)
 			}
+			ci := fmtInterval(p.EloLo, p.EloHi)
+			if p.Note != "" && p.Note != "too few games" {
+				ci += " (" + p.Note + ")"
+			}
+			if p.Penta.N() == 0 {
+				ci = "-"
+			}
 			fmt.Fprintf(tw, "%s\t%d%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\n", p.Pairing, p.Penta.N(), extra,
-				p.Penta[0], p.Penta[1], p.Penta[2], p.Penta[3], p.Penta[4], fmtElo(p.Elo), fmtInterval(p.EloLo, p.EloHi))
+				p.Penta[0], p.Penta[1], p.Penta[2], p.Penta[3], p.Penta[4], fmtElo(p.Elo), ci)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
+		fmt.Fprintln(w, "(pair ELO: the first agent over the second from these pairs alone. The table's ELO is one fit over all games, centred on 0 and pulled toward it by a prior of two draws per agent, so its gaps are smaller, most with few games.)")
 	}
 	if s.SPRT != nil {
 		fmt.Fprintf(w, "\n%s\n", s.SPRT)

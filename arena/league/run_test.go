@@ -481,3 +481,49 @@ agents:
 		}
 	}
 }
+
+// A records export that lags the store (a crash between a stored game and
+// the export's rewrite) is brought up to date when the next run starts,
+// before any game; the export is never left half-written.
+func TestRecordsCaughtUpAtStart(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "rec")
+	file := writeFile(t, "rec.yaml", "game: bohnenspiel\ngames_per_pairing: 4\noutput: "+out+"\n"+`
+agents:
+  - name: greedy
+    agent: greedy
+  - name: random
+    agent: random
+`)
+	spec, err := league.Load(file, loadOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := league.Run(ctx, spec, league.RunOptions{Launch: testLauncher()}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(out, league.RecordsFile)
+	full, err := os.ReadFile(path)
+	if err != nil || bytes.Count(full, []byte("\n")) != 4 {
+		t.Fatalf("records after the run: %v, %d lines", err, bytes.Count(full, []byte("\n")))
+	}
+	// The crash: the export holds one game of four.
+	first, _, _ := bytes.Cut(full, []byte("\n"))
+	if err := os.WriteFile(path, append(first, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var atStart []byte
+	err = league.Run(ctx, spec, league.RunOptions{Launch: testLauncher(), OnStart: func(int, int) {
+		atStart, _ = os.ReadFile(path)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(atStart, full) {
+		t.Errorf("at the start of the next run the export has %d lines, want the store's 4", bytes.Count(atStart, []byte("\n")))
+	}
+	if left, _ := filepath.Glob(filepath.Join(out, ".records.jsonl.tmp-*")); len(left) != 0 {
+		t.Errorf("temporary files left behind: %v", left)
+	}
+}

@@ -21,7 +21,7 @@ import (
 )
 
 // RecordsFile is the league directory's export of every game record, one
-// JSON object per line (docs/records.md), rewritten at the end of each run.
+// JSON object per line (docs/records.md), rewritten atomically when each run starts and ends.
 const RecordsFile = "records.jsonl"
 
 // RunOptions are what Run needs from its caller.
@@ -34,6 +34,15 @@ type RunOptions struct {
 	Store results.Store
 	// Force continues a league whose configuration or agents changed.
 	Force bool
+	// ForceMixed also continues when stored games outside the new schedule
+	// would be counted with the new ones (--force given twice).
+	ForceMixed bool
+	// OnEvent is told of each referee event (penalties, restarts) as it
+	// happens, from the game's goroutine.
+	OnEvent func(m *referee.Match, e record.Event)
+	// Preflight checks the agents after Go agents are built and before any
+	// game; an error refuses the run.
+	Preflight func(ctx context.Context, s *Spec) error
 	// Log receives the run's notes: each league's setup and overrides,
 	// builds, SPRT decisions. nil discards them.
 	Log io.Writer
@@ -70,6 +79,11 @@ func (e *ChangedError) Error() string {
 // parallel up to each league's concurrency, storing each finished game at
 // once. Interrupted (ctx cancelled, process killed), it loses only the
 // games in progress; run again, it plays exactly the missing ones.
+//
+// Everything that can refuse the run — the directory lock, building Go
+// agents, the pre-flight check, another league in the directory, a changed
+// configuration — happens before OnStart; an error returned before OnStart
+// was called means no game was played.
 func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 	if opt.Launch == nil {
 		return errors.New("league run: no agent launcher")
@@ -78,38 +92,40 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 	if logw == nil {
 		logw = io.Discard
 	}
-	if err := Prepare(ctx, s, logw); err != nil {
-		return err
-	}
 	st := opt.Store
 	if st == nil {
+		// The lock comes first: a second run on the same directory is
+		// refused before it builds, checks or prints anything.
 		unlock, err := lockDir(s.Output)
 		if err != nil {
 			return err
 		}
 		defer unlock()
+	}
+	if err := Prepare(ctx, s, logw); err != nil {
+		return err
+	}
+	if opt.Preflight != nil {
+		if err := opt.Preflight(ctx, s); err != nil {
+			return err
+		}
+	}
+	if st == nil {
 		db, err := results.OpenDir(ctx, s.Output)
 		if err != nil {
 			return err
 		}
 		defer db.Close()
 		st = db
-	}
-
-	// Refuse a changed configuration before touching anything.
-	var changes []string
-	for _, l := range s.Leagues {
-		c, err := changed(ctx, st, l)
-		if err != nil {
+		// Bring the records export up to date with the store first, so a
+		// run that crashed before rewriting it leaves it behind no longer
+		// than the next start.
+		if err := writeRecordsFile(ctx, st, s); err != nil {
 			return err
 		}
-		changes = append(changes, c...)
 	}
-	if len(changes) > 0 {
-		if !opt.Force {
-			return &ChangedError{Dir: s.Output, Changes: changes}
-		}
-		fmt.Fprintf(logw, "--force: continuing despite:\n  %s\n", strings.Join(changes, "\n  "))
+	if err := otherLeagues(ctx, st, s); err != nil {
+		return err
 	}
 
 	type plan struct {
@@ -117,17 +133,12 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 		sched   []results.Match
 		pending []results.Match
 		games   []results.Game // stored, for the tally and the SPRT
+		kept    int            // stored games of the schedule
+		extra   int            // stored games outside the schedule
 	}
 	var plans []*plan
-	total, done := 0, 0
 	for _, l := range s.Leagues {
 		p := &plan{l: l, sched: l.Schedule()}
-		if err := st.SaveLeague(ctx, results.League{
-			Name: l.Name, Game: l.Game.Info().Name, Params: l.Params, Profile: l.Profile.Name,
-			Overrides: overrideStrings(l), Format: l.Format, ConfigHash: l.Hash, Config: l.Config,
-		}, storeAgents(l), p.sched); err != nil {
-			return err
-		}
 		games, err := st.Games(ctx, l.Name)
 		if err != nil {
 			return err
@@ -140,22 +151,67 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 		for _, g := range games {
 			if inSched[g.Match.ID] {
 				have[g.Match.ID] = true
+			} else {
+				p.extra++
 			}
 		}
+		p.kept = len(have)
 		p.games = games
 		for _, m := range p.sched {
 			if !have[m.ID] {
 				p.pending = append(p.pending, m)
 			}
 		}
+		plans = append(plans, p)
+	}
+
+	// Refuse a changed configuration before touching anything; with
+	// --force, say exactly what is kept and what is played, and refuse
+	// again (unless forced twice) when old and new games would mix.
+	var changes, plansText []string
+	mixed := false
+	for _, p := range plans {
+		c, err := changed(ctx, st, p.l)
+		if err != nil {
+			return err
+		}
+		if len(c) == 0 {
+			continue
+		}
+		changes = append(changes, c...)
+		line := fmt.Sprintf("league %s: keeps %d stored game(s) of the new schedule, plays %d missing game(s)", p.l.Name, p.kept, len(p.pending))
+		if p.extra > 0 {
+			mixed = true
+			line += fmt.Sprintf("; %d stored game(s) are not in the new schedule and stay in the standings, mixed with the new games", p.extra)
+		}
+		plansText = append(plansText, line)
+	}
+	if len(changes) > 0 {
+		if !opt.Force {
+			return &ChangedError{Dir: s.Output, Changes: changes}
+		}
+		if mixed && !opt.ForceMixed {
+			return &MixedError{Dir: s.Output, Changes: changes, Plan: plansText}
+		}
+		fmt.Fprintf(logw, "--force: continuing despite:\n  %s\n  %s\n", strings.Join(changes, "\n  "), strings.Join(plansText, "\n  "))
+	}
+
+	total, done := 0, 0
+	for _, p := range plans {
+		l := p.l
+		if err := st.SaveLeague(ctx, results.League{
+			Name: l.Name, Game: l.Game.Info().Name, Params: l.Params, Profile: l.Profile.Name,
+			Overrides: overrideStrings(l), Format: l.Format, ConfigHash: l.Hash, Config: l.Config,
+		}, storeAgents(l), p.sched); err != nil {
+			return err
+		}
 		if l.Format == AB && len(p.pending) > 0 {
-			if _, _, _, _, d := sprtOf(l.SPRT, l.Agents[0].Name, games); d != ratings.Continue {
+			if _, _, _, _, d := sprtOf(l.SPRT, l.Agents[0].Name, p.games); d != ratings.Continue {
 				p.pending = nil
 			}
 		}
-		total += len(have) + len(p.pending)
-		done += len(have)
-		plans = append(plans, p)
+		total += p.kept + len(p.pending)
+		done += p.kept
 	}
 	if opt.OnStart != nil {
 		opt.OnStart(total, done)
@@ -177,6 +233,45 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 		}
 	}
 	return runErr
+}
+
+// MixedError refuses a forced resume that would count games of the old
+// schedule together with games of the new one, until forced twice.
+type MixedError struct {
+	Dir     string
+	Changes []string
+	Plan    []string
+}
+
+func (e *MixedError) Error() string {
+	return fmt.Sprintf("the league directory %s holds results of a different configuration:\n  %s\nwith --force the run would do this:\n  %s\nrerun with --force --force to mix them, or use another output directory (--output)",
+		e.Dir, strings.Join(e.Changes, "\n  "), strings.Join(e.Plan, "\n  "))
+}
+
+// otherLeagues refuses a directory that holds another league's results
+// (a league file run with another --name, or two files naming the same
+// output), unless the directory was named on purpose on the command line
+// or in the environment.
+func otherLeagues(ctx context.Context, st results.Store, s *Spec) error {
+	if s.OutputExplicit {
+		return nil
+	}
+	stored, err := st.Leagues(ctx)
+	if err != nil {
+		return err
+	}
+	var others []string
+	for _, l := range stored {
+		base, _, _ := strings.Cut(l.Name, "/")
+		if base != s.Config.Name {
+			others = append(others, l.Name)
+		}
+	}
+	if len(others) == 0 {
+		return nil
+	}
+	return fmt.Errorf("the league directory %s holds league %s, not %s: one directory keeps one league's results; give --output DIR for a directory of its own (or --output %s to share this one on purpose)",
+		s.Output, strings.Join(others, ", "), s.Config.Name, s.Output)
 }
 
 func overrideStrings(l *League) []string {
@@ -349,7 +444,7 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 		// resolved one.
 		p.Ref = launch[p.Name]
 		return opt.Launch(ctx, p, o)
-	}}
+	}, OnEvent: opt.OnEvent}
 
 	// The SPRT's decision cancels the games in progress: the test has used
 	// exactly the games stored, and a game cut short is never stored.
@@ -487,31 +582,64 @@ func lockDir(dir string) (func(), error) {
 
 // writeRecordsFile rewrites the directory's records export atomically.
 func writeRecordsFile(ctx context.Context, st results.Store, s *Spec) error {
-	path := filepath.Join(s.Output, RecordsFile)
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return fmt.Errorf("records export: %w", err)
-	}
-	var names []string
 	leagues, err := st.Leagues(ctx)
 	if err != nil {
-		f.Close()
 		return err
 	}
+	var names []string
 	for _, l := range leagues {
 		names = append(names, l.Name)
 	}
-	if err := WriteRecords(ctx, st, names, f); err != nil {
+	err = WriteFileAtomic(filepath.Join(s.Output, RecordsFile), func(w io.Writer) error {
+		return WriteRecords(ctx, st, names, w)
+	})
+	if err != nil {
+		return fmt.Errorf("records export: %w", err)
+	}
+	return nil
+}
+
+// WriteFileAtomic writes path through a temporary file in the same
+// directory: written, fsynced, renamed over path, and the directory
+// fsynced. A kill or a power loss at any moment leaves either the old
+// file or the complete new one, never a truncated one.
+func WriteFileAtomic(path string, write func(io.Writer) error) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	fail := func(err error) error {
 		f.Close()
 		os.Remove(tmp)
 		return err
 	}
+	if err := write(f); err != nil {
+		return fail(err)
+	}
+	// CreateTemp makes the file 0600; an export is meant to be read.
+	if err := f.Chmod(0o644); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("records export: %w", err)
+		os.Remove(tmp)
+		return err
 	}
 	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("records export: %w", err)
+		os.Remove(tmp)
+		return err
+	}
+	// The rename is durable only once the directory is synced.
+	if d, err := os.Open(dir); err == nil {
+		err = d.Sync()
+		d.Close()
+		if err != nil {
+			return fmt.Errorf("sync %s: %w", dir, err)
+		}
 	}
 	return nil
 }

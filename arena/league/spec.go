@@ -46,9 +46,16 @@ const (
 
 // Spec is a checked league file, ready to schedule and run.
 type Spec struct {
-	File     string // the league file
-	Config   Config // the effective configuration
-	Output   string // the league directory (absolute)
+	File   string // the league file
+	Config Config // the effective configuration
+	Output string // the league directory (absolute)
+	// OutputExplicit is set when the directory was named by a flag, an
+	// environment variable or --set, not by the file or the default: the
+	// caller chose it on purpose, so another league may share it.
+	OutputExplicit bool
+	// Warnings are problems that do not stop the run (an ARENA_ variable
+	// that names no key), for the caller to print.
+	Warnings []string
 	CacheDir string // where Go package agents are built (absolute)
 	Leagues  []*League
 }
@@ -120,6 +127,9 @@ func Load(file string, opt Options) (*Spec, error) {
 		return nil, ld.errorf("name", "%q: use letters, digits and . _ + # - (it names the league's matches and directory)", c.Name)
 	}
 	s := &Spec{File: file, Config: c}
+	if !opt.Sources.NoEnv {
+		s.Warnings = EnvWarnings()
+	}
 
 	// Paths written in the file are relative to the file; others (flags,
 	// environment) to the current directory.
@@ -136,13 +146,14 @@ func Load(file string, opt Options) (*Spec, error) {
 		}
 		return abs, nil
 	}
-	out := c.Output
-	if out == "" {
-		out = filepath.Join("arena-results", c.Name)
-	}
-	if s.Output, err = resolvePath("output", out); err != nil {
+	// The default league directory sits beside the league file, so the
+	// same file finds the same results from whatever directory it is run.
+	if c.Output == "" {
+		s.Output = filepath.Join(baseDir, "arena-results", c.Name)
+	} else if s.Output, err = resolvePath("output", c.Output); err != nil {
 		return nil, err
 	}
+	s.OutputExplicit = c.Output != "" && ld.source("output") != file
 	if s.CacheDir, err = resolvePath("cache_dir", c.CacheDir); err != nil {
 		return nil, err
 	}

@@ -66,6 +66,8 @@ type PairRow struct {
 	Elo      float64       `json:"elo"` // A over B, from the pairs
 	EloLo    float64       `json:"elo_lo"`
 	EloHi    float64       `json:"elo_hi"`
+	// Note says why the interval is one-sided or missing.
+	Note string `json:"note,omitempty"`
 }
 
 // SPRTStatus is the sequential test's state.
@@ -246,8 +248,16 @@ func Compute(l results.League, names []string, scheduled int, games []results.Ga
 		}
 		return false
 	})
-	for rank, i := range order {
-		rows[i].Rank = rank + 1
+	for pos, i := range order {
+		rows[i].Rank = pos + 1
+		// Agents whose points and (shown) ratings are equal share a rank,
+		// as 1, 1, 3.
+		if pos > 0 {
+			prev := rows[order[pos-1]]
+			if prev.Score == rows[i].Score && (!fitted || fmtElo(prev.Elo) == fmtElo(rows[i].Elo)) {
+				rows[i].Rank = prev.Rank
+			}
+		}
 		s.Rows = append(s.Rows, *rows[i])
 	}
 	s.Cross = make([][]Cell, len(order))
@@ -279,6 +289,7 @@ func Compute(l results.League, names []string, scheduled int, games []results.Ga
 		pr.Elo, pr.EloLo, pr.EloHi = math.NaN(), math.NaN(), math.NaN()
 		if pr.Penta.N() > 0 {
 			pr.Elo, pr.EloLo, pr.EloHi = pr.Penta.Elo()
+			pr.EloLo, pr.EloHi, pr.Note = pairBounds(pr.Penta.N(), pr.Elo, pr.EloLo, pr.EloHi)
 		}
 		s.Pairs = append(s.Pairs, *pr)
 	}
@@ -292,6 +303,31 @@ func Compute(l results.League, names []string, scheduled int, games []results.Ga
 		s.SPRT = st
 	}
 	return s
+}
+
+// pairLevel is the two-sided level of the pair intervals; a one-sided
+// bound uses the same tail, (1-pairLevel)/2.
+const pairLevel = 0.95
+
+// pairBounds replaces an interval the normal approximation cannot give.
+// When every pair had the same score the spread is zero and the interval
+// would collapse onto the estimate ([0, 0], [+inf, +inf]). If every pair
+// was won outright (or lost), the exact binomial bound on the pairs still
+// says something one-sided: with n pairs all won, the chance of winning a
+// pair is at least tail^(1/n). Any other collapsed interval is unknown.
+func pairBounds(n int, est, lo, hi float64) (float64, float64, string) {
+	if lo != hi && !math.IsNaN(lo) && !math.IsNaN(hi) {
+		return lo, hi, ""
+	}
+	tail := (1 - pairLevel) / 2
+	p := math.Pow(tail, 1/float64(n))
+	switch {
+	case math.IsInf(est, 1):
+		return ratings.EloFromScore(p), math.Inf(1), fmt.Sprintf("one-sided: all %d pair(s) won", n)
+	case math.IsInf(est, -1):
+		return math.Inf(-1), ratings.EloFromScore(1 - p), fmt.Sprintf("one-sided: all %d pair(s) lost", n)
+	}
+	return math.NaN(), math.NaN(), "too few games"
 }
 
 // sprtOf evaluates the SPRT for agent a over its opponent.

@@ -62,6 +62,10 @@ type Referee struct {
 	Clock clock.Clock
 	// EndTimeout bounds the goodbye call to each agent (default 1 s).
 	EndTimeout time.Duration
+	// OnEvent, if set, is told of each event as it is recorded, so a
+	// console can show a penalty when it happens. It is called from the
+	// game's goroutine; games may run at once.
+	OnEvent func(m *Match, e record.Event)
 }
 
 // HostLauncher launches agents as plugin subprocesses.
@@ -613,5 +617,9 @@ func (g *game) event(seat int, kind engine.Failure, pen engine.Penalty, detail, 
 	if kind == engine.FailDead {
 		g.deathRecorded[seat] = true
 	}
-	g.rec.Events = append(g.rec.Events, record.Event{Ply: g.st.Ply(), Seat: seat, Kind: string(kind), Penalty: string(pen), Detail: detail, Reply: reply})
+	ev := record.Event{Ply: g.st.Ply(), Seat: seat, Kind: string(kind), Penalty: string(pen), Detail: detail, Reply: reply}
+	g.rec.Events = append(g.rec.Events, ev)
+	if g.ref.OnEvent != nil {
+		g.ref.OnEvent(&g.m, ev)
+	}
 }

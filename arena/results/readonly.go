@@ -15,12 +15,14 @@ import (
 	"arena/arena/record"
 )
 
-// OpenReadOnly opens an existing store for reading only (the viewer): the
+// OpenLive opens an existing store for reading only (the viewer): the
 // file is opened with mode=ro and every connection is query_only, so
 // nothing this process does can change it, while a league running in
 // another process (or this one) keeps writing through its own handle. A
-// missing file is an error, never created.
-func OpenReadOnly(ctx context.Context, path string) (*SQLite, error) {
+// missing file is an error, never created. Unlike OpenReadOnly, which
+// opens an idle store immutable, it always reads through the write-ahead
+// log, so a long-lived viewer sees games committed after it opened.
+func OpenLive(ctx context.Context, path string) (*SQLite, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("results store %s: %w", path, err)
 	}

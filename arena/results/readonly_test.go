@@ -9,10 +9,10 @@ import (
 	"arena/arena/results"
 )
 
-func TestOpenReadOnly(t *testing.T) {
+func TestOpenLive(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	if _, err := results.OpenReadOnly(ctx, filepath.Join(dir, results.FileName)); err == nil {
+	if _, err := results.OpenLive(ctx, filepath.Join(dir, results.FileName)); err == nil {
 		t.Fatal("a missing store opened read-only; want an error")
 	}
 	w, err := results.OpenDir(ctx, dir)
@@ -25,7 +25,7 @@ func TestOpenReadOnly(t *testing.T) {
 	if err := w.SaveLeague(ctx, l, []results.Agent{{Name: "a"}, {Name: "b"}}, []results.Match{m}); err != nil {
 		t.Fatal(err)
 	}
-	ro, err := results.OpenReadOnly(ctx, w.Path())
+	ro, err := results.OpenLive(ctx, w.Path())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -149,6 +149,50 @@ func OpenDir(ctx context.Context, dir string) (*SQLite, error) {
 	return Open(ctx, filepath.Join(dir, FileName))
 }
 
+// OpenReadOnly opens an existing store for reading only: nothing is
+// created or written, so reports work on a league directory the user may
+// not write to (another user's, a read-only mount).
+//
+// Without a write-ahead log beside the file no one is writing, and the
+// last writer checkpointed every commit into the file: it is opened
+// immutable, which creates no index files next to it. (A league run that
+// starts while such a report reads may make the report fail; running it
+// again reads the new state.) With a log — a league running, or one killed
+// before it could checkpoint — committed games may live only in the log,
+// so the file is opened mode=ro, which reads through it; immutable would
+// silently miss them, and is never used then.
+func OpenReadOnly(ctx context.Context, path string) (*SQLite, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("results store %s: %w", path, err)
+	}
+	mode := "immutable=1"
+	if _, err := os.Stat(path + "-wal"); err == nil {
+		mode = "mode=ro"
+	}
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "query_only(1)")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+mode+"&"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("results store %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	s := &SQLite{db: db, path: path}
+	if err := s.checkVersion(ctx); err != nil {
+		db.Close()
+		if mode == "mode=ro" {
+			return nil, fmt.Errorf("results store %s (read-only): %w (its write-ahead log %s-wal holds games not yet in the file; reading them needs write access to the directory, or a league run to fold them in)", path, err, path)
+		}
+		return nil, fmt.Errorf("results store %s (read-only): %w", path, err)
+	}
+	return s, nil
+}
+
+// OpenDirReadOnly opens the store of a league directory for reading.
+func OpenDirReadOnly(ctx context.Context, dir string) (*SQLite, error) {
+	return OpenReadOnly(ctx, filepath.Join(dir, FileName))
+}
+
 // Path is the store's file.
 func (s *SQLite) Path() string { return s.path }
 
@@ -161,6 +205,11 @@ func (s *SQLite) init(ctx context.Context) error {
 	if _, err := s.db.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES ('schema', ?) ON CONFLICT(key) DO NOTHING`, fmt.Sprint(schemaVersion)); err != nil {
 		return fmt.Errorf("schema version: %w", err)
 	}
+	return s.checkVersion(ctx)
+}
+
+// checkVersion refuses a store of another schema version.
+func (s *SQLite) checkVersion(ctx context.Context) error {
 	var v string
 	if err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema'`).Scan(&v); err != nil {
 		return fmt.Errorf("schema version: %w", err)

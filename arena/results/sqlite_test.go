@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -116,5 +117,51 @@ func TestRoundTrip(t *testing.T) {
 	ls, err := s.Leagues(ctx)
 	if err != nil || len(ls) != 1 || ls[0].Name != "L" {
 		t.Fatalf("leagues = %+v, %v", ls, err)
+	}
+}
+
+// A read-only open writes nothing beside a checkpointed store, and reads
+// games that are still only in the write-ahead log of a writer that is
+// open (or was killed) rather than missing them.
+func TestOpenReadOnly(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, results.FileName)
+	w, err := results.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.SaveLeague(ctx, results.League{Name: "l", Game: "g", Profile: "p", Format: "round-robin", ConfigHash: "h", Config: "{}"}, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	// The writer is still open: the league may be only in the log.
+	r, err := results.OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ls, err := r.Leagues(ctx); err != nil || len(ls) != 1 {
+		t.Fatalf("while the writer is open: leagues %v, %v", ls, err)
+	}
+	if err := r.SaveLeague(ctx, results.League{Name: "m", Game: "g", Profile: "p", Format: "round-robin", ConfigHash: "h", Config: "{}"}, nil, nil); err == nil {
+		t.Error("a read-only store accepted a write")
+	}
+	r.Close()
+	w.Close()
+
+	before, _ := os.ReadDir(dir)
+	r, err = results.OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ls, err := r.Leagues(ctx); err != nil || len(ls) != 1 {
+		t.Fatalf("after the writer closed: leagues %v, %v", ls, err)
+	}
+	r.Close()
+	after, _ := os.ReadDir(dir)
+	if len(after) != len(before) {
+		t.Errorf("files beside the store: %v before, %v after a read-only open", before, after)
+	}
+	if _, err := results.OpenReadOnly(ctx, filepath.Join(dir, "missing.db")); err == nil || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing store: %v", err)
 	}
 }

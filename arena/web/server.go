@@ -62,7 +62,7 @@ func (s *source) store(ctx context.Context) (*results.SQLite, error) {
 	if s.st != nil {
 		return s.st, nil
 	}
-	st, err := results.OpenReadOnly(ctx, filepath.Join(s.dir, results.FileName))
+	st, err := results.OpenLive(ctx, filepath.Join(s.dir, results.FileName))
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,33 @@
 package main
 
-import "fmt"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"arena/arena/league"
+	"arena/arena/referee"
+	"arena/engine"
+	"arena/plugins/host"
+	"arena/plugins/protocol"
+)
+
+// exitBroken is the exit status of a run refused because agents failed the
+// pre-flight check, or finished with an agent that was broken in every
+// game it played (docs/leagues.md, "Exit status").
+const exitBroken = 3
+
+// defaultPreflightTimeout bounds the pre-flight check of one agent: start,
+// handshake, opening a game, goodbye; the profile's start-up timeout when
+// that is shorter. Short, so a hanging agent costs seconds once instead
+// of a start-up timeout in every game; --allow-broken enters an agent that
+// needs longer.
+const defaultPreflightTimeout = 10 * time.Second
 
 // checkAgent fails early, before any game starts, on an agent reference
 // that cannot be started: an unknown name, a missing file, a script that
@@ -15,4 +42,170 @@ func (e *env) checkAgent(ref string) error {
 		}
 	}
 	return nil
+}
+
+// checkItem is one agent to check on one game.
+type checkItem struct {
+	label   string         // "agent NAME (REF)" for messages
+	player  referee.Player // Ref is the reference the launcher starts
+	game    engine.Game
+	params  engine.Params
+	profile engine.Profile
+}
+
+// checkFailure is an agent that failed its pre-flight check.
+type checkFailure struct {
+	item checkItem
+	err  error
+}
+
+// preflightCheck starts every item's agent as a game would — process,
+// handshake, StartGame on the game's start position (for a Lua script: its
+// top level and init) — then says goodbye and stops it. The items run in
+// parallel, each within the pre-flight deadline. It returns the failures
+// in the items' order.
+func (e *env) preflightCheck(ctx context.Context, launch referee.Launcher, items []checkItem) []checkFailure {
+	timeout := e.preflightTimeout
+	if timeout <= 0 {
+		timeout = defaultPreflightTimeout
+	}
+	errs := make([]error, len(items))
+	sem := make(chan struct{}, max(2, runtime.NumCPU()))
+	var wg sync.WaitGroup
+	for i, it := range items {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			errs[i] = checkOne(ctx, launch, it, timeout)
+		}()
+	}
+	wg.Wait()
+	var out []checkFailure
+	for i, err := range errs {
+		if err != nil {
+			out = append(out, checkFailure{items[i], err})
+		}
+	}
+	return out
+}
+
+func checkOne(ctx context.Context, launch referee.Launcher, it checkItem, timeout time.Duration) error {
+	// Never longer than a game would wait (hex-crossout allows 6 s).
+	if st := it.profile.StartupTimeout; st > 0 && st < timeout {
+		timeout = st
+	}
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	h, err := launch(cctx, it.player, host.Options{StartTimeout: timeout, MemoryMB: it.profile.MemoryMB})
+	if err != nil {
+		if ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
+			return fmt.Errorf("did not complete the plugin handshake within %v (does it hang at start-up?): %w", timeout, err)
+		}
+		return err
+	}
+	defer h.Kill()
+	p := it.profile
+	err = h.Start(cctx, protocol.StartInfo{
+		GameID:   "preflight-" + it.game.Info().Name,
+		Game:     it.game.Info().Name,
+		Params:   map[string]string(it.params),
+		Seat:     0,
+		Profile:  p.Name,
+		Opponent: "preflight",
+		Options:  it.player.Options,
+		Seed:     1,
+		Clock: protocol.Clock{
+			Model: string(p.Time), MoveLimit: p.MoveLimit, FirstMoveLimit: p.FirstMoveLimit,
+			Cushion: p.Cushion, Budget: p.Budget,
+		},
+	})
+	if err != nil {
+		msg := agentMessage(err)
+		if ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
+			msg = fmt.Sprintf("did not open a game within %v (does its start, or its Lua init, hang?)", timeout)
+		}
+		if tail := lastLine(h.Stderr()); tail != "" && !strings.Contains(msg, tail) {
+			msg += " (last stderr line: " + tail + ")"
+		}
+		return fmt.Errorf("failed to open a %s game: %s", it.game.Info().Name, msg)
+	}
+	ectx, ecancel := context.WithTimeout(ctx, time.Second)
+	defer ecancel()
+	_ = h.End(ectx, protocol.EndInfo{Winner: -1, Reason: "pre-flight check"})
+	return nil
+}
+
+// agentMessage strips the gRPC wrapping from an error an agent returned.
+func agentMessage(err error) string {
+	msg := err.Error()
+	if _, rest, ok := strings.Cut(msg, "desc = "); ok {
+		msg = rest
+	}
+	return msg
+}
+
+// lastLine is the last non-empty line of s.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// refusal turns pre-flight failures into the command's outcome: an error
+// with exit status exitBroken, or, with --allow-broken, a warning per
+// agent on stderr and the labels of the agents entered anyway.
+func (e *env) refusal(ctx context.Context, fails []checkFailure, allowBroken bool) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		// Interrupted: the failures are the interruption's, not the agents'.
+		return nil, fmt.Errorf("interrupted during the pre-flight check, before any game: %w", err)
+	}
+	if len(fails) == 0 {
+		return nil, nil
+	}
+	var lines, labels []string
+	for _, f := range fails {
+		lines = append(lines, fmt.Sprintf("%s: %v", f.item.label, f.err))
+		labels = append(labels, f.item.label)
+	}
+	if allowBroken {
+		for _, l := range lines {
+			fmt.Fprintf(e.stderr, "warning: %s; entered anyway (--allow-broken)\n", l)
+		}
+		return labels, nil
+	}
+	return nil, &exitError{code: exitBroken, msg: fmt.Sprintf("%d agent(s) failed the pre-flight check; no game was played:\n  %s\nfix them, or enter them anyway with --allow-broken (their games are then recorded as the course's penalties)",
+		len(fails), strings.Join(lines, "\n  "))}
+}
+
+// leagueCheckItems lists every distinct agent of a league file, per game:
+// the same launch reference with the same options on the same game is
+// checked once.
+func leagueCheckItems(s *league.Spec) []checkItem {
+	seen := map[string]bool{}
+	var out []checkItem
+	for _, l := range s.Leagues {
+		for _, a := range l.Agents {
+			opts := make([]string, 0, len(a.Options))
+			for k, v := range a.Options {
+				opts = append(opts, k+"="+v)
+			}
+			sort.Strings(opts)
+			key := l.Game.Info().Name + "|" + l.Params.String() + "|" + a.Launch + "|" + strings.Join(opts, "&")
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			label := fmt.Sprintf("agent %s (%s)", a.Name, a.Ref)
+			if len(s.Leagues) > 1 {
+				label = fmt.Sprintf("agent %s (%s) on %s", a.Name, a.Ref, l.Game.Info().Name)
+			}
+			out = append(out, checkItem{
+				label:  label,
+				player: referee.Player{Name: a.Name, Ref: a.Launch, Options: a.Options},
+				game:   l.Game, params: l.Params, profile: l.Profile,
+			})
+		}
+	}
+	return out
 }

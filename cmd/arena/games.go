@@ -23,7 +23,8 @@ func newGamesCmd(e *env) *cobra.Command {
 parameters. With --verbose, also print what this machine supports for
 containing agents (as arena doctor does), each profile's limits and
 penalties, and the built-in agents with their per-game methods and options
-(builtin:NAME?key=value).`,
+(builtin:NAME?key=value). Each game's rules, move notation and course
+profile are written out in docs/games/GAME.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
@@ -51,6 +52,7 @@ penalties, and the built-in agents with their per-game methods and options
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "\n%s (%s)\n", p.Name, g.Info().Name)
 				describeProfile(cmd.OutOrStdout(), p)
+				fmt.Fprintf(cmd.OutOrStdout(), "  rules: docs/games/%s.md\n", g.Info().Name)
 				for _, pi := range g.Info().Params {
 					fmt.Fprintf(cmd.OutOrStdout(), "  param %s (default %s): %s\n", pi.Name, pi.Default, pi.Doc)
 				}

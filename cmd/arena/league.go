@@ -31,10 +31,18 @@ See docs/leagues.md for every key.`,
 	return cmd
 }
 
+// runFlags are league run's own flags (the league keys' flags come from
+// league.AddFlags).
+type runFlags struct {
+	force  int
+	quiet  bool
+	broken bool
+	sets   []string
+	serve  string
+}
+
 func newLeagueRunCmd(e *env) *cobra.Command {
-	var force bool
-	var sets []string
-	var serve string
+	var rf runFlags
 	cmd := &cobra.Command{
 		Use:   "run LEAGUE.yaml",
 		Short: "Play a league's missing games and print its standings",
@@ -42,7 +50,20 @@ func newLeagueRunCmd(e *env) *cobra.Command {
 parallel, and print the standings. Interrupted (Ctrl-C, a kill, a power
 loss), the same command continues where it stopped: finished games are kept
 and never replayed. A league file changed since its games were played is
-refused unless --force.
+refused unless --force; when the stored games and the new schedule's would
+be counted together, --force must be given twice.
+
+Before the first game every distinct agent is started once, completes the
+handshake and opens a game (a Lua script runs its top level and init); an
+agent that fails is refused with the reason and nothing is played, unless
+--allow-broken. Each penalty is printed when it happens (--quiet: not).
+
+The results go to arena-results/NAME beside the league file, whatever the
+current directory, unless output (or --output) says otherwise.
+
+Exit status: 0 all games ran; 1 a usage or setup error (including a
+second run on a directory in use); 3 an agent was refused by the pre-flight
+check, or played every game of the run without one move of its own.
 
 Every key of the file can be overridden by an environment variable
 (ARENA_GAMES_PER_PAIRING=4), by its flag (--games-per-pairing 4), or by
@@ -52,16 +73,18 @@ Every key of the file can be overridden by an environment variable
   ARENA_CONCURRENCY=1 arena league run configs/cachex.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if serve != "" {
-				return runLeagueServed(cmd.Context(), e, cmd, args[0], force, sets, serve)
+			if rf.serve != "" {
+				return runLeagueServed(cmd.Context(), e, cmd, args[0], rf)
 			}
-			return runLeague(cmd.Context(), e, cmd, args[0], force, sets)
+			return runLeague(cmd.Context(), e, cmd, args[0], rf)
 		},
 	}
 	f := cmd.Flags()
-	f.BoolVar(&force, "force", false, "continue a league whose configuration or agents changed since it started")
-	f.StringVar(&serve, "serve", "", "also serve the live web viewer of this league on ADDR (\":8080\" is loopback port 8080), until Ctrl-C")
-	f.StringArrayVar(&sets, "set", nil, "override any key KEY=VALUE (repeatable), e.g. sprt.elo1=20")
+	f.CountVar(&rf.force, "force", "continue a league whose configuration or agents changed since it started; twice (--force --force) when old and new games would be mixed")
+	f.BoolVarP(&rf.quiet, "quiet", "q", false, "do not print each penalty as it happens")
+	f.BoolVar(&rf.broken, "allow-broken", false, "enter agents that fail the pre-flight check anyway (their games record the course's penalties)")
+	f.StringVar(&rf.serve, "serve", "", "also serve the live web viewer of this league on ADDR (\":8080\" is loopback port 8080), until Ctrl-C")
+	f.StringArrayVar(&rf.sets, "set", nil, "override any key KEY=VALUE (repeatable), e.g. sprt.elo1=20")
 	league.AddFlags(f)
 	return cmd
 }
@@ -79,9 +102,9 @@ func (e *env) loadLeague(cmd *cobra.Command, file string, sets []string, forRun 
 	return league.Load(file, opt)
 }
 
-func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, force bool, sets []string) error {
+func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf runFlags) error {
 	out := cmd.OutOrStdout()
-	spec, err := e.loadLeague(cmd, file, sets, true)
+	spec, err := e.loadLeague(cmd, file, rf.sets, true)
 	if err != nil {
 		return err
 	}
@@ -90,31 +113,68 @@ func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, for
 	if err := e.launcher.Check(); err != nil {
 		return fmt.Errorf("%s: %w", spec.File, err)
 	}
-	fmt.Fprintf(out, "league file %s, results in %s\n", spec.File, spec.Output)
+	for _, w := range spec.Warnings {
+		fmt.Fprintln(e.stderr, "warning:", w)
+	}
+	records := filepath.Join(spec.Output, league.RecordsFile)
 	prog := newLeagueProgress(e.stderr, e.isTerminal())
+	notes := prog.wrap(out)
+	plog := newPenaltyLog(notes, rf.quiet, records)
+	broken := newBrokenTally()
+	launch := referee.HostLauncher(e.launcher)
+	started := false
 	start := time.Now()
 	err = league.Run(ctx, spec, league.RunOptions{
-		Launch:  referee.HostLauncher(e.launcher),
-		Force:   force,
-		Log:     prog.wrap(out),
-		OnStart: prog.start,
-		OnGame:  prog.game,
+		Launch:     launch,
+		Force:      rf.force > 0,
+		ForceMixed: rf.force > 1,
+		Log:        notes,
+		OnEvent:    plog.onEvent,
+		Preflight: func(ctx context.Context, s *league.Spec) error {
+			refused, err := e.refusal(ctx, e.preflightCheck(ctx, launch, leagueCheckItems(s)), rf.broken)
+			broken.refused = refused
+			return err
+		},
+		OnStart: func(total, done int) {
+			started = true
+			fmt.Fprintf(out, "league file %s, results in %s\n", spec.File, spec.Output)
+			prog.start(total, done)
+		},
+		OnGame: func(p league.Progress) {
+			if p.Game != nil {
+				plog.gameOver(p.Game)
+				broken.add(p.Game)
+			}
+			prog.game(p)
+		},
 	})
 	prog.finish()
-	var changed *league.ChangedError
-	if errors.As(err, &changed) {
+	if !started {
+		// Refused before any game (directory in use, a changed
+		// configuration, a broken agent): nothing to show but the reason.
+		var nc *league.NotCommandError
+		if errors.As(err, &nc) {
+			return &exitError{code: exitBroken, msg: err.Error()}
+		}
 		return err
 	}
+	plog.finish()
 	played := prog.played
 	if perr := printStandings(context.WithoutCancel(ctx), out, spec.Output, leagueNames(spec)); perr != nil && err == nil {
 		err = perr
 	}
-	fmt.Fprintf(out, "\n%d game(s) played in %v; records in %s\n", played, time.Since(start).Round(100*time.Millisecond),
-		filepath.Join(spec.Output, league.RecordsFile))
+	fmt.Fprintf(out, "\n%d game(s) played in %v", played, time.Since(start).Round(100*time.Millisecond))
+	if _, serr := os.Stat(records); serr == nil {
+		fmt.Fprintf(out, "; records in %s: `arena replay %s --game ID` shows a game's moves, penalties and the agents' stderr", records, records)
+	}
+	fmt.Fprintln(out)
 	if ctx.Err() != nil {
 		return fmt.Errorf("interrupted after %d game(s) this run; run the same command again to continue", played)
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	return broken.err()
 }
 
 func leagueNames(s *league.Spec) []string {
@@ -142,10 +202,14 @@ func (e *env) openResults(cmd *cobra.Command, target string, only string) (resul
 		dir = spec.Output
 		names = leagueNames(spec)
 	}
-	if _, err := os.Stat(filepath.Join(dir, results.FileName)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, results.FileName)); errors.Is(err, os.ErrNotExist) {
 		return nil, nil, fmt.Errorf("no league results in %s (no %s): run the league first", dir, results.FileName)
+	} else if err != nil {
+		return nil, nil, fmt.Errorf("league results in %s: %w", dir, err)
 	}
-	st, err := results.OpenDir(cmd.Context(), dir)
+	// Reports only read: they work on a directory the user cannot write,
+	// and never change a running league's store.
+	st, err := results.OpenDirReadOnly(cmd.Context(), dir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -174,7 +238,7 @@ func (e *env) openResults(cmd *cobra.Command, target string, only string) (resul
 }
 
 func printStandings(ctx context.Context, out io.Writer, dir string, names []string) error {
-	st, err := results.OpenDir(ctx, dir)
+	st, err := results.OpenDirReadOnly(ctx, dir)
 	if err != nil {
 		return err
 	}
@@ -216,7 +280,17 @@ league runs.`,
 				return err
 			}
 			defer st.Close()
-			return writeStandingsText(cmd.Context(), cmd.OutOrStdout(), st, names)
+			if err := writeStandingsText(cmd.Context(), cmd.OutOrStdout(), st, names); err != nil {
+				return err
+			}
+			// Point to the full story behind the counts.
+			if p, ok := st.(interface{ Path() string }); ok {
+				records := filepath.Join(filepath.Dir(p.Path()), league.RecordsFile)
+				if _, err := os.Stat(records); err == nil {
+					fmt.Fprintf(cmd.OutOrStdout(), "\nrecords in %s: `arena replay %s --game ID` shows a game's moves, penalties and the agents' stderr\n", records, records)
+				}
+			}
+			return nil
 		},
 	}
 	cmd.Flags().StringVar(&only, "league", "", "only this league of a multi-game file")
@@ -255,30 +329,22 @@ func newLeagueExportCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer st.Close()
-			w := cmd.OutOrStdout()
-			if output != "" && output != "-" {
-				f, err := os.Create(output)
-				if err != nil {
-					return fmt.Errorf("export: %w", err)
-				}
-				defer f.Close()
-				w = f
-			}
 			ctx := cmd.Context()
-			switch {
-			case format == "jsonl":
-				err = league.WriteRecords(ctx, st, names, w)
-			case table == "games":
-				var games []results.Game
-				for _, n := range names {
-					g, err := st.Games(ctx, n)
-					if err != nil {
-						return err
+			write := func(w io.Writer) error {
+				switch {
+				case format == "jsonl":
+					return league.WriteRecords(ctx, st, names, w)
+				case table == "games":
+					var games []results.Game
+					for _, n := range names {
+						g, err := st.Games(ctx, n)
+						if err != nil {
+							return err
+						}
+						games = append(games, g...)
 					}
-					games = append(games, g...)
+					return league.WriteGames(w, format, games)
 				}
-				err = league.WriteGames(w, format, games)
-			default:
 				var all []*league.Standings
 				for _, n := range names {
 					s, err := league.Report(ctx, st, n)
@@ -287,13 +353,15 @@ func newLeagueExportCmd(e *env) *cobra.Command {
 					}
 					all = append(all, s)
 				}
-				err = league.WriteStandings(w, format, all)
+				return league.WriteStandings(w, format, all)
 			}
-			if err != nil {
-				return err
+			if output == "" || output == "-" {
+				return write(cmd.OutOrStdout())
 			}
-			if f, ok := w.(*os.File); ok && f != os.Stdout {
-				return f.Close()
+			// Written beside the target and renamed over it: a kill
+			// mid-export leaves the previous file whole.
+			if err := league.WriteFileAtomic(output, write); err != nil {
+				return fmt.Errorf("export to %s: %w", output, err)
 			}
 			return nil
 		},

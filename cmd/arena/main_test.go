@@ -137,7 +137,8 @@ func TestGamesListsAllWithProfiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"bohnenspiel", "comp424-2017", "pentago-twist", "comp424-2021", "cachex", "comp30024-2022",
-		"dots-and-boxes", "aigaming-cs4386-2020", "hex-crossout", "nycu-aicap-2023", "cushion 1s", "CPU budget"} {
+		"dots-and-boxes", "aigaming-cs4386-2020", "hex-crossout", "nycu-aicap-2023", "cushion 1s", "CPU budget",
+		"rules: docs/games/cachex.md"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("games output lacks %q", want)
 		}

@@ -21,7 +21,9 @@ import (
 
 type playOpts struct {
 	games    int
-	seed     uint64
+	seed     string
+	quiet    bool
+	broken   bool
 	params   []string
 	sets     []string
 	show     bool
@@ -40,7 +42,16 @@ alternating who moves first, and print a result table: wins, draws and losses
 per agent, average score, and penalties by kind.
 
 Agents: builtin:NAME (or a bare built-in name), lua:PATH.lua, or the path of
-an agent binary built with the arena SDK. Run "arena games" for the games.`,
+an agent binary built with the arena SDK. Run "arena games" for the games.
+
+Before the first game every agent is started once, completes the handshake
+and opens a game (a Lua script runs its top level and init); an agent that
+fails is refused with the reason and nothing is played (exit status 3),
+unless --allow-broken. Each penalty is printed when it happens.
+
+Exit status: 0 all games ran; 1 a usage or setup error; 3 an agent was
+refused by the pre-flight check, or played every game without one move of
+its own.`,
 		Example: `  arena play bohnenspiel random greedy --games 50 --seed 1
   arena play cachex random greedy --param n=7
   arena play pentago-twist random greedy --set move-limit=500ms --show`,
@@ -51,7 +62,9 @@ an agent binary built with the arena SDK. Run "arena games" for the games.`,
 	}
 	f := cmd.Flags()
 	f.IntVarP(&o.games, "games", "n", 10, "number of games (colours alternate)")
-	f.Uint64Var(&o.seed, "seed", 1, "seed for the referee's random choices and the agents' seeds")
+	f.StringVar(&o.seed, "seed", "1", "seed for the referee's random choices and the agents' seeds (a whole number from 0 to 2^64-1)")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "do not print each penalty as it happens")
+	f.BoolVar(&o.broken, "allow-broken", false, "enter agents that fail the pre-flight check anyway (their games record the course's penalties)")
 	f.StringArrayVarP(&o.params, "param", "p", nil, "game parameter NAME=VALUE (repeatable), e.g. n=7")
 	f.StringArrayVar(&o.sets, "set", nil, "override a profile setting NAME=VALUE (repeatable): "+strings.Join(engine.ProfileSettings(), ", "))
 	f.BoolVar(&o.show, "show", false, "print the final board of each game")
@@ -99,6 +112,10 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 	if o.games < 1 {
 		return fmt.Errorf("--games must be at least 1")
 	}
+	seed, err := league.ParseSeed(o.seed)
+	if err != nil {
+		return fmt.Errorf("--%w", err)
+	}
 	kv, err := parseKV(o.params, "--param")
 	if err != nil {
 		return err
@@ -138,11 +155,26 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 	}
 	names := playerNames(refA, refB)
 	refs := [2]string{refA, refB}
+	launch := referee.HostLauncher(e.launcher)
+	// Start every agent once before the first game, so one that cannot
+	// play is refused with its reason instead of forfeiting every game.
+	var items []checkItem
+	for i, r := range refs {
+		if i == 1 && r == refs[0] {
+			break
+		}
+		items = append(items, checkItem{label: fmt.Sprintf("agent %s (%s)", names[i], r), player: referee.Player{Name: names[i], Ref: r},
+			game: g, params: params, profile: prof})
+	}
+	refused, err := e.refusal(ctx, e.preflightCheck(ctx, launch, items), o.broken)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(out, "%s, profile %s", g.Info().Name, prof.Name)
 	if len(params) > 0 {
 		fmt.Fprintf(out, ", params %s", params)
 	}
-	fmt.Fprintf(out, ", %d games, seed %d\n", o.games, o.seed)
+	fmt.Fprintf(out, ", %d games, seed %d\n", o.games, seed)
 	for _, ov := range overrides {
 		fmt.Fprintf(out, "override %s\n", ov)
 	}
@@ -156,7 +188,10 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 		defer recFile.Close()
 	}
 
-	ref := &referee.Referee{Launch: referee.HostLauncher(e.launcher)}
+	prog := newLeagueProgress(e.stderr, e.isTerminal())
+	notes := prog.wrap(out)
+	plog := newPenaltyLog(notes, o.quiet, o.records)
+	ref := &referee.Referee{Launch: launch, OnEvent: plog.onEvent}
 	parallel := o.parallel
 	if parallel <= 0 {
 		parallel = max(1, runtime.NumCPU()/2)
@@ -197,7 +232,7 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 				a, b = 1, 0
 			}
 			m := referee.Match{
-				ID:        fmt.Sprintf("play-%s-s%d-g%d", g.Info().Name, o.seed, i),
+				ID:        fmt.Sprintf("play-%s-s%d-g%d", g.Info().Name, seed, i),
 				Game:      g,
 				Params:    params,
 				Profile:   prof.Clone(),
@@ -206,7 +241,7 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 					{Name: names[a], Ref: refs[a]},
 					{Name: names[b], Ref: refs[b]},
 				},
-				Seed: o.seed*1_000_003 + uint64(i),
+				Seed: seed*1_000_003 + uint64(i),
 			}
 			select {
 			case jobs <- job{i, m, swapped}:
@@ -218,9 +253,9 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 	go func() { wg.Wait(); close(results) }()
 
 	tally := newTally(names, g.Info().HasScores)
-	prog := newLeagueProgress(e.stderr, e.isTerminal())
 	prog.start(o.games, 0)
-	notes := prog.wrap(out)
+	broken := newBrokenTally()
+	broken.refused = refused
 	var firstErr error
 	for r := range results {
 		if r.err != nil {
@@ -230,6 +265,8 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 			continue
 		}
 		tally.add(r.rec)
+		plog.gameOver(r.rec)
+		broken.add(r.rec)
 		if recFile != nil {
 			line, err := r.rec.MarshalLine()
 			if err == nil {
@@ -245,6 +282,7 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 		}
 	}
 	prog.finish()
+	plog.finish()
 	if err := ctx.Err(); err != nil {
 		tally.print(out)
 		return fmt.Errorf("interrupted after %d games: %w", tally.games, err)
@@ -253,7 +291,13 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 		return firstErr
 	}
 	tally.print(out)
-	return nil
+	switch {
+	case o.records != "":
+		fmt.Fprintf(out, "full records in %s: `arena replay %s --game ID` shows a game's moves, penalties and the agents' stderr\n", o.records, o.records)
+	case plog.any():
+		fmt.Fprintln(out, "penalties are listed above; --records FILE keeps every game's full record (moves, penalties, agents' stderr) for arena replay")
+	}
+	return broken.err()
 }
 
 // tally accumulates results per agent.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -27,6 +28,9 @@ type env struct {
 	// (e.g. compiling Lua scripts); each returns nil for references it
 	// does not handle.
 	preflight []func(ref string) error
+	// preflightTimeout bounds the pre-flight check of one agent (0: the
+	// default).
+	preflightTimeout time.Duration
 }
 
 func defaultEnv() *env {

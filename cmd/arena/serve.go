@@ -91,8 +91,8 @@ func serveViewer(ctx context.Context, e *env, out io.Writer, addr string, dirs [
 // runLeagueServed runs a league with the viewer of its directory served on
 // addr while it plays, and keeps serving after the league ends until ctx
 // does (Ctrl-C), so the final standings stay on screen.
-func runLeagueServed(ctx context.Context, e *env, cmd *cobra.Command, file string, force bool, sets []string, addr string) error {
-	spec, err := e.loadLeague(cmd, file, sets, true)
+func runLeagueServed(ctx context.Context, e *env, cmd *cobra.Command, file string, rf runFlags) error {
+	spec, err := e.loadLeague(cmd, file, rf.sets, true)
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func runLeagueServed(ctx context.Context, e *env, cmd *cobra.Command, file strin
 		return err
 	}
 	defer srv.Close()
-	ln, url, err := web.Listen(addr)
+	ln, url, err := web.Listen(rf.serve)
 	if err != nil {
 		return err
 	}
@@ -110,7 +110,7 @@ func runLeagueServed(ctx context.Context, e *env, cmd *cobra.Command, file strin
 	sctx, stop := context.WithCancel(ctx)
 	served := make(chan error, 1)
 	go func() { served <- web.Serve(sctx, ln, srv.Handler()) }()
-	runErr := runLeague(ctx, e, cmd, file, force, sets)
+	runErr := runLeague(ctx, e, cmd, file, rf)
 	if runErr == nil && ctx.Err() == nil {
 		fmt.Fprintf(out, "league finished; the viewer stays at %s until Ctrl-C\n", url)
 		<-ctx.Done()
