@@ -126,7 +126,7 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 	}
 	// Fail before any game on a reference that cannot be started.
 	for _, ref := range []string{refA, refB} {
-		if err := e.checkAgent(ref); err != nil {
+		if err := e.checkAgent(ref, g.Info().Name); err != nil {
 			return err
 		}
 	}

@@ -12,9 +12,52 @@ import (
 // Linux configuration Go supports.
 const clockTicks = 100
 
-// cpuTime reads the user+system CPU time of pid, including its reaped
-// children, from /proc.
+// cpuTime reads the user+system CPU time of pid and its live descendants
+// (an adapter's interpreter or JVM counts as the agent's), each including
+// its reaped children, from /proc.
 func cpuTime(pid int) (time.Duration, error) {
+	total, err := procCPU(pid)
+	if err != nil {
+		return 0, err
+	}
+	for _, c := range descendants(pid) {
+		if t, err := procCPU(c); err == nil {
+			total += t
+		}
+	}
+	return total, nil
+}
+
+// descendants lists the live descendants of pid, from the children lists
+// of every thread in /proc (a process's children hang off the thread that
+// started them).
+func descendants(pid int) []int {
+	var out []int
+	todo := []int{pid}
+	for len(todo) > 0 {
+		p := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		tasks, err := os.ReadDir("/proc/" + strconv.Itoa(p) + "/task")
+		if err != nil {
+			continue
+		}
+		for _, t := range tasks {
+			b, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/task/" + t.Name() + "/children")
+			if err != nil {
+				continue
+			}
+			for _, f := range bytes.Fields(b) {
+				if c, err := strconv.Atoi(string(f)); err == nil {
+					out = append(out, c)
+					todo = append(todo, c)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func procCPU(pid int) (time.Duration, error) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return 0, err
@@ -40,8 +83,24 @@ func cpuTime(pid int) (time.Duration, error) {
 	return time.Duration(ticks) * time.Second / clockTicks, nil
 }
 
-// memory reads the resident set size and its peak (VmRSS, VmHWM) in bytes.
+// memory reads the resident set size and its peak (VmRSS, VmHWM) in bytes
+// of pid and its live descendants, summed (shared pages count once per
+// process, so the sum errs on the high side).
 func memory(pid int) (rss, peak int64, err error) {
+	rss, peak, err = procMemory(pid)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, c := range descendants(pid) {
+		if r, p, err := procMemory(c); err == nil {
+			rss += r
+			peak += p
+		}
+	}
+	return rss, peak, nil
+}
+
+func procMemory(pid int) (rss, peak int64, err error) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
 		return 0, 0, err

@@ -1,0 +1,57 @@
+package course_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"arena/agents/course"
+)
+
+// TestCheckRefReportsMissingPieces: the pre-flight names a missing module
+// with its install command, a syntax error with file and line, and a
+// missing interpreter with the Debian packages, without running the agent.
+func TestCheckRefReportsMissingPieces(t *testing.T) {
+	needPython(t)
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bot.py")
+	if err := os.WriteFile(bad, []byte("import os\n\ndef calculate_move(gs)\n    return None\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A bot whose import would run code (it writes a file): the check must
+	// not import it.
+	touch := filepath.Join(dir, "touched")
+	side := filepath.Join(dir, "side.py")
+	if err := os.WriteFile(side, []byte("open("+quote(touch)+", 'w').close()\ntry:\n    import optional_thing\nexcept ImportError:\n    pass\ndef calculate_move(gs):\n    return [[0,0],[0,1]]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	cases := []struct {
+		ref, game, want string
+	}{
+		{"course:testdata/dab/missing.py", "dots-and-boxes", "module notthere_arena_test_module, imported by the agent, is not installed for /usr/bin/python3 (if it is a library: Debian apt-get install python3-notthere-arena-test-module)"},
+		{"course:" + bad, "dots-and-boxes", bad + ":3: SyntaxError"},
+		{"course:testdata/dab/greedy.py?python=/no/such/python3", "dots-and-boxes", "apt-get install python3 python3-numpy"},
+		{"course:testdata/dab/greedy.py?colour=red", "dots-and-boxes", `unknown option "colour"`},
+		{"course:testdata/dab", "dots-and-boxes", "is a directory"},
+		{"course:testdata/dab/greedy.py", "go", "course agents cannot play go"},
+	}
+	for _, c := range cases {
+		err := course.CheckRef(ctx, c.ref, c.game)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want it to contain %q", c.ref, err, c.want)
+		}
+	}
+	for _, ok := range []string{"course:testdata/dab/greedy.py", "course:" + side, "lua:whatever.lua"} {
+		if err := course.CheckRef(ctx, ok, "dots-and-boxes"); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	if _, err := os.Stat(touch); err == nil {
+		t.Error("the check ran the agent's code")
+	}
+}
+
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `\'`) + "'" }
