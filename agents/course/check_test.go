@@ -37,6 +37,8 @@ func TestCheckRefReportsMissingPieces(t *testing.T) {
 		{"course:testdata/dab/greedy.py?colour=red", "dots-and-boxes", `unknown option "colour"`},
 		{"course:testdata/dab", "dots-and-boxes", "is a directory"},
 		{"course:testdata/dab/greedy.py", "go", "course agents cannot play go"},
+		{"course:testdata/cachex/missing", "cachex", "module notthere_arena_test_module, imported by the agent"},
+		{"course:testdata/cachex/team_a/player.py", "cachex", "is not a folder"},
 	}
 	for _, c := range cases {
 		err := course.CheckRef(ctx, c.ref, c.game)
@@ -44,9 +46,15 @@ func TestCheckRefReportsMissingPieces(t *testing.T) {
 			t.Errorf("%s: error %v, want it to contain %q", c.ref, err, c.want)
 		}
 	}
-	for _, ok := range []string{"course:testdata/dab/greedy.py", "course:" + side, "lua:whatever.lua"} {
-		if err := course.CheckRef(ctx, ok, "dots-and-boxes"); err != nil {
-			t.Errorf("%s: %v", ok, err)
+	for _, ok := range [][2]string{
+		{"course:testdata/dab/greedy.py", "dots-and-boxes"},
+		{"course:" + side, "dots-and-boxes"},
+		{"lua:whatever.lua", "dots-and-boxes"},
+		// Imports a sibling package of its repository by name.
+		{"course:testdata/cachex/exits", "cachex"},
+	} {
+		if err := course.CheckRef(ctx, ok[0], ok[1]); err != nil {
+			t.Errorf("%s: %v", ok[0], err)
 		}
 	}
 	if _, err := os.Stat(touch); err == nil {
