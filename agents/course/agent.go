@@ -62,6 +62,8 @@ func newAdapter(game string, r Ref, stderr *os.File) (adapter, error) {
 		return &dotsAdapter{ref: r, log: stderr}, nil
 	case "cachex":
 		return &cachexAdapter{ref: r, log: stderr}, nil
+	case "hex-crossout":
+		return &hexAdapter{ref: r, log: stderr}, nil
 	}
 	return nil, fmt.Errorf("course agents cannot play %s (course adapters exist for dots-and-boxes, cachex, hex-crossout, pentago-twist, bohnenspiel)", game)
 }

@@ -36,6 +36,16 @@ func CheckRef(ctx context.Context, ref, game string) error {
 			return err
 		}
 		return checkPython(ctx, r, filepath.Join(pkg, "__init__.py"), filepath.Dir(pkg))
+	case "hex-crossout":
+		script, err := hexScript(r.Path)
+		if err != nil {
+			return err
+		}
+		// The course's client library builds numpy arrays.
+		if err := checkPython(ctx, r, script, filepath.Dir(script)); err != nil {
+			return err
+		}
+		return checkNumpy(ctx, r)
 	}
 	if _, ok := Games[game]; !ok {
 		return fmt.Errorf("course agents cannot play %s", game)
@@ -79,6 +89,20 @@ func checkPython(ctx context.Context, r Ref, entry string, roots ...string) erro
 	}
 	if len(msgs) > 0 {
 		return fmt.Errorf("%s", strings.Join(msgs, "; "))
+	}
+	return nil
+}
+
+// checkNumpy requires numpy, which the NYCU client library needs.
+func checkNumpy(ctx context.Context, r Ref) error {
+	py, err := python(r)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if out, err := exec.CommandContext(ctx, py, "-c", "import numpy").CombinedOutput(); err != nil {
+		return fmt.Errorf("%s cannot import numpy: %s (Debian: %s)", py, strings.TrimSpace(string(out)), aptPython)
 	}
 	return nil
 }

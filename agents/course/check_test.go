@@ -27,6 +27,11 @@ func TestCheckRefReportsMissingPieces(t *testing.T) {
 	if err := os.WriteFile(side, []byte("open("+quote(touch)+", 'w').close()\ntry:\n    import optional_thing\nexcept ImportError:\n    pass\ndef calculate_move(gs):\n    return [[0,0],[0,1]]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A hex script without the client library the course shipped beside it.
+	lonely := filepath.Join(dir, "lonely.py")
+	if err := os.WriteFile(lonely, []byte("import STcpClient_1 as STcpClient\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	cases := []struct {
 		ref, game, want string
@@ -39,6 +44,8 @@ func TestCheckRefReportsMissingPieces(t *testing.T) {
 		{"course:testdata/dab/greedy.py", "go", "course agents cannot play go"},
 		{"course:testdata/cachex/missing", "cachex", "module notthere_arena_test_module, imported by the agent"},
 		{"course:testdata/cachex/team_a/player.py", "cachex", "is not a folder"},
+		{"course:testdata/hex/missing.py", "hex-crossout", "module notthere_arena_test_module, imported by the agent"},
+		{"course:" + lonely, "hex-crossout", "module STcpClient_1, imported by the agent, is not installed"},
 	}
 	for _, c := range cases {
 		err := course.CheckRef(ctx, c.ref, c.game)
@@ -52,6 +59,7 @@ func TestCheckRefReportsMissingPieces(t *testing.T) {
 		{"lua:whatever.lua", "dots-and-boxes"},
 		// Imports a sibling package of its repository by name.
 		{"course:testdata/cachex/exits", "cachex"},
+		{"course:testdata/hex/agent.py", "hex-crossout"},
 	} {
 		if err := course.CheckRef(ctx, ok[0], ok[1]); err != nil {
 			t.Errorf("%s: %v", ok[0], err)
