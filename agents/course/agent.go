@@ -64,6 +64,8 @@ func newAdapter(game string, r Ref, stderr *os.File) (adapter, error) {
 		return &cachexAdapter{ref: r, log: stderr}, nil
 	case "hex-crossout":
 		return &hexAdapter{ref: r, log: stderr}, nil
+	case "pentago-twist", "bohnenspiel":
+		return &comp424Adapter{ref: r, log: stderr}, nil
 	}
 	return nil, fmt.Errorf("course agents cannot play %s (course adapters exist for dots-and-boxes, cachex, hex-crossout, pentago-twist, bohnenspiel)", game)
 }

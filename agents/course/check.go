@@ -46,6 +46,10 @@ func CheckRef(ctx context.Context, ref, game string) error {
 			return err
 		}
 		return checkNumpy(ctx, r)
+	case "pentago-twist", "bohnenspiel":
+		// Compiling fills the cache the games will use.
+		_, err := buildJava(ctx, r, or(r.Params["class"], defaultStudentClass))
+		return err
 	}
 	if _, ok := Games[game]; !ok {
 		return fmt.Errorf("course agents cannot play %s", game)
