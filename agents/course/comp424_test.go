@@ -135,3 +135,29 @@ func TestComp424CompileErrorNamesTheFile(t *testing.T) {
 		t.Fatalf("error %v, want the failing file and line", err)
 	}
 }
+
+// TestComp424BohnenspielRepository: a Bohnenspiel repository whose sample
+// greedy player calls a deleted student helper compiles (the sample is
+// left out) and its student plays whole games, SKIP lines and the
+// GAMEOVER line with scores included.
+func TestComp424BohnenspielRepository(t *testing.T) {
+	needJava(t)
+	ref := "course:testdata/comp424/bohnenspiel"
+	if err := course.CheckRef(context.Background(), ref, "bohnenspiel"); err != nil {
+		t.Fatal(err)
+	}
+	for seat := range 2 {
+		refs := [2]string{"builtin:random", "builtin:random"}
+		refs[seat] = ref
+		rec := play(t, match{game: "bohnenspiel", refs: refs, seed: uint64(31 + seat)})
+		if len(rec.Events) > 0 || rec.Result.Forfeit != "" {
+			t.Fatalf("seat %d: want a clean game:\n%s", seat, events(rec))
+		}
+		if agentMoves(rec, seat) < 3 {
+			t.Fatalf("seat %d: %d moves", seat, agentMoves(rec, seat))
+		}
+		if !strings.Contains(rec.Stderr[seat], "Player-0 score: ") {
+			t.Fatalf("seat %d: the client got no GAMEOVER line with scores: %q", seat, rec.Stderr[seat])
+		}
+	}
+}
