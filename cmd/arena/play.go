@@ -38,11 +38,14 @@ func newPlayCmd(e *env) *cobra.Command {
 alternating who moves first, and print a result table: wins, draws and losses
 per agent, average score, and penalties by kind.
 
-Agents: builtin:NAME (or a bare built-in name), lua:PATH.lua, or the path of
-an agent binary built with the arena SDK. Run "arena games" for the games.`,
+Agents: builtin:NAME (or a bare built-in name), lua:PATH.lua, course:PATH (an
+agent written for the game's course, run unmodified: docs/course-agents.md),
+or the path of an agent binary built with the arena SDK. Run "arena games"
+for the games.`,
 		Example: `  arena play bohnenspiel random greedy --games 50 --seed 1
   arena play cachex random greedy --param n=7
-  arena play pentago-twist random greedy --set move-limit=500ms --show`,
+  arena play pentago-twist random greedy --set move-limit=500ms --show
+  arena play dots-and-boxes course:bots/bot.py greedy`,
 		Args: cobra.ExactArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runPlay(cmd.Context(), e, cmd.OutOrStdout(), args[0], args[1], args[2], o)
