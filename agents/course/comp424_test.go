@@ -87,7 +87,7 @@ func TestComp424BrokenPlayers(t *testing.T) {
 		t.Run(c.class, func(t *testing.T) {
 			ref := repo + "?class=student_player." + c.class
 			rec := play(t, match{game: "pentago-twist", refs: [2]string{ref, "builtin:random"}, seed: 5,
-				tune: func(p *engine.Profile) { p.MoveLimit, p.Cushion = 2*time.Second, 2*time.Second }})
+				tune: func(p *engine.Profile) { p.MoveLimit, p.Cushion = 3*time.Second, 6*time.Second }})
 			ev := firstEvent(rec, 0)
 			if c.kind == "" {
 				if ev != nil || rec.Result.Forfeit != "" {

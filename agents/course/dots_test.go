@@ -50,7 +50,7 @@ func TestDotsBrokenBots(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
 			rec := play(t, match{game: "dots-and-boxes", refs: [2]string{dab + c.file, "builtin:random"}, seed: 3,
-				tune: func(p *engine.Profile) { p.MoveLimit = 2 * time.Second }})
+				tune: func(p *engine.Profile) { p.MoveLimit = 3 * time.Second }})
 			ev := firstEvent(rec, 0)
 			if ev == nil || ev.Kind != c.kind || ev.Penalty != string(engine.Loss) {
 				t.Fatalf("want a %s loss, got:\n%s", c.kind, events(rec))

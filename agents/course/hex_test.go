@@ -12,6 +12,10 @@ import (
 
 const hx = "course:testdata/hex/"
 
+// slowStart replaces the course's 6 s connect limit with a generous one: a
+// loaded test machine starting several interpreters at once may need more.
+func slowStart(p *engine.Profile) { p.StartupTimeout = time.Minute }
+
 // TestHexScriptsPlayFullGamesSideBySide: TA-protocol scripts, every one
 // hard-wired to 127.0.0.1:8888, play whole games at the same time (each
 // in its own network namespace). The script checks mapStat against
@@ -32,7 +36,7 @@ func TestHexScriptsPlayFullGamesSideBySide(t *testing.T) {
 			if i == 3 {
 				refs = [2]string{hx + "agent.py", hx + "agent.py"}
 			}
-			recs[i] = play(t, match{game: "hex-crossout", params: engine.Params{"free": "20", "seed": "5"}, refs: refs, seed: uint64(i)})
+			recs[i] = play(t, match{game: "hex-crossout", params: engine.Params{"free": "20", "seed": "5"}, refs: refs, seed: uint64(i), tune: slowStart})
 		}()
 	}
 	wg.Wait()
@@ -66,7 +70,10 @@ func TestHexBrokenScripts(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
 			rec := play(t, match{game: "hex-crossout", params: engine.Params{"free": "24", "seed": "2"}, refs: [2]string{hx + c.file, "builtin:random"}, seed: 1,
-				tune: func(p *engine.Profile) { p.MoveLimit, p.FirstMoveLimit = 2*time.Second, 2*time.Second }})
+				tune: func(p *engine.Profile) {
+					slowStart(p)
+					p.MoveLimit, p.FirstMoveLimit = 2*time.Second, 2*time.Second
+				}})
 			ev := firstEvent(rec, 0)
 			if ev == nil || ev.Kind != c.kind || ev.Penalty != c.penalty {
 				t.Fatalf("want %s/%s, got:\n%s", c.kind, c.penalty, events(rec))
@@ -101,7 +108,7 @@ func TestHexBrokenScripts(t *testing.T) {
 // TestHexScriptPrints: a script's prints go to its stderr log.
 func TestHexScriptPrints(t *testing.T) {
 	needPython(t)
-	rec := play(t, match{game: "hex-crossout", refs: [2]string{hx + "prints.py", "builtin:random"}, seed: 2})
+	rec := play(t, match{game: "hex-crossout", refs: [2]string{hx + "prints.py", "builtin:random"}, seed: 2, tune: slowStart})
 	if len(rec.Events) > 0 {
 		t.Fatalf("want a clean game:\n%s", events(rec))
 	}

@@ -16,7 +16,7 @@ public class Late extends pentago_twist.PentagoPlayer {
         calls++;
         if (calls == 2) {
             try {
-                Thread.sleep(3000);
+                Thread.sleep(5000);
             } catch (InterruptedException e) {
             }
         }
