@@ -72,7 +72,8 @@ func checkPython(ctx context.Context, r Ref, entry string, roots ...string) erro
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, py, append([]string{"-c", pyHost, "check", entry}, roots...)...)
+	cmd := exec.CommandContext(ctx, py, append([]string{"-", "check", entry}, roots...)...)
+	cmd.Stdin = strings.NewReader(pyHost)
 	cmd.Dir = "/"
 	out, err := cmd.Output()
 	if err != nil {

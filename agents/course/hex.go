@@ -121,7 +121,10 @@ func (h *hexAdapter) launchWith(py, script string, flags uintptr) error {
 	}
 	mine, theirs := os.NewFile(uintptr(fds[0]), "launch-ctl"), os.NewFile(uintptr(fds[1]), "launch-ctl-child")
 	defer mine.Close()
-	cmd := exec.Command(py, "-c", netLaunch, script)
+	// The launcher's source comes on stdin (python3 - SCRIPT), which
+	// is at its end when the script starts.
+	cmd := exec.Command(py, "-", script)
+	cmd.Stdin = strings.NewReader(netLaunch)
 	cmd.Dir = filepath.Dir(script)
 	cmd.Stdout, cmd.Stderr = h.log, h.log
 	cmd.ExtraFiles = []*os.File{theirs}

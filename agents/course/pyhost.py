@@ -1,6 +1,6 @@
 # The arena's Python host for course agents written in Python.
 #
-# Run by the course adapter as `python3 -c <this file> MODE PATH`. It talks
+# Run by the course adapter as `python3 - MODE PATH`, this source on stdin. It talks
 # to the adapter over two pipes, one JSON object per line: requests on file
 # descriptor 3, replies on file descriptor 4. File descriptor 1 is the
 # adapter's stderr log, so whatever the agent prints never reaches the

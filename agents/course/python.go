@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -60,10 +61,12 @@ func startPython(python, mode, path string, extra []string, dir string, log *os.
 		reqW.Close()
 		return nil, err
 	}
-	args := append([]string{"-c", pyHost, mode, path}, extra...)
+	// The host's source comes on stdin (python3 - MODE PATH): Python reads
+	// all of it before running it, so the agent finds stdin at its end.
+	args := append([]string{"-", mode, path}, extra...)
 	cmd := exec.Command(python, args...)
 	cmd.Dir = dir
-	cmd.Stdin = nil
+	cmd.Stdin = strings.NewReader(pyHost)
 	cmd.Stdout = log
 	cmd.Stderr = log
 	cmd.ExtraFiles = []*os.File{reqR, repW}
