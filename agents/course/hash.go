@@ -15,8 +15,11 @@ import (
 // caches the runtimes write themselves.
 var skipDirs = map[string]bool{".git": true, "__pycache__": true, ".idea": true, ".vscode": true}
 
-// Hash is the content hash of a course agent: the file itself, or every
-// file under the folder (relative names and contents, in sorted order).
+// Hash is the content hash of a course agent. For a folder (a COMP424
+// repository, a Cachex package): every file under it, relative names and
+// contents in sorted order. For a script or bot module: the file and the
+// Python modules beside it, which it imports as its own (helpers, the
+// course's client library).
 func Hash(path string) (string, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -26,6 +29,16 @@ func Hash(path string) (string, error) {
 	if !fi.IsDir() {
 		if err := hashFile(h, path); err != nil {
 			return "", err
+		}
+		sib, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "*.py"))
+		sort.Strings(sib)
+		for _, f := range sib {
+			if f == path {
+				continue
+			}
+			if err := hashNamed(h, filepath.Base(f), f); err != nil {
+				return "", err
+			}
 		}
 		return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 	}
@@ -48,13 +61,21 @@ func Hash(path string) (string, error) {
 	sort.Strings(files)
 	for _, f := range files {
 		rel, _ := filepath.Rel(path, f)
-		fmt.Fprintf(h, "%s\x00", filepath.ToSlash(rel))
-		if err := hashFile(h, f); err != nil {
+		if err := hashNamed(h, filepath.ToSlash(rel), f); err != nil {
 			return "", err
 		}
-		h.Write([]byte{0})
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashNamed adds a file under its name, both NUL-terminated.
+func hashNamed(w io.Writer, name, path string) error {
+	fmt.Fprintf(w, "%s\x00", name)
+	if err := hashFile(w, path); err != nil {
+		return err
+	}
+	_, err := w.Write([]byte{0})
+	return err
 }
 
 func hashFile(w io.Writer, path string) error {
