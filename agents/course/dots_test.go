@@ -46,6 +46,8 @@ func TestDotsBrokenBots(t *testing.T) {
 		{"exits.py", string(engine.FailDead), ""},
 		{"missing.py", string(engine.FailDead), "No module named 'notthere_arena_test_module'"},
 		{"garbage.py", string(engine.FailUnparseable), ""},
+		// No interpreter: the reason names the Debian packages.
+		{"greedy.py?python=/no/such/python3", string(engine.FailDead), "Debian: apt-get install python3 python3-numpy"},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
