@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"arena/agents/builtin"
+	"arena/agents/course"
 	"arena/agents/lua"
 	"arena/plugins/sdk"
 )
@@ -16,8 +17,8 @@ import (
 // an agent instead of running the CLI.
 const HostArg = "__agent"
 
-// Serve serves the agent named by ref ("builtin:NAME", or "lua:PATH" with
-// optional "?k=v" parameters) as a plugin. It does not return on success.
+// Serve serves the agent named by ref ("builtin:NAME", or "lua:PATH" or
+// "course:PATH" with optional "?k=v" parameters) as a plugin. It does not return on success.
 func Serve(ref string) error {
 	switch {
 	case strings.HasPrefix(ref, "builtin:"):
@@ -29,6 +30,8 @@ func Serve(ref string) error {
 		return nil
 	case strings.HasPrefix(ref, lua.Prefix):
 		return lua.Serve(ref)
+	case strings.HasPrefix(ref, course.Prefix):
+		return course.Serve(ref)
 	}
 	return fmt.Errorf("cannot host agent %q", ref)
 }

@@ -83,7 +83,7 @@ func TestConfigErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			file := writeFile(t, c.file, c.body)
 			opt := loadOpts()
-			opt.CheckAgent = func(ref string) error {
+			opt.CheckAgent = func(ref, _ string) error {
 				if strings.Contains(ref, "grandmaster") {
 					return errors.New("unknown agent " + ref)
 				}

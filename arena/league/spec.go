@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strings"
 
+	"arena/agents/course"
 	"arena/arena/ratings"
 	"arena/engine"
 )
@@ -41,7 +42,8 @@ const (
 	KindBuiltin = "builtin"
 	KindLua     = "lua"
 	KindBinary  = "binary"
-	KindGo      = "go" // a Go package directory, built on demand
+	KindCourse  = "course" // a course agent run by its course's adapter
+	KindGo      = "go"     // a Go package directory, built on demand
 )
 
 // Spec is a checked league file, ready to schedule and run.
@@ -97,8 +99,9 @@ type Options struct {
 	Registry *engine.Registry
 	Sources  Sources
 	// CheckAgent vets a launchable agent reference before any game (known
-	// built-in, Lua script compiles); nil accepts every reference.
-	CheckAgent func(ref string) error
+	// built-in, Lua script compiles, course agent's runtime present) for
+	// the game it will play; nil accepts every reference.
+	CheckAgent func(ref, game string) error
 	// Cores is the number of cores concurrency is planned for; 0 means
 	// runtime.NumCPU().
 	Cores int
@@ -376,10 +379,10 @@ func loadLeague(ld *loader, c Config, gc GameConfig, key string, multi bool, opt
 			return nil, ld.errorf(akey, "%v", err)
 		}
 		if a.Kind != KindGo && opt.CheckAgent != nil {
-			err, done := checked[a.Launch]
+			err, done := checked[a.Launch+"\x00"+gname]
 			if !done {
-				err = opt.CheckAgent(a.Launch)
-				checked[a.Launch] = err
+				err = opt.CheckAgent(a.Launch, gname)
+				checked[a.Launch+"\x00"+gname] = err
 			}
 			if err != nil {
 				return nil, ld.errorf(akey, "%v", err)
@@ -484,6 +487,25 @@ func resolveAgent(ac AgentConfig, game, baseDir string) (*Agent, error) {
 			a.Launch += "?" + query
 		}
 		h, err := fileHash(a.Path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", ref, err)
+		}
+		a.Hash = h
+		return a, nil
+	case strings.HasPrefix(ref, course.Prefix):
+		p, query, hasQuery := strings.Cut(strings.TrimPrefix(ref, course.Prefix), "?")
+		if p == "" {
+			return nil, fmt.Errorf("%s: no path", ref)
+		}
+		a.Kind, a.Path = KindCourse, abs(p)
+		if _, err := os.Stat(a.Path); err != nil {
+			return nil, fmt.Errorf("%s: %s does not exist (paths are relative to the league file)", ref, a.Path)
+		}
+		a.Launch = course.Prefix + a.Path
+		if hasQuery {
+			a.Launch += "?" + query
+		}
+		h, err := course.Hash(a.Path)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", ref, err)
 		}

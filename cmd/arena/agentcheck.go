@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"arena/agents/course"
 	"arena/arena/league"
 	"arena/arena/referee"
 	"arena/engine"
@@ -31,8 +32,8 @@ const defaultPreflightTimeout = 10 * time.Second
 
 // checkAgent fails early, before any game starts, on an agent reference
 // that cannot be started: an unknown name, a missing file, a script that
-// does not compile.
-func (e *env) checkAgent(ref string) error {
+// does not compile, a course agent whose runtime or modules are missing.
+func (e *env) checkAgent(ref, game string) error {
 	if _, err := e.launcher.Resolve(ref); err != nil {
 		return err
 	}
@@ -40,6 +41,9 @@ func (e *env) checkAgent(ref string) error {
 		if err := check(ref); err != nil {
 			return fmt.Errorf("agent %s: %w", ref, err)
 		}
+	}
+	if err := course.CheckRef(context.Background(), ref, game); err != nil {
+		return fmt.Errorf("agent %s: %w", ref, err)
 	}
 	return nil
 }

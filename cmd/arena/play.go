@@ -41,8 +41,10 @@ func newPlayCmd(e *env) *cobra.Command {
 alternating who moves first, and print a result table: wins, draws and losses
 per agent, average score, and penalties by kind.
 
-Agents: builtin:NAME (or a bare built-in name), lua:PATH.lua, or the path of
-an agent binary built with the arena SDK. Run "arena games" for the games.
+Agents: builtin:NAME (or a bare built-in name), lua:PATH.lua, course:PATH (an
+agent written for the game's course, run unmodified: docs/course-agents.md),
+or the path of an agent binary built with the arena SDK. Run "arena games"
+for the games.
 
 Before the first game every agent is started once, completes the handshake
 and opens a game (a Lua script runs its top level and init); an agent that
@@ -54,7 +56,8 @@ refused by the pre-flight check, or played every game without one move of
 its own.`,
 		Example: `  arena play bohnenspiel random greedy --games 50 --seed 1
   arena play cachex random greedy --param n=7
-  arena play pentago-twist random greedy --set move-limit=500ms --show`,
+  arena play pentago-twist random greedy --set move-limit=500ms --show
+  arena play dots-and-boxes course:bots/bot.py greedy`,
 		Args: cobra.ExactArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runPlay(cmd.Context(), e, cmd.OutOrStdout(), args[0], args[1], args[2], o)
@@ -149,7 +152,7 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 	}
 	// Fail before any game on a reference that cannot be started.
 	for _, ref := range []string{refA, refB} {
-		if err := e.checkAgent(ref); err != nil {
+		if err := e.checkAgent(ref, g.Info().Name); err != nil {
 			return err
 		}
 	}

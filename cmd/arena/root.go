@@ -81,9 +81,10 @@ func newRoot(e *env) *cobra.Command {
 		Long: `arena referees two-player course board games between agent programs, with the
 course referees' rules, time limits and penalties, and runs leagues of them.
 
-Agents run as plugin subprocesses: built-in agents (builtin:random,
-builtin:greedy), Lua scripts (lua:path/to/bot.lua), or agent binaries built
-with the arena SDK (a path).`,
+Agents run as plugin subprocesses: built-in searchers (builtin:random,
+builtin:greedy), Lua scripts (lua:path/to/bot.lua), agents written for the
+game's course and run unmodified (course:PATH, see docs/course-agents.md),
+or agent binaries built with the arena SDK (a path).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

@@ -88,7 +88,7 @@ type Options struct {
 // Command is how to start one agent reference.
 type Command struct {
 	Ref  string   // as written by the user
-	Kind string   // "builtin", "lua" or "binary"
+	Kind string   // "builtin", "lua", "course" or "binary"
 	Argv []string // program and arguments
 }
 
@@ -115,6 +115,21 @@ func (l *Launcher) Resolve(ref string) (Command, error) {
 			return Command{}, fmt.Errorf("agent %s: %w", ref, err)
 		}
 		return Command{Ref: ref, Kind: "lua", Argv: append(append([]string{}, l.Self...), "lua:"+abs)}, nil
+	case strings.HasPrefix(ref, "course:"):
+		// A course agent (agents/course): the arena binary serves it and
+		// starts the course's runtime as its own child.
+		path, query, hasQuery := strings.Cut(strings.TrimPrefix(ref, "course:"), "?")
+		if _, err := os.Stat(path); err != nil {
+			return Command{}, fmt.Errorf("agent %s: %w", ref, err)
+		}
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return Command{}, fmt.Errorf("agent %s: %w", ref, err)
+		}
+		if hasQuery {
+			abs += "?" + query
+		}
+		return Command{Ref: ref, Kind: "course", Argv: append(append([]string{}, l.Self...), "course:"+abs)}, nil
 	case l.isBuiltin(ref):
 		return l.Resolve("builtin:" + ref)
 	}
@@ -152,7 +167,7 @@ func (l *Launcher) unknown(ref string) error {
 	for i, b := range l.Builtins {
 		names[i] = "builtin:" + b
 	}
-	return fmt.Errorf("unknown agent %q: use one of %s, lua:PATH.lua, or the path of an agent binary built with the arena SDK",
+	return fmt.Errorf("unknown agent %q: use one of %s, lua:PATH.lua, course:PATH, or the path of an agent binary built with the arena SDK",
 		ref, strings.Join(names, ", "))
 }
 

@@ -1,0 +1,105 @@
+package course_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"arena/engine"
+)
+
+const cx = "course:testdata/cachex/"
+
+// TestCachexPackagePlaysFullGames: a player package keeping its own board
+// from turn() notifications of both sides (STEAL included) plays whole
+// games from both colours without an illegal action, so every action
+// reached it, in order, as the course's tuples.
+func TestCachexPackagePlaysFullGames(t *testing.T) {
+	needPython(t)
+	for seat := range 2 {
+		for _, n := range []string{"5", "6"} {
+			refs := [2]string{"builtin:random", "builtin:random"}
+			refs[seat] = cx + "team_a"
+			rec := play(t, match{game: "cachex", params: engine.Params{"n": n}, refs: refs, seed: uint64(11 + seat)})
+			if rec.Result.Forfeit != "" || len(rec.Events) > 0 {
+				t.Fatalf("seat %d n=%s: a clean game was expected:\n%s", seat, n, events(rec))
+			}
+			if rec.Result.Winner < 0 && !rec.Result.Draw {
+				t.Fatalf("seat %d n=%s: no result: %+v", seat, n, rec.Result)
+			}
+			if agentMoves(rec, seat) < 2 {
+				t.Fatalf("seat %d n=%s: the package made %d moves", seat, n, agentMoves(rec, seat))
+			}
+		}
+	}
+}
+
+// TestCachexCPUCountsThePythonProcess: CPU the package burns in turn()
+// (while the opponent is on move) is charged to it, as the course did.
+func TestCachexCPUCountsThePythonProcess(t *testing.T) {
+	needPython(t)
+	rec := play(t, match{game: "cachex", params: engine.Params{"n": "5"}, refs: [2]string{cx + "thinks", "builtin:random"}, seed: 2})
+	if len(rec.Events) > 0 {
+		t.Fatalf("want a clean game:\n%s", events(rec))
+	}
+	// Before its reply at move i it was notified of the i earlier actions,
+	// 20 ms of CPU each, all in the Python process.
+	var checked bool
+	for i, m := range rec.Moves {
+		if m.Seat != 0 || i < 4 {
+			continue
+		}
+		if want := 20 * float64(i) * 0.9; m.CPUMS < want {
+			t.Fatalf("move %d: CPU charged %.0f ms, want at least %.0f ms", i, m.CPUMS, want)
+		}
+		checked = true
+	}
+	if !checked {
+		t.Fatal("the game was too short to check")
+	}
+}
+
+// TestCachexBrokenPackages: each failure mode gets the comp30024-2022
+// verdict: a loss with the course's reason.
+func TestCachexBrokenPackages(t *testing.T) {
+	needPython(t)
+	cases := []struct {
+		pkg, kind, reason, detail string
+	}{
+		{"raises", string(engine.FailError), "player 1 raised an error", "RuntimeError: no idea what to do"},
+		{"returns_none", string(engine.FailUnparseable), "error: invalid action!", "Action does not exist or is not well formed."},
+		{"numpy_ints", string(engine.FailUnparseable), "error: invalid action!", "Action does not exist or is not well formed."},
+		{"hangs", string(engine.FailTimeout), "player 1 exceeded available time", ""},
+		{"exits", string(engine.FailDead), "player 1 process died", ""},
+		{"missing", string(engine.FailDead), "player 1 process died", "No module named 'notthere_arena_test_module'"},
+	}
+	for _, c := range cases {
+		t.Run(c.pkg, func(t *testing.T) {
+			rec := play(t, match{game: "cachex", params: engine.Params{"n": "5"}, refs: [2]string{cx + c.pkg, "builtin:random"}, seed: 3,
+				tune: func(p *engine.Profile) { p.Budget, p.BudgetGrace = 2*time.Second, time.Second }})
+			ev := firstEvent(rec, 0)
+			if ev == nil || ev.Kind != c.kind || ev.Penalty != string(engine.Loss) {
+				t.Fatalf("want a %s loss, got:\n%s", c.kind, events(rec))
+			}
+			if rec.Result.Winner != 1 || rec.Result.Reason != c.reason {
+				t.Fatalf("result %+v, want blue to win with %q", rec.Result, c.reason)
+			}
+			if !strings.Contains(ev.Detail+" "+rec.Result.Detail, c.detail) {
+				t.Fatalf("detail %q / %q, want %q", ev.Detail, rec.Result.Detail, c.detail)
+			}
+		})
+	}
+}
+
+// TestCachexPrintsStayOffTheChannel: a package printing on stdout plays a
+// normal game; its prints are in the stderr log.
+func TestCachexPrintsStayOffTheChannel(t *testing.T) {
+	needPython(t)
+	rec := play(t, match{game: "cachex", params: engine.Params{"n": "5"}, refs: [2]string{cx + "prints", "builtin:random"}, seed: 4})
+	if len(rec.Events) > 0 {
+		t.Fatalf("want a clean game:\n%s", events(rec))
+	}
+	if !strings.Contains(rec.Stderr[0], "my action: ('PLACE', ") {
+		t.Fatalf("the print is not in the stderr log: %q", rec.Stderr[0])
+	}
+}

@@ -1,0 +1,110 @@
+package course_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"arena/agents"
+	"arena/agents/builtin"
+	"arena/arena/record"
+	"arena/arena/referee"
+	"arena/engine"
+	"arena/games/all"
+	"arena/plugins/host"
+)
+
+// TestMain lets the test binary stand in for the arena binary as agent
+// host, as the arena re-executes itself.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 2 && os.Args[1] == agents.HostArg {
+		if err := agents.Serve(os.Args[2]); err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// needPython skips where the machine has no Python with numpy (CI installs
+// them: .ci/run).
+func needPython(t *testing.T) {
+	t.Helper()
+	if err := exec.Command("/usr/bin/python3", "-c", "import numpy").Run(); err != nil {
+		t.Skipf("no /usr/bin/python3 with numpy (%v): apt-get install python3 python3-numpy", err)
+	}
+}
+
+// match is one game to referee through real agent processes.
+type match struct {
+	game   string
+	params engine.Params
+	refs   [2]string
+	seed   uint64
+	tune   func(*engine.Profile)
+}
+
+func play(t *testing.T, m match) *record.Game {
+	t.Helper()
+	g, err := all.Registry().Lookup(m.game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.params == nil {
+		m.params = engine.Params{}
+	}
+	prof, err := g.Profile(m.params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.tune != nil {
+		m.tune(&prof)
+	}
+	l := &host.Launcher{Self: []string{os.Args[0], agents.HostArg}, Builtins: builtin.Names()}
+	r := &referee.Referee{Launch: referee.HostLauncher(l)}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	rec, err := r.Play(ctx, referee.Match{
+		ID: t.Name(), Game: g, Params: m.params, Profile: prof, Seed: m.seed,
+		Players: [2]referee.Player{{Name: "A", Ref: m.refs[0]}, {Name: "B", Ref: m.refs[1]}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// events renders a record's events for failure messages.
+func events(rec *record.Game) string {
+	var b strings.Builder
+	for _, e := range rec.Events {
+		b.WriteString(e.Kind + "/" + e.Penalty + " seat " + string(rune('0'+e.Seat)) + ": " + e.Detail + "\n")
+	}
+	b.WriteString("stderr 0: " + rec.Stderr[0] + "\nstderr 1: " + rec.Stderr[1])
+	return b.String()
+}
+
+// agentMoves counts the moves seat played itself.
+func agentMoves(rec *record.Game, seat int) int {
+	n := 0
+	for _, m := range rec.Moves {
+		if m.Seat == seat && m.Source == record.SourceAgent {
+			n++
+		}
+	}
+	return n
+}
+
+// firstEvent is seat's first failure event, or nil.
+func firstEvent(rec *record.Game, seat int) *record.Event {
+	for i, e := range rec.Events {
+		if e.Seat == seat && e.Kind != "launch" && e.Kind != "restart" {
+			return &rec.Events[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,5 @@
+import notthere_arena_test_module
+
+
+class Player:
+    pass

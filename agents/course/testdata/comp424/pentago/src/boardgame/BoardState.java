@@ -1,0 +1,5 @@
+package boardgame;
+
+public abstract class BoardState {
+    public abstract Move getRandomMove();
+}

@@ -1,0 +1,2 @@
+def calculate_move(gamestate):
+    return "up and to the left"
