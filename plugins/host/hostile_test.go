@@ -103,8 +103,17 @@ func (h *tracked) Move(ctx context.Context, r protocol.MoveRequest) (string, err
 	return h.Handle.Move(ctx, r)
 }
 
+// count is how many processes were seen.
+func (h *tracked) count() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.seen)
+}
+
 // survivors are the processes seen during the game that still exist.
 func (h *tracked) survivors() []int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	var out []int
 	for p := range h.seen {
 		if st, ok := startTime(p.pid); ok && st == p.start {
@@ -326,8 +335,8 @@ func TestHostileChildrenOutliveGame(t *testing.T) {
 		t.Fatalf("the children were not started:\n%s", hg.rec.Stderr[0])
 	}
 	// init, agent, setsid child, grandchild, timeout and its sleep.
-	if len(hg.att.seen) < 6 {
-		t.Errorf("only %d processes seen; the children should have been among them", len(hg.att.seen))
+	if hg.att.count() < 6 {
+		t.Errorf("only %d processes seen; the children should have been among them", hg.att.count())
 	}
 	if len(hg.events(0)) != 0 {
 		t.Errorf("verdict: a normal game, got %+v", hg.events(0))
@@ -344,8 +353,8 @@ func TestHostileManyChildren(t *testing.T) {
 	if !strings.Contains(hg.rec.Stderr[0], "200 children started") {
 		t.Fatalf("the children were not started:\n%s", hg.rec.Stderr[0])
 	}
-	if len(hg.att.seen) < 200 {
-		t.Errorf("only %d processes seen", len(hg.att.seen))
+	if hg.att.count() < 200 {
+		t.Errorf("only %d processes seen", hg.att.count())
 	}
 	checkOpponent(t, hg)
 	checkGone(t, hg)
