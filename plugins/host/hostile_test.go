@@ -3,6 +3,7 @@ package host_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -432,6 +433,24 @@ func TestHostileSnoops(t *testing.T) {
 	e := hg.rec.Stderr[0]
 	if strings.Contains(e, "leaked-value-7f3a") {
 		t.Errorf("the arena's environment leaked:\n%s", e)
+	}
+	// Exactly the minimal set, go-plugin's variables and the test's own.
+	allowed := map[string]bool{"PATH": true, "HOME": true, "TMPDIR": true, "LANG": true, "HOSTILE": true, "HOSTILE_SECRET_FILE": true, "ARENA_AGENT_PLUGIN": true}
+	if i := strings.Index(e, "attack: environment "); i >= 0 {
+		line := e[i+len("attack: environment "):]
+		line = line[:strings.IndexByte(line, '\n')]
+		var vars []string
+		if err := json.Unmarshal([]byte(line), &vars); err != nil {
+			t.Fatalf("environment line %q: %v", line, err)
+		}
+		for _, v := range vars {
+			name, _, _ := strings.Cut(v, "=")
+			if !allowed[name] && !strings.HasPrefix(name, "PLUGIN_") {
+				t.Errorf("the agent got %s", name)
+			}
+		}
+	} else {
+		t.Errorf("no environment report:\n%s", e)
 	}
 	for _, want := range []string{
 		`proc pids [1 `,
