@@ -353,9 +353,6 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 		}
 		if cmd.Process != nil {
 			p.pid = cmd.Process.Pid
-			if p.sandboxed {
-				p.ns, _ = os.Readlink("/proc/" + strconv.Itoa(p.pid) + "/ns/pid")
-			}
 		}
 	}
 	select {
@@ -374,6 +371,11 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	if err != nil {
 		p.Kill()
 		return nil, p.launchError(err, version)
+	}
+	if p.sandboxed {
+		// Read while the init surely lives (it answered the handshake), so
+		// the link is the sandbox's and not a recycled pid's.
+		p.ns, _ = os.Readlink("/proc/" + strconv.Itoa(p.pid) + "/ns/pid")
 	}
 	if err := p.checkAddress(); err != nil {
 		p.Kill()
