@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -65,6 +66,31 @@ func TestPrivateDirectoryRemoved(t *testing.T) {
 		if iso == host.IsolationOff && p.Sandboxed() {
 			t.Error("isolation off, yet sandboxed")
 		}
+	}
+}
+
+// Agents running at the same time run as distinct host ids, so no file
+// or socket of one is another's.
+func TestConcurrentAgentsDistinctIDs(t *testing.T) {
+	l := launcher()
+	if !l.Sandboxed() {
+		t.Skip("no sandboxes here: " + l.Support().Unsupported)
+	}
+	owners := map[uint32]bool{}
+	for range 3 {
+		p, err := l.Launch(context.Background(), "echo", host.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Kill()
+		fi, err := os.Stat(p.Dir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		owners[fi.Sys().(*syscall.Stat_t).Uid] = true
+	}
+	if len(owners) != 3 {
+		t.Fatalf("3 agents, %d owners", len(owners))
 	}
 }
 

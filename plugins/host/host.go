@@ -358,28 +358,40 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 		Logger:           hclog.NewNullLogger(),
 	})
 	p.client = client
-	started := make(chan error, 1)
+	done := make(chan error, 1)
 	go func() {
 		_, err := client.Start()
-		started <- err
+		done <- err
 	}()
-	select {
-	case err = <-started:
-	case <-ctx.Done():
-		err = ctx.Err()
-	}
-	for _, f := range files {
-		f.Close()
-	}
-	if cmd.Process != nil {
-		p.pid = cmd.Process.Pid
-		if p.sandboxed {
-			p.ns, _ = os.Readlink("/proc/" + strconv.Itoa(p.pid) + "/ns/pid")
+	started := func() {
+		for _, f := range files {
+			f.Close()
+		}
+		if cmd.Process != nil {
+			p.pid = cmd.Process.Pid
 		}
 	}
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		// go-plugin may be starting the process right now: the kill and
+		// the cleanup wait for it, without holding up the caller.
+		go func() {
+			<-done
+			started()
+			p.Kill()
+		}()
+		return nil, fmt.Errorf("agent %s: %w", c.Ref, ctx.Err())
+	}
+	started()
 	if err != nil {
 		p.Kill()
 		return nil, p.launchError(err, version)
+	}
+	if p.sandboxed {
+		// Read while the init surely lives (it answered the handshake), so
+		// the link is the sandbox's and not a recycled pid's.
+		p.ns, _ = os.Readlink("/proc/" + strconv.Itoa(p.pid) + "/ns/pid")
 	}
 	if err := p.checkAddress(); err != nil {
 		p.Kill()

@@ -3,6 +3,7 @@ package host_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -103,8 +104,17 @@ func (h *tracked) Move(ctx context.Context, r protocol.MoveRequest) (string, err
 	return h.Handle.Move(ctx, r)
 }
 
+// count is how many processes were seen.
+func (h *tracked) count() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.seen)
+}
+
 // survivors are the processes seen during the game that still exist.
 func (h *tracked) survivors() []int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	var out []int
 	for p := range h.seen {
 		if st, ok := startTime(p.pid); ok && st == p.start {
@@ -326,8 +336,8 @@ func TestHostileChildrenOutliveGame(t *testing.T) {
 		t.Fatalf("the children were not started:\n%s", hg.rec.Stderr[0])
 	}
 	// init, agent, setsid child, grandchild, timeout and its sleep.
-	if len(hg.att.seen) < 6 {
-		t.Errorf("only %d processes seen; the children should have been among them", len(hg.att.seen))
+	if hg.att.count() < 6 {
+		t.Errorf("only %d processes seen; the children should have been among them", hg.att.count())
 	}
 	if len(hg.events(0)) != 0 {
 		t.Errorf("verdict: a normal game, got %+v", hg.events(0))
@@ -344,8 +354,8 @@ func TestHostileManyChildren(t *testing.T) {
 	if !strings.Contains(hg.rec.Stderr[0], "200 children started") {
 		t.Fatalf("the children were not started:\n%s", hg.rec.Stderr[0])
 	}
-	if len(hg.att.seen) < 200 {
-		t.Errorf("only %d processes seen", len(hg.att.seen))
+	if hg.att.count() < 200 {
+		t.Errorf("only %d processes seen", hg.att.count())
 	}
 	checkOpponent(t, hg)
 	checkGone(t, hg)
@@ -423,6 +433,24 @@ func TestHostileSnoops(t *testing.T) {
 	e := hg.rec.Stderr[0]
 	if strings.Contains(e, "leaked-value-7f3a") {
 		t.Errorf("the arena's environment leaked:\n%s", e)
+	}
+	// Exactly the minimal set, go-plugin's variables and the test's own.
+	allowed := map[string]bool{"PATH": true, "HOME": true, "TMPDIR": true, "LANG": true, "HOSTILE": true, "HOSTILE_SECRET_FILE": true, "ARENA_AGENT_PLUGIN": true}
+	if i := strings.Index(e, "attack: environment "); i >= 0 {
+		line := e[i+len("attack: environment "):]
+		line = line[:strings.IndexByte(line, '\n')]
+		var vars []string
+		if err := json.Unmarshal([]byte(line), &vars); err != nil {
+			t.Fatalf("environment line %q: %v", line, err)
+		}
+		for _, v := range vars {
+			name, _, _ := strings.Cut(v, "=")
+			if !allowed[name] && !strings.HasPrefix(name, "PLUGIN_") {
+				t.Errorf("the agent got %s", name)
+			}
+		}
+	} else {
+		t.Errorf("no environment report:\n%s", e)
 	}
 	for _, want := range []string{
 		`proc pids [1 `,

@@ -8,6 +8,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -194,7 +195,8 @@ func signalAll() {
 }
 
 func snoop() {
-	report("environment %q", os.Environ())
+	env, _ := json.Marshal(os.Environ())
+	report("environment %s", env)
 	ents, _ := os.ReadDir("/proc")
 	var pids []string
 	for _, e := range ents {
