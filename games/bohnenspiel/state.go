@@ -2,6 +2,7 @@ package bohnenspiel
 
 import (
 	"encoding/binary"
+	"math/rand/v2"
 	"strconv"
 
 	"arena/engine"
@@ -51,6 +52,8 @@ var (
 	_ engine.PlyFielder    = (*State)(nil)
 	_ engine.EndingLabeler = (*State)(nil)
 	_ engine.Evaluator     = (*State)(nil)
+	_ engine.Copier        = (*State)(nil)
+	_ engine.PlayoutMover  = (*State)(nil)
 )
 
 // New returns the start position.
@@ -306,6 +309,31 @@ func mix(z uint64) uint64 {
 func (s *State) Clone() engine.State {
 	c := *s
 	return &c
+}
+
+// CopyFrom overwrites s with src, which must be a *State: a plain value
+// copy, no allocation.
+func (s *State) CopyFrom(src engine.State) { *s = *src.(*State) }
+
+// RandomPlayoutMove draws uniformly over LegalMoves without listing them.
+func (s *State) RandomPlayoutMove(r *rand.Rand) (engine.Move, bool) {
+	n := s.LegalCount()
+	if n == 0 {
+		return 0, false
+	}
+	k := r.IntN(n)
+	p := s.toMove
+	base := pitsPerSide * int(p)
+	for i := 0; i < pitsPerSide; i++ {
+		if s.pits[base+i] > 0 {
+			if k == 0 {
+				return pitMove(p, uint8(i)), true
+			}
+			k--
+		}
+	}
+	// k is now 0 and only SKIP is left: LegalCount counted it.
+	return skipMove(p), true
 }
 
 // PlyFields adds the vectors' "legal" list (move texts in framework order).
