@@ -89,8 +89,8 @@ type State struct {
 }
 
 var (
-	_ engine.State      = (*State)(nil)
-	_ engine.PlyFielder = (*State)(nil)
+	_ engine.State        = (*State)(nil)
+	_ engine.PlyFielder   = (*State)(nil)
 	_ engine.Evaluator    = (*State)(nil)
 	_ engine.Copier       = (*State)(nil)
 	_ engine.PlayoutMover = (*State)(nil)
