@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"arena/engine"
+	"arena/games/internal/bitsel"
 )
 
 // Seats and colours: White is seat 0 and moves first, Black is seat 1.
@@ -292,33 +293,8 @@ func (s *State) RandomPlayoutMove(r *rand.Rand) (engine.Move, bool) {
 	// multiply-shift is below 1e-8), the top 3 bits the twist.
 	n := uint64(bits.OnesCount64(empty))
 	k := int((v & 0xffffffff) * n >> 32)
-	cell := selectBit(empty, k)
+	cell := bitsel.Select(empty, k)
 	return encode(cell, 0, 0, s.ply&1) | engine.Move(v>>61), true
-}
-
-// selectBit is the index of the k-th (from 0) set bit of x; x has more
-// than k set bits.
-func selectBit(x uint64, k int) int {
-	off := 0
-	if n := bits.OnesCount32(uint32(x)); k >= n {
-		k -= n
-		x >>= 32
-		off = 32
-	}
-	if n := bits.OnesCount16(uint16(x)); k >= n {
-		k -= n
-		x >>= 16
-		off += 16
-	}
-	if n := bits.OnesCount8(uint8(x)); k >= n {
-		k -= n
-		x >>= 8
-		off += 8
-	}
-	for ; k > 0; k-- {
-		x &= x - 1
-	}
-	return off + bits.TrailingZeros64(x)
 }
 
 // PlyFields adds the vectors' turn_number.
