@@ -1,10 +1,13 @@
 package cachex
 
 import (
+	"math/bits"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 
 	"arena/engine"
+	"arena/games/internal/bitsel"
 )
 
 // Cell contents. A seat's stones are seat+1, so red (seat 0) is 1.
@@ -82,12 +85,33 @@ type geom struct {
 	nnb    [maxCells]uint8
 	caps   [maxCells][12][3]int16 // on-board capture patterns: O, M1, M2
 	ncaps  [maxCells]uint8
+	valid  [occWords]uint64 // the board's cells, bit i = cell i
+	// edges[c][0] and edges[c][1] are the two edges colour c+1 joins:
+	// rows 0 and n-1 for red, columns 0 and n-1 for blue.
+	edges [2][2][occWords]uint64
 }
 
 func newGeom(n int) *geom {
 	g := &geom{n: n, cells: n * n, centre: -1}
 	if n%2 == 1 {
 		g.centre = (n/2)*n + n/2
+	}
+	for i := 0; i < g.cells; i++ {
+		bit := uint64(1) << (i & 63)
+		g.valid[i>>6] |= bit
+		r, q := i/n, i%n
+		if r == 0 {
+			g.edges[0][0][i>>6] |= bit
+		}
+		if r == n-1 {
+			g.edges[0][1][i>>6] |= bit
+		}
+		if q == 0 {
+			g.edges[1][0][i>>6] |= bit
+		}
+		if q == n-1 {
+			g.edges[1][1][i>>6] |= bit
+		}
 	}
 	in := func(r, q int) bool { return r >= 0 && r < n && q >= 0 && q < n }
 	for r := 0; r < n; r++ {
@@ -127,12 +151,14 @@ type State struct {
 	g     *geom
 	t     int // actions applied so far
 	cells [maxCells]uint8
+	occ   [occWords]uint64    // occupied cells, bit i = cell i: the complement of the legal PLACE set
+	own   [2][occWords]uint64 // red's and blue's stones
 	empty int
 	board uint64 // Zobrist key of the board contents (the repetition key)
 
 	// hist holds the board key after every action, plus the start board.
-	// Apply only appends, so clones share the prefix: a clone's slice has
-	// cap == len and its first append copies (see Clone).
+	// Every state owns its buffer, with room for a whole game, so Apply
+	// never allocates (see Clone and CopyFrom).
 	hist       []uint64
 	anyCapture bool // before the first capture no board can recur
 	repeat     int  // occurrences of the current board, including now
@@ -146,10 +172,15 @@ type State struct {
 }
 
 var (
-	_ engine.State      = (*State)(nil)
-	_ engine.PlyFielder = (*State)(nil)
-	_ engine.Evaluator  = (*State)(nil)
+	_ engine.State        = (*State)(nil)
+	_ engine.PlyFielder   = (*State)(nil)
+	_ engine.Evaluator    = (*State)(nil)
+	_ engine.Copier       = (*State)(nil)
+	_ engine.PlayoutMover = (*State)(nil)
 )
+
+// occWords is the number of words in the occupied-cell set.
+const occWords = (maxCells + 63) / 64
 
 // New returns the start position on an n×n board. It panics if n is
 // outside 3..15; Game.NewState validates instead.
@@ -157,9 +188,10 @@ func New(n int) *State {
 	if n < minN || n > maxN {
 		panic("cachex: board size " + strconv.Itoa(n) + " outside 3..15")
 	}
-	s := &State{g: newGeom(n), empty: n * n, winner: engine.NoSeat, repeat: 1}
-	s.hist = make([]uint64, 1, maxActions+1)
-	s.hist[0] = s.board
+	s := newBuffered()
+	h := s.hist
+	*s = State{g: newGeom(n), empty: n * n, winner: engine.NoSeat, repeat: 1}
+	s.hist = append(h, s.board)
 	return s
 }
 
@@ -204,9 +236,15 @@ func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
 	if s.t == 0 {
 		banned = s.g.centre
 	}
-	for i := 0; i < s.g.cells; i++ {
-		if s.cells[i] == empty && i != banned {
-			dst = append(dst, engine.Move(i))
+	last := (s.g.cells - 1) >> 6
+	for w := 0; w <= last; w++ {
+		free := ^s.occ[w] & s.g.valid[w]
+		for free != 0 {
+			i := w<<6 | bits.TrailingZeros64(free)
+			free &= free - 1
+			if i != banned {
+				dst = append(dst, engine.Move(i))
+			}
 		}
 	}
 	if s.t == 1 {
@@ -243,9 +281,10 @@ func (s *State) Apply(m engine.Move) {
 	}
 	s.t++
 
-	// Record the board and count its occurrences.
+	// Record the board and count its occurrences. The buffer holds a whole
+	// game; only a state built outside New, Clone and CopyFrom can lack
+	// room, and growing it then is the one allocation Apply may make.
 	if len(s.hist) == cap(s.hist) {
-		// Shared with a clone, or full: take a private copy once.
 		h := make([]uint64, len(s.hist), maxActions+1)
 		copy(h, s.hist)
 		s.hist = h
@@ -283,6 +322,8 @@ func (s *State) place(p int) {
 	me := uint8(s.t&1) + 1
 	opp := 3 - me
 	s.cells[p] = me
+	s.occ[p>>6] |= 1 << (p & 63)
+	s.own[me-1][p>>6] |= 1 << (p & 63)
 	s.board ^= zobrist[me][p]
 	s.empty--
 	// Test every pattern before removing anything: the captured set is the
@@ -301,6 +342,8 @@ func (s *State) place(p int) {
 	s.anyCapture = true
 	for _, c := range s.captured[:s.ncaptured] {
 		s.cells[c] = empty
+		s.occ[c>>6] &^= 1 << (c & 63)
+		s.own[opp-1][c>>6] &^= 1 << (c & 63)
 		s.board ^= zobrist[opp][c]
 	}
 	s.empty += int(s.ncaptured)
@@ -339,6 +382,16 @@ func (s *State) steal() {
 		}
 	}
 	s.cells = nc
+	// The reflection maps the occupied set onto itself only for symmetric
+	// boards: rebuild it (STEAL happens once a game).
+	s.occ = [occWords]uint64{}
+	s.own = [2][occWords]uint64{}
+	for i := 0; i < s.g.cells; i++ {
+		if v := nc[i]; v != empty {
+			s.occ[i>>6] |= 1 << (i & 63)
+			s.own[v-1][i>>6] |= 1 << (i & 63)
+		}
+	}
 }
 
 // connected reports whether the stones joined to p touch both of their
@@ -346,34 +399,39 @@ func (s *State) steal() {
 func (s *State) connected(p int) bool {
 	g := s.g
 	me := s.cells[p]
-	axis := &g.row
-	if me == blue {
-		axis = &g.col
+	own := &s.own[me-1]
+	edges := &g.edges[me-1]
+	// No stone on one of the edges: nothing to search. This settles most
+	// calls cheaply, before a chain can span the board.
+	var low, high uint64
+	for w := 0; w < occWords; w++ {
+		low |= own[w] & edges[0][w]
+		high |= own[w] & edges[1][w]
 	}
-	last := uint8(g.n - 1)
-	var seen [maxCells]bool
+	if low == 0 || high == 0 {
+		return false
+	}
+	var seen [occWords]uint64
 	var stack [maxCells]int16
 	sp := 0
 	stack[sp] = int16(p)
 	sp++
-	seen[p] = true
-	low, high := false, false
+	seen[p>>6] |= 1 << (p & 63)
+	atLow, atHigh := false, false
 	for sp > 0 {
 		sp--
-		c := stack[sp]
-		switch axis[c] {
-		case 0:
-			low = true
-		case last:
-			high = true
-		}
-		if low && high {
+		c := int(stack[sp])
+		bit := uint64(1) << (c & 63)
+		atLow = atLow || edges[0][c>>6]&bit != 0
+		atHigh = atHigh || edges[1][c>>6]&bit != 0
+		if atLow && atHigh {
 			return true
 		}
 		for k := 0; k < int(g.nnb[c]); k++ {
 			d := g.nb[c][k]
-			if !seen[d] && s.cells[d] == me {
-				seen[d] = true
+			w, b := d>>6, uint64(1)<<(d&63)
+			if own[w]&b != 0 && seen[w]&b == 0 {
+				seen[w] |= b
 				stack[sp] = d
 				sp++
 			}
@@ -424,14 +482,81 @@ func (s *State) Hash() uint64 {
 	return h
 }
 
-// Clone copies the position. The board history is shared: the clone's
-// slice is capped at its length, so its first append copies instead of
-// writing into the shared array, and the original only ever writes past
-// the clone's length.
+// withHist is a State and its history buffer in one allocation.
+type withHist struct {
+	s State
+	h [maxActions + 1]uint64
+}
+
+// newBuffered returns a zero State that owns a whole-game history buffer.
+func newBuffered() *State {
+	b := new(withHist)
+	b.s.hist = b.h[:0]
+	return &b.s
+}
+
+// Clone copies the position, its board history included, in one
+// allocation; the copy owns its buffer, so neither side's Apply allocates
+// or touches the other.
 func (s *State) Clone() engine.State {
-	c := *s
-	c.hist = s.hist[:len(s.hist):len(s.hist)]
-	return &c
+	c := newBuffered()
+	c.CopyFrom(s)
+	return c
+}
+
+// CopyFrom overwrites s with src, which must be a *State of the same
+// game. It copies only the history in use and allocates nothing when s
+// came from New, Clone or an earlier CopyFrom.
+func (s *State) CopyFrom(src engine.State) {
+	o := src.(*State)
+	if o == s {
+		return
+	}
+	h := s.hist
+	*s = *o
+	if cap(h) < maxActions+1 {
+		h = make([]uint64, 0, maxActions+1)
+	}
+	s.hist = h[:len(o.hist)]
+	copy(s.hist, o.hist)
+}
+
+// RandomPlayoutMove draws uniformly over LegalMoves without listing them:
+// a uniform empty cell (the centre excluded on the first action), or STEAL
+// on the second action with its share of the draws.
+func (s *State) RandomPlayoutMove(r *rand.Rand) (engine.Move, bool) {
+	if s.over {
+		return 0, false
+	}
+	n := s.LegalCount()
+	k := r.IntN(n)
+	if s.t == 1 && k == n-1 {
+		return moveSteal, true
+	}
+	if s.t == 0 && s.g.centre >= 0 {
+		// Count the centre as taken: it is the one empty cell excluded.
+		if k >= s.emptyBefore(s.g.centre) {
+			k++
+		}
+	}
+	for w := 0; w < occWords; w++ {
+		free := ^s.occ[w] & s.g.valid[w]
+		c := bits.OnesCount64(free)
+		if k < c {
+			return engine.Move(w<<6 | bitsel.Select(free, k)), true
+		}
+		k -= c
+	}
+	panic("cachex: empty-cell count out of step with the occupied set")
+}
+
+// emptyBefore counts the empty cells with an index below i.
+func (s *State) emptyBefore(i int) int {
+	c := 0
+	for w := 0; w < i>>6; w++ {
+		c += bits.OnesCount64(^s.occ[w] & s.g.valid[w])
+	}
+	return c + bits.OnesCount64(^s.occ[i>>6]&s.g.valid[i>>6]&(1<<(i&63)-1))
 }
 
 // PlyFields adds the vector extras "captured" (the cells removed by the
