@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"arena/engine"
+	"arena/games/internal/bitsel"
 )
 
 // A move is its canonical tuple: start cell index | l<<8 | dir<<10.
@@ -106,11 +107,13 @@ type State struct {
 }
 
 var (
-	_ engine.State       = (*State)(nil)
-	_ engine.Passer      = (*State)(nil)
-	_ engine.RandomMover = (*State)(nil)
-	_ engine.PlyFielder  = (*State)(nil)
-	_ engine.Evaluator   = (*State)(nil)
+	_ engine.State        = (*State)(nil)
+	_ engine.Passer       = (*State)(nil)
+	_ engine.RandomMover  = (*State)(nil)
+	_ engine.PlyFielder   = (*State)(nil)
+	_ engine.Evaluator    = (*State)(nil)
+	_ engine.Copier       = (*State)(nil)
+	_ engine.PlayoutMover = (*State)(nil)
 )
 
 func newState(free mask) *State {
@@ -260,6 +263,75 @@ func (s *State) RandomMove(r *rand.Rand) engine.Move {
 		}
 	}
 	return canonical(c, 1+r.IntN(max), dir)
+}
+
+// CopyFrom overwrites s with src, which must be a *State: a plain value
+// copy, no allocation.
+func (s *State) CopyFrom(src engine.State) { *s = *src.(*State) }
+
+// maxSlots is the most moves one cell can start: the single cell and up
+// to twelve lines of 2 and 3.
+const maxSlots = 1 + 12
+
+// rejectTries bounds the cheap draws before the exact one; late in a game
+// most slots are dead and the exact draw is cheaper than many retries.
+const rejectTries = 4
+
+// RandomPlayoutMove draws uniformly over LegalMoves, unlike RandomMove
+// (the referee's substitute move, which favours cells with few lines).
+// It first draws a uniform (free cell, slot) pair and keeps it when the
+// slot is a legal move starting there: every legal move has the same
+// chance per try. After rejectTries misses it counts the legal moves and
+// takes a uniform one. Each stage is uniform, so the whole draw is.
+func (s *State) RandomPlayoutMove(r *rand.Rand) (engine.Move, bool) {
+	if s.over {
+		return 0, false
+	}
+	for try := 0; try < rejectTries; try++ {
+		v := r.Uint64()
+		// 32 bits pick the cell, 32 the slot; the multiply-shift bias is
+		// below 1e-8 for these small ranges.
+		c := s.freeCell(int((v & 0xffffffff) * uint64(s.nfree) >> 32))
+		j := int((v >> 32) * maxSlots >> 32)
+		if j == 0 {
+			return encode(c, 1, 1), true
+		}
+		if j <= int(nlines[c]) && lines[c][j-1].cells.within(&s.free) {
+			return lines[c][j-1].move, true
+		}
+	}
+	k := r.IntN(s.LegalCount())
+	for w := 0; w < 3; w++ {
+		for b := s.free[w]; b != 0; b &= b - 1 {
+			i := w*64 + bits.TrailingZeros64(b)
+			if k == 0 {
+				return encode(i, 1, 1), true
+			}
+			k--
+			ls := lines[i][:nlines[i]]
+			for n := range ls {
+				if ls[n].cells.within(&s.free) {
+					if k == 0 {
+						return ls[n].move, true
+					}
+					k--
+				}
+			}
+		}
+	}
+	panic("hexcrossout: legal-move count out of step with the free cells")
+}
+
+// freeCell is the k-th free cell in index order.
+func (s *State) freeCell(k int) int {
+	for w := 0; w < 2; w++ {
+		n := bits.OnesCount64(s.free[w])
+		if k < n {
+			return w<<6 | bitsel.Select(s.free[w], k)
+		}
+		k -= n
+	}
+	return 128 | bitsel.Select(s.free[2], k)
 }
 
 // FormatMove writes the canonical "x,y,l,dir".
