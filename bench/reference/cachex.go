@@ -11,20 +11,25 @@ import (
 // for the repetition draw, as game.py kept one.
 type Cachex struct {
 	n       int
-	board   [][]int // 0 empty, 1 red, 2 blue
+	board   cachexBoard // 0 empty, 1 red, 2 blue
 	t       int
-	history map[string]int
+	history map[cachexBoard]int
 	over    bool
 	win     int
-	visited []bool // scratch for the flood fill
+	visited [cachexMax * cachexMax]bool // scratch for the flood fill
 	queue   []int
 }
 
+// cachexMax is the largest board side.
+const cachexMax = 15
+
+// cachexBoard is the board, also the repetition counter's key.
+type cachexBoard [cachexMax][cachexMax]int8
+
 // NewCachex returns the empty n×n board.
 func NewCachex(n int) *Cachex {
-	c := &Cachex{n: n, board: grid(n, n, 0), history: map[string]int{}, win: -1,
-		visited: make([]bool, n*n), queue: make([]int, 0, n*n)}
-	c.history[c.key()]++
+	c := &Cachex{n: n, history: map[cachexBoard]int{}, win: -1, queue: make([]int, 0, n*n)}
+	c.history[c.board]++
 	return c
 }
 
@@ -77,11 +82,11 @@ func (c *Cachex) Legal(dst []int) []int {
 
 // Play applies the action and judges win, repetition and turn limit.
 func (c *Cachex) Play(m int) {
-	me := c.t%2 + 1
+	me := int8(c.t%2 + 1)
 	placed := m != cachexSteal
 	r, q := m/c.n, m%c.n
 	if !placed {
-		nb := grid(c.n, c.n, 0)
+		var nb cachexBoard
 		for i := 0; i < c.n; i++ {
 			for j := 0; j < c.n; j++ {
 				if v := c.board[i][j]; v != 0 {
@@ -109,26 +114,15 @@ func (c *Cachex) Play(m int) {
 		}
 	}
 	c.t++
-	c.history[c.key()]++
+	c.history[c.board]++
 	switch {
 	case placed && c.t >= 2*c.n-1 && c.connected(r, q):
-		c.over, c.win = true, me-1
-	case c.history[c.key()] >= 7:
+		c.over, c.win = true, int(me)-1
+	case c.history[c.board] >= 7:
 		c.over = true
 	case c.t >= 343:
 		c.over = true
 	}
-}
-
-// key is the board contents, the repetition counter's key.
-func (c *Cachex) key() string {
-	buf := make([]byte, 0, c.n*c.n)
-	for r := 0; r < c.n; r++ {
-		for q := 0; q < c.n; q++ {
-			buf = append(buf, byte(c.board[r][q]))
-		}
-	}
-	return string(buf)
 }
 
 // connected flood-fills the placed stone's group and checks both edges.
@@ -175,7 +169,7 @@ func (c *Cachex) ToMove() int { return c.t % 2 }
 func (c *Cachex) Ply() int { return c.t }
 
 // Repeat is how often the current board has occurred.
-func (c *Cachex) Repeat() int { return c.history[c.key()] }
+func (c *Cachex) Repeat() int { return c.history[c.board] }
 
 // Text is the rows joined by '/'.
 func (c *Cachex) Text() string {
@@ -202,12 +196,10 @@ func (c *Cachex) MoveText(m int) string {
 // Copy returns an independent copy.
 func (c *Cachex) Copy() Game {
 	d := *c
-	d.board = copyGrid(c.board)
-	d.history = make(map[string]int, len(c.history))
+	d.history = make(map[cachexBoard]int, len(c.history))
 	for k, v := range c.history {
 		d.history[k] = v
 	}
-	d.visited = make([]bool, c.n*c.n)
 	d.queue = make([]int, 0, c.n*c.n)
 	return &d
 }

@@ -6,9 +6,9 @@ import "fmt"
 // lines, one of vertical lines and one of box owners.
 type Dots struct {
 	rows, cols int
-	right      [][]int // right[a][b]: line [a,b]-[a,b+1]; -1 undrawn, else the seat
-	down       [][]int // down[a][b]: line [a,b]-[a+1,b]
-	owner      [][]int // owner[x][y] of box (x, y), -1 open
+	right      [dotsMax][dotsMax]int8 // right[a][b]: line [a,b]-[a,b+1]; -1 undrawn, else the seat
+	down       [dotsMax][dotsMax]int8 // down[a][b]: line [a,b]-[a+1,b]
+	owner      [dotsMax][dotsMax]int8 // owner[x][y] of box (x, y), -1 open
 	score      [2]int
 	player     int
 	left       int
@@ -17,23 +17,17 @@ type Dots struct {
 // NewDots returns the empty board.
 func NewDots(rows, cols int) *Dots {
 	d := &Dots{rows: rows, cols: cols}
-	d.right = grid(rows, cols, -1)
-	d.down = grid(rows, cols, -1)
-	d.owner = grid(rows-1, cols-1, -1)
+	for a := range d.right {
+		for b := range d.right[a] {
+			d.right[a][b], d.down[a][b], d.owner[a][b] = -1, -1, -1
+		}
+	}
 	d.left = rows*(cols-1) + (rows-1)*cols
 	return d
 }
 
-func grid(r, c, v int) [][]int {
-	g := make([][]int, r)
-	for i := range g {
-		g[i] = make([]int, c)
-		for j := range g[i] {
-			g[i][j] = v
-		}
-	}
-	return g
-}
+// dotsMax is the largest board, in dots per side.
+const dotsMax = 12
 
 // A move is (a*cols+b)*2 + 0 for the line to the right, + 1 for down.
 
@@ -57,9 +51,9 @@ func (d *Dots) Legal(dst []int) []int {
 func (d *Dots) Play(m int) {
 	a, b := m/2/d.cols, m/2%d.cols
 	if m%2 == 0 {
-		d.right[a][b] = d.player
+		d.right[a][b] = int8(d.player)
 	} else {
-		d.down[a][b] = d.player
+		d.down[a][b] = int8(d.player)
 	}
 	d.left--
 	// The boxes beside the line: above and below a horizontal one, left
@@ -84,7 +78,7 @@ func (d *Dots) claim(x, y int) bool {
 		return false
 	}
 	if d.right[x][y] >= 0 && d.right[x+1][y] >= 0 && d.down[x][y] >= 0 && d.down[x][y+1] >= 0 {
-		d.owner[x][y] = d.player
+		d.owner[x][y] = int8(d.player)
 		d.score[d.player]++
 		return true
 	}
@@ -114,7 +108,7 @@ func (d *Dots) Scores() [2]int { return d.score }
 // Text is each line's drawer in grid order, '/', each box's owner.
 func (d *Dots) Text() string {
 	var buf []byte
-	ch := func(v int) byte {
+	ch := func(v int8) byte {
 		if v < 0 {
 			return '.'
 		}
@@ -151,14 +145,5 @@ func (d *Dots) MoveText(m int) string {
 // Copy returns an independent copy.
 func (d *Dots) Copy() Game {
 	c := *d
-	c.right, c.down, c.owner = copyGrid(d.right), copyGrid(d.down), copyGrid(d.owner)
 	return &c
-}
-
-func copyGrid(g [][]int) [][]int {
-	c := make([][]int, len(g))
-	for i := range g {
-		c[i] = append([]int(nil), g[i]...)
-	}
-	return c
 }

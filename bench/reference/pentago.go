@@ -72,8 +72,9 @@ func (p *Pentago) Play(m int) {
 	}
 }
 
-// five scans the 32 segments of five for colour c.
-func (p *Pentago) five(c int) bool {
+// pentagoSegments lists the 32 segments of five cells as (x, y) pairs,
+// computed once.
+var pentagoSegments = func() (segs [][5][2]int) {
 	dirs := [4][2]int{{0, 1}, {1, 0}, {1, 1}, {1, -1}}
 	for _, d := range dirs {
 		for x := 0; x < 6; x++ {
@@ -82,14 +83,26 @@ func (p *Pentago) five(c int) bool {
 				if ex < 0 || ex >= 6 || ey < 0 || ey >= 6 {
 					continue
 				}
-				k := 0
-				for k < 5 && p.board[x+k*d[0]][y+k*d[1]] == c {
-					k++
+				var seg [5][2]int
+				for k := 0; k < 5; k++ {
+					seg[k] = [2]int{x + k*d[0], y + k*d[1]}
 				}
-				if k == 5 {
-					return true
-				}
+				segs = append(segs, seg)
 			}
+		}
+	}
+	return segs
+}()
+
+// five reports whether colour c fills one of the 32 segments.
+func (p *Pentago) five(c int) bool {
+	for _, seg := range pentagoSegments {
+		k := 0
+		for k < 5 && p.board[seg[k][0]][seg[k][1]] == c {
+			k++
+		}
+		if k == 5 {
+			return true
 		}
 	}
 	return false

@@ -1,0 +1,59 @@
+// Command enginespeed measures random playouts per second on one core:
+// the engine's search path (CopyFrom, RandomPlayoutMove, Apply) against
+// the plain array reference implementations in bench/reference, for every
+// game, with allocations per move, and prints a Markdown table.
+//
+// Usage:
+//
+//	go run ./bench/enginespeed [-time 1s] [-rounds 3] [-games name,...]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+)
+
+func main() {
+	d := flag.Duration("time", time.Second, "duration of each timed run")
+	rounds := flag.Int("rounds", 3, "interleaved rounds per implementation; the fastest counts")
+	only := flag.String("games", "", "comma-separated games to measure (default all)")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "Usage: go run ./bench/enginespeed [flags]\n\n"+
+			"Random playouts per second, single core: the engine's search path against the plain\n"+
+			"reference implementations of bench/reference, with allocations per move.\n\nFlags:\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if *rounds < 1 || *d <= 0 {
+		fmt.Fprintln(os.Stderr, "enginespeed: -rounds must be at least 1 and -time positive")
+		os.Exit(2)
+	}
+	runtime.GOMAXPROCS(1)
+	var rs []result
+	for _, c := range cases() {
+		if *only != "" && !contains(strings.Split(*only, ","), c.Name) {
+			continue
+		}
+		rs = append(rs, compare(c, *rounds, *d))
+	}
+	if len(rs) == 0 {
+		fmt.Fprintf(os.Stderr, "enginespeed: no game matches -games %q\n", *only)
+		os.Exit(2)
+	}
+	fmt.Printf("go run ./bench/enginespeed -time %v -rounds %d (%s, %s/%s, GOMAXPROCS=1, rates per second of CPU time)\n\n",
+		*d, *rounds, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Print(table(rs))
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if strings.TrimSpace(x) == s {
+			return true
+		}
+	}
+	return false
+}
