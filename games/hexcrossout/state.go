@@ -95,6 +95,9 @@ func mix(z uint64) uint64 {
 
 // State is a hex cross-out position.
 type State struct {
+	g      *geom             // the start board's numbering, shared
+	loc    uint64            // free cells as local indices (see geom)
+	live   [lineWords]uint64 // playable lines of 2 and 3 as local line ids
 	free   mask
 	owner  [numCells]uint8 // 1 or 2 for a cell crossed out by seat 0 or 1
 	nfree  int
@@ -117,7 +120,9 @@ var (
 )
 
 func newState(free mask) *State {
-	return &State{free: free, nfree: free.count(), winner: engine.NoSeat}
+	g := newGeom(&free)
+	n := free.count()
+	return &State{g: g, loc: 1<<n - 1, live: g.allLines, free: free, nfree: n, winner: engine.NoSeat}
 }
 
 // ToMove is the seat to move, NoSeat once the board is empty.
@@ -151,15 +156,13 @@ func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
 	if s.over {
 		return dst
 	}
-	for w := 0; w < 3; w++ {
-		for b := s.free[w]; b != 0; b &= b - 1 {
-			i := w*64 + bits.TrailingZeros64(b)
-			dst = append(dst, encode(i, 1, 1))
-			ls := lines[i][:nlines[i]]
-			for k := range ls {
-				if ls[k].cells.within(&s.free) {
-					dst = append(dst, ls[k].move)
-				}
+	g := s.g
+	for b := s.loc; b != 0; b &= b - 1 {
+		lc := bits.TrailingZeros64(b)
+		dst = append(dst, encode(int(g.cell[lc]), 1, 1))
+		for id := int(g.first[lc]); id < int(g.first[lc+1]); id++ {
+			if s.live[id>>6]>>(id&63)&1 != 0 {
+				dst = append(dst, g.move[id])
 			}
 		}
 	}
@@ -168,19 +171,10 @@ func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
 
 // sets counts the distinct legal cell sets: free cells and lines of 2 and 3.
 func (s *State) sets() (singles, multi int) {
-	for w := 0; w < 3; w++ {
-		for b := s.free[w]; b != 0; b &= b - 1 {
-			i := w*64 + bits.TrailingZeros64(b)
-			singles++
-			ls := lines[i][:nlines[i]]
-			for k := range ls {
-				if ls[k].cells.within(&s.free) {
-					multi++
-				}
-			}
-		}
+	for _, w := range s.live {
+		multi += bits.OnesCount64(w)
 	}
-	return singles, multi
+	return bits.OnesCount64(s.loc), multi
 }
 
 // LegalCount is the number of distinct legal cell sets.
@@ -205,6 +199,11 @@ func (s *State) Apply(m engine.Move) {
 	c, l, dir := decode(m)
 	me := s.toMove
 	for k := 0; k < l; k++ {
+		lc := s.g.local[c]
+		s.loc &^= 1 << lc
+		for w := range s.live {
+			s.live[w] &^= s.g.through[lc][w]
+		}
 		s.free.clear(c)
 		s.owner[c] = uint8(me + 1)
 		s.hash ^= zobrist[me][c]
@@ -269,69 +268,28 @@ func (s *State) RandomMove(r *rand.Rand) engine.Move {
 // copy, no allocation.
 func (s *State) CopyFrom(src engine.State) { *s = *src.(*State) }
 
-// maxSlots is the most moves one cell can start: the single cell and up
-// to twelve lines of 2 and 3.
-const maxSlots = 1 + 12
-
-// rejectTries bounds the cheap draws before the exact one; late in a game
-// most slots are dead and the exact draw is cheaper than many retries.
-const rejectTries = 4
-
 // RandomPlayoutMove draws uniformly over LegalMoves, unlike RandomMove
-// (the referee's substitute move, which favours cells with few lines).
-// It first draws a uniform (free cell, slot) pair and keeps it when the
-// slot is a legal move starting there: every legal move has the same
-// chance per try. After rejectTries misses it counts the legal moves and
-// takes a uniform one. Each stage is uniform, so the whole draw is.
+// (the referee's substitute move, which favours cells with few lines):
+// the legal moves are the free cells and the live lines, two bit sets, so
+// a uniform index into their union is the draw.
 func (s *State) RandomPlayoutMove(r *rand.Rand) (engine.Move, bool) {
 	if s.over {
 		return 0, false
 	}
-	for try := 0; try < rejectTries; try++ {
-		v := r.Uint64()
-		// 32 bits pick the cell, 32 the slot; the multiply-shift bias is
-		// below 1e-8 for these small ranges.
-		c := s.freeCell(int((v & 0xffffffff) * uint64(s.nfree) >> 32))
-		j := int((v >> 32) * maxSlots >> 32)
-		if j == 0 {
-			return encode(c, 1, 1), true
-		}
-		if j <= int(nlines[c]) && lines[c][j-1].cells.within(&s.free) {
-			return lines[c][j-1].move, true
-		}
+	singles, multi := s.sets()
+	k := r.IntN(singles + multi)
+	if k < singles {
+		return encode(int(s.g.cell[bitsel.Select(s.loc, k)]), 1, 1), true
 	}
-	k := r.IntN(s.LegalCount())
-	for w := 0; w < 3; w++ {
-		for b := s.free[w]; b != 0; b &= b - 1 {
-			i := w*64 + bits.TrailingZeros64(b)
-			if k == 0 {
-				return encode(i, 1, 1), true
-			}
-			k--
-			ls := lines[i][:nlines[i]]
-			for n := range ls {
-				if ls[n].cells.within(&s.free) {
-					if k == 0 {
-						return ls[n].move, true
-					}
-					k--
-				}
-			}
-		}
-	}
-	panic("hexcrossout: legal-move count out of step with the free cells")
-}
-
-// freeCell is the k-th free cell in index order.
-func (s *State) freeCell(k int) int {
-	for w := 0; w < 2; w++ {
-		n := bits.OnesCount64(s.free[w])
+	k -= singles
+	for w, b := range s.live {
+		n := bits.OnesCount64(b)
 		if k < n {
-			return w<<6 | bitsel.Select(s.free[w], k)
+			return s.g.move[w<<6|bitsel.Select(b, k)], true
 		}
 		k -= n
 	}
-	return 128 | bitsel.Select(s.free[2], k)
+	panic("hexcrossout: live-line count out of step with the line set")
 }
 
 // FormatMove writes the canonical "x,y,l,dir".
