@@ -1,7 +1,9 @@
 // Command enginespeed measures random playouts per second on one core:
 // the engine's search path (CopyFrom, RandomPlayoutMove, Apply) against
 // the plain array reference implementations in bench/reference, for every
-// game, with allocations per move, and prints a Markdown table.
+// game, with allocations per move, and prints a Markdown table; then the
+// cost of each hot-path operation (Clone, CopyFrom, Apply, LegalMoves,
+// RandomPlayoutMove, Hash) on mid-game positions.
 //
 // Usage:
 //
@@ -34,11 +36,13 @@ func main() {
 	}
 	runtime.GOMAXPROCS(1)
 	var rs []result
+	var ops []opRow
 	for _, c := range cases() {
 		if *only != "" && !contains(strings.Split(*only, ","), c.Name) {
 			continue
 		}
 		rs = append(rs, compare(c, *rounds, *d))
+		ops = append(ops, measureOps(c, *d/5))
 	}
 	if len(rs) == 0 {
 		fmt.Fprintf(os.Stderr, "enginespeed: no game matches -games %q\n", *only)
@@ -47,6 +51,8 @@ func main() {
 	fmt.Printf("go run ./bench/enginespeed -time %v -rounds %d (%s, %s/%s, GOMAXPROCS=1, rates per second of CPU time)\n\n",
 		*d, *rounds, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	fmt.Print(table(rs))
+	fmt.Printf("\nHot-path operations on mid-game positions (CPU ns per call; Apply excludes the CopyFrom that restores the position):\n\n")
+	fmt.Print(opTable(ops))
 }
 
 func contains(list []string, s string) bool {

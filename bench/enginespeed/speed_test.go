@@ -13,9 +13,12 @@ func BenchmarkPlayout(b *testing.B) {
 		for _, v := range []struct {
 			name string
 			mk   func(gameCase, uint64) runner
-		}{{"engine", engineFast}, {"engine-listing", engineListing}, {"reference", referencePlain}} {
+		}{{"engine", engineFast}, {"engine-listing", engineListing}, {"reference", referencePlain}, {"reference-draw", referenceDraw}} {
+			play := v.mk(c, 1)
+			if play == nil {
+				continue // no direct draw in this reference
+			}
 			b.Run(c.Name+"/"+v.name, func(b *testing.B) {
-				play := v.mk(c, 1)
 				plies := 0
 				b.ReportAllocs()
 				for b.Loop() {
@@ -50,5 +53,26 @@ func TestCompareShort(t *testing.T) {
 		if !strings.Contains(tab, "| "+c.Name) {
 			t.Errorf("table lacks %s:\n%s", c.Name, tab)
 		}
+	}
+}
+
+// TestOpsShort times the hot-path operations briefly and checks that the
+// engine's CopyFrom, Apply and RandomPlayoutMove allocate nothing.
+func TestOpsShort(t *testing.T) {
+	var rows []opRow
+	for _, c := range cases() {
+		r := measureOps(c, 2*time.Millisecond)
+		for name, o := range map[string]opCost{"CopyFrom": r.copyFrom, "RandomPlayoutMove": r.playoutMove} {
+			if o.ns <= 0 || o.allocs > 0.01 {
+				t.Errorf("%s %s: %+v", c.Name, name, o)
+			}
+		}
+		if r.apply.allocs > 0.01 {
+			t.Errorf("%s Apply allocates: %+v", c.Name, r.apply)
+		}
+		rows = append(rows, r)
+	}
+	if tab := opTable(rows); strings.Count(tab, "\n") != len(rows)+2 {
+		t.Errorf("table:\n%s", tab)
 	}
 }

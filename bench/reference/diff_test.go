@@ -206,3 +206,31 @@ func TestDifferential(t *testing.T) {
 		})
 	}
 }
+
+// TestDrawUniform checks each reference's direct draw against its own
+// move list: only listed moves, each about equally often.
+func TestDrawUniform(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	for _, g := range []reference.Game{reference.NewBohnenspiel(), reference.NewPentago(), reference.NewDots(5, 5), reference.NewCachex(5)} {
+		var moves []int
+		for ply := 0; !g.Over(); ply++ {
+			moves = g.Legal(moves[:0])
+			counts := map[int]int{}
+			draws := 100 * len(moves)
+			for k := 0; k < draws; k++ {
+				counts[g.(reference.Drawer).RandomMove(r)]++
+			}
+			for _, m := range moves {
+				// 100 expected: outside 40..160 is six standard deviations.
+				if c := counts[m]; c < 40 || c > 160 {
+					t.Fatalf("%T ply %d: move %s drawn %d times in %d", g, ply, g.MoveText(m), c, draws)
+				}
+				delete(counts, m)
+			}
+			if len(counts) != 0 {
+				t.Fatalf("%T ply %d: drew moves not listed: %v", g, ply, counts)
+			}
+			g.Play(moves[r.IntN(len(moves))])
+		}
+	}
+}

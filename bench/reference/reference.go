@@ -6,6 +6,8 @@
 // tests compare with; nothing in the arena plays on them.
 package reference
 
+import "math/rand/v2"
+
 // Game is one reference game in progress. Moves are small integers private
 // to each game; Legal lists them in the course framework's order, the same
 // order as the engine's LegalMoves.
@@ -26,4 +28,15 @@ type Game interface {
 	MoveText(m int) string
 	// Copy returns an independent copy.
 	Copy() Game
+}
+
+// Drawer is implemented by reference games with a direct uniform draw of
+// a legal move, the shortcut a plain implementation takes in playouts
+// instead of listing every move: count the candidates by scanning the
+// board, then walk to a random one. Hex cross-out has none: its moves are
+// cell sets, and counting them is listing them.
+type Drawer interface {
+	// RandomMove returns a move drawn uniformly over Legal; the game must
+	// not be over.
+	RandomMove(r *rand.Rand) int
 }

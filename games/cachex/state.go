@@ -86,9 +86,10 @@ type geom struct {
 	caps   [maxCells][12][3]int16 // on-board capture patterns: O, M1, M2
 	ncaps  [maxCells]uint8
 	valid  [occWords]uint64 // the board's cells, bit i = cell i
-	// edges[c][0] and edges[c][1] are the two edges colour c+1 joins:
-	// rows 0 and n-1 for red, columns 0 and n-1 for blue.
-	edges [2][2][occWords]uint64
+	// edgeBits[c][i] is 1 when cell i is on the first edge colour c+1
+	// joins (row 0 for red, column 0 for blue), 2 when on the second (row
+	// or column n-1), else 0.
+	edgeBits [2][maxCells]uint8
 }
 
 func newGeom(n int) *geom {
@@ -101,16 +102,16 @@ func newGeom(n int) *geom {
 		g.valid[i>>6] |= bit
 		r, q := i/n, i%n
 		if r == 0 {
-			g.edges[0][0][i>>6] |= bit
+			g.edgeBits[0][i] |= 1
 		}
 		if r == n-1 {
-			g.edges[0][1][i>>6] |= bit
+			g.edgeBits[0][i] |= 2
 		}
 		if q == 0 {
-			g.edges[1][0][i>>6] |= bit
+			g.edgeBits[1][i] |= 1
 		}
 		if q == n-1 {
-			g.edges[1][1][i>>6] |= bit
+			g.edgeBits[1][i] |= 2
 		}
 	}
 	in := func(r, q int) bool { return r >= 0 && r < n && q >= 0 && q < n }
@@ -151,10 +152,20 @@ type State struct {
 	g     *geom
 	t     int // actions applied so far
 	cells [maxCells]uint8
-	occ   [occWords]uint64    // occupied cells, bit i = cell i: the complement of the legal PLACE set
-	own   [2][occWords]uint64 // red's and blue's stones
-	empty int
-	board uint64 // Zobrist key of the board contents (the repetition key)
+	occ   [occWords]uint64 // occupied cells, bit i = cell i: the complement of the legal PLACE set
+
+	// Each colour's groups as a disjoint-set forest over its stones: the
+	// parent of a stone's cell, and at a root the edges (edgeBits) the
+	// group touches. A placement only merges groups; a capture can split
+	// the captured colour's groups, and regroup redoes just those. STEAL
+	// marks both forests stale (groupsOK false, as in a zero State, so
+	// states built field by field also rebuild before first use) and a
+	// colour's next placement rebuilds its forest.
+	parent   [maxCells]uint8
+	reach    [maxCells]uint8
+	groupsOK [2]bool
+	empty    int
+	board    uint64 // Zobrist key of the board contents (the repetition key)
 
 	// hist holds the board key after every action, plus the start board.
 	// Every state owns its buffer, with room for a whole game, so Apply
@@ -323,7 +334,6 @@ func (s *State) place(p int) {
 	opp := 3 - me
 	s.cells[p] = me
 	s.occ[p>>6] |= 1 << (p & 63)
-	s.own[me-1][p>>6] |= 1 << (p & 63)
 	s.board ^= zobrist[me][p]
 	s.empty--
 	// Test every pattern before removing anything: the captured set is the
@@ -336,6 +346,11 @@ func (s *State) place(p int) {
 			s.addCaptured(c[2])
 		}
 	}
+	if s.groupsOK[me-1] {
+		s.join(p, me)
+	} else {
+		s.rebuildGroups(me)
+	}
 	if s.ncaptured == 0 {
 		return
 	}
@@ -343,10 +358,12 @@ func (s *State) place(p int) {
 	for _, c := range s.captured[:s.ncaptured] {
 		s.cells[c] = empty
 		s.occ[c>>6] &^= 1 << (c & 63)
-		s.own[opp-1][c>>6] &^= 1 << (c & 63)
 		s.board ^= zobrist[opp][c]
 	}
 	s.empty += int(s.ncaptured)
+	if s.groupsOK[opp-1] {
+		s.regroup(opp)
+	}
 	// Insertion sort: at most six cells.
 	cs := s.captured[:s.ncaptured]
 	for i := 1; i < len(cs); i++ {
@@ -385,59 +402,111 @@ func (s *State) steal() {
 	// The reflection maps the occupied set onto itself only for symmetric
 	// boards: rebuild it (STEAL happens once a game).
 	s.occ = [occWords]uint64{}
-	s.own = [2][occWords]uint64{}
+	s.groupsOK = [2]bool{}
 	for i := 0; i < s.g.cells; i++ {
 		if v := nc[i]; v != empty {
 			s.occ[i>>6] |= 1 << (i & 63)
-			s.own[v-1][i>>6] |= 1 << (i & 63)
 		}
 	}
 }
 
 // connected reports whether the stones joined to p touch both of their
-// owner's edges: rows 0 and n-1 for red, columns 0 and n-1 for blue.
+// owner's edges: rows 0 and n-1 for red, columns 0 and n-1 for blue. The
+// placement that put p there has brought its colour's groups up to date.
 func (s *State) connected(p int) bool {
+	return s.reach[s.find(p)] == 3
+}
+
+// find returns the root of cell i's group, halving the path on the way.
+func (s *State) find(i int) int {
+	for int(s.parent[i]) != i {
+		s.parent[i] = s.parent[s.parent[i]]
+		i = int(s.parent[i])
+	}
+	return i
+}
+
+// join makes the new stone at p (colour c) a group and merges it with its
+// neighbours of the same colour.
+func (s *State) join(p int, c uint8) {
 	g := s.g
-	me := s.cells[p]
-	own := &s.own[me-1]
-	edges := &g.edges[me-1]
-	// No stone on one of the edges: nothing to search. This settles most
-	// calls cheaply, before a chain can span the board.
-	var low, high uint64
-	for w := 0; w < occWords; w++ {
-		low |= own[w] & edges[0][w]
-		high |= own[w] & edges[1][w]
-	}
-	if low == 0 || high == 0 {
-		return false
-	}
-	var seen [occWords]uint64
-	var stack [maxCells]int16
-	sp := 0
-	stack[sp] = int16(p)
-	sp++
-	seen[p>>6] |= 1 << (p & 63)
-	atLow, atHigh := false, false
-	for sp > 0 {
-		sp--
-		c := int(stack[sp])
-		bit := uint64(1) << (c & 63)
-		atLow = atLow || edges[0][c>>6]&bit != 0
-		atHigh = atHigh || edges[1][c>>6]&bit != 0
-		if atLow && atHigh {
-			return true
+	s.parent[p] = uint8(p)
+	s.reach[p] = g.edgeBits[c-1][p]
+	for k := 0; k < int(g.nnb[p]); k++ {
+		d := int(g.nb[p][k])
+		if s.cells[d] != c {
+			continue
 		}
-		for k := 0; k < int(g.nnb[c]); k++ {
-			d := g.nb[c][k]
-			w, b := d>>6, uint64(1)<<(d&63)
-			if own[w]&b != 0 && seen[w]&b == 0 {
-				seen[w] |= b
-				stack[sp] = d
-				sp++
+		a, b := s.find(p), s.find(d)
+		if a != b {
+			s.parent[b] = uint8(a)
+			s.reach[a] |= s.reach[b]
+		}
+	}
+}
+
+// regroup redoes colour c's groups that lost the stones just captured.
+// Every remaining piece of such a group touches a captured cell, so a
+// flood fill from the captured cells' neighbours of colour c reaches all
+// of them; each piece becomes a group rooted at its first cell found.
+func (s *State) regroup(c uint8) {
+	g := s.g
+	var seen [occWords]uint64
+	var stack [maxCells]uint8
+	for _, x := range s.captured[:s.ncaptured] {
+		for k := 0; k < int(g.nnb[x]); k++ {
+			root := int(g.nb[x][k])
+			if s.cells[root] != c || seen[root>>6]>>(root&63)&1 != 0 {
+				continue
+			}
+			seen[root>>6] |= 1 << (root & 63)
+			var reach uint8
+			sp := 0
+			stack[sp] = uint8(root)
+			sp++
+			for sp > 0 {
+				sp--
+				v := int(stack[sp])
+				s.parent[v] = uint8(root)
+				reach |= g.edgeBits[c-1][v]
+				for j := 0; j < int(g.nnb[v]); j++ {
+					d := int(g.nb[v][j])
+					if s.cells[d] == c && seen[d>>6]>>(d&63)&1 == 0 {
+						seen[d>>6] |= 1 << (d & 63)
+						stack[sp] = uint8(d)
+						sp++
+					}
+				}
+			}
+			s.reach[root] = reach
+		}
+	}
+}
+
+// rebuildGroups recomputes colour c's forest from the board in one pass:
+// each stone joins its neighbours of the same colour with a smaller
+// index, which the pass has already set up.
+func (s *State) rebuildGroups(c uint8) {
+	g := s.g
+	for i := 0; i < g.cells; i++ {
+		if s.cells[i] != c {
+			continue
+		}
+		s.parent[i] = uint8(i)
+		s.reach[i] = g.edgeBits[c-1][i]
+		for k := 0; k < int(g.nnb[i]); k++ {
+			d := int(g.nb[i][k])
+			if d > i || s.cells[d] != c {
+				continue
+			}
+			a, b := s.find(i), s.find(d)
+			if a != b {
+				s.parent[b] = uint8(a)
+				s.reach[a] |= s.reach[b]
 			}
 		}
 	}
-	return false
+	s.groupsOK[c-1] = true
 }
 
 // FormatMove writes "PLACE r q" or "STEAL".
