@@ -1,6 +1,7 @@
 package hexcrossout
 
 import (
+	"strings"
 	"testing"
 
 	"arena/engine/enginetest"
@@ -14,4 +15,11 @@ func TestFastPaths(t *testing.T) {
 		}
 		enginetest.CheckFastPaths(t, newState(free), 20)
 	}
+	// A board given as a parameter may have any number of free cells:
+	// all 144 here, more lines than any generated board.
+	s, err := NewFromBoard(strings.Repeat("............/", 11) + "............")
+	if err != nil {
+		t.Fatal(err)
+	}
+	enginetest.CheckFastPaths(t, s, 2)
 }

@@ -6,47 +6,38 @@ import (
 	"arena/engine"
 )
 
-// maxLocalLines bounds the canonical lines of 2 and 3 cells on one start
-// board: at most six start at a cell (three directions each for l = 2 and
-// l = 3 point to larger indices), and a board has at most maxFree cells.
-const maxLocalLines = 6 * maxFree
+// maxLinesPerCell is the most canonical lines of 2 and 3 cells that start
+// at one cell: three directions each for l = 2 and l = 3 point to larger
+// indices.
+const maxLinesPerCell = 6
 
-// lineWords is the number of words in a set of local lines.
-const lineWords = (maxLocalLines + 63) / 64
+// lineWords is the number of words in a set of line ids: enough for a
+// board whose every cell is free (a start board given as a parameter may
+// have any number of free cells; the course's have 12 to 35).
+const lineWords = (maxLinesPerCell*numCells + 63) / 64
 
-// geom numbers the free cells of one start board 0..n-1 in ascending cell
-// order, so a set of them is one word, and its canonical lines of 2 and 3
-// cells 0..m-1 in ascending (start cell, l, dir) order, the order of
+// geom numbers the canonical lines of 2 and 3 cells of one start board
+// 0..nLines-1 in ascending (start cell, l, dir) order, the order of
 // LegalMoves. A line stays playable until one of its cells is crossed
-// out, so a state keeps the set of live lines and drops the lines through
-// each crossed cell. Built once per game, shared read-only by clones.
+// out, so a state keeps the set of live line ids and drops the lines
+// through each crossed cell. Built once per game, shared read-only by
+// clones.
 type geom struct {
-	local    [numCells]int8 // local index of a start-board cell, -1 for others
-	cell     [maxFree]uint8 // cell of a local index
-	move     [maxLocalLines]engine.Move
-	first    [maxFree + 1]uint8         // lines starting at local cell c are first[c]..first[c+1]-1
-	through  [maxFree][lineWords]uint64 // the lines containing local cell c
-	allLines [lineWords]uint64
-	nLines   int
+	move    [maxLinesPerCell * numCells]engine.Move
+	first   [numCells + 1]uint16 // lines starting at cell c are first[c]..first[c+1]-1
+	through [numCells][lineWords]uint64
+	all     [lineWords]uint64
+	nLines  int
+	words   int // words of a line set in use
 }
 
 func newGeom(free *mask) *geom {
 	g := &geom{}
-	for i := range g.local {
-		g.local[i] = -1
-	}
-	n := 0
-	for w := 0; w < 3; w++ {
-		for b := free[w]; b != 0; b &= b - 1 {
-			c := w*64 + bits.TrailingZeros64(b)
-			g.local[c] = int8(n)
-			g.cell[n] = uint8(c)
-			n++
+	for c := 0; c < numCells; c++ {
+		g.first[c] = uint16(g.nLines)
+		if !free.has(c) {
+			continue
 		}
-	}
-	for lc := 0; lc < n; lc++ {
-		g.first[lc] = uint8(g.nLines)
-		c := int(g.cell[lc])
 		for _, ln := range lines[c][:nlines[c]] {
 			if !ln.cells.within(free) {
 				continue // crosses an obstacle: never playable on this board
@@ -54,15 +45,16 @@ func newGeom(free *mask) *geom {
 			id := g.nLines
 			g.nLines++
 			g.move[id] = ln.move
-			g.allLines[id>>6] |= 1 << (id & 63)
+			g.all[id>>6] |= 1 << (id & 63)
 			for w := 0; w < 3; w++ {
 				for b := ln.cells[w]; b != 0; b &= b - 1 {
-					x := g.local[w*64+bits.TrailingZeros64(b)]
+					x := w*64 + bits.TrailingZeros64(b)
 					g.through[x][id>>6] |= 1 << (id & 63)
 				}
 			}
 		}
 	}
-	g.first[n] = uint8(g.nLines)
+	g.first[numCells] = uint16(g.nLines)
+	g.words = (g.nLines + 63) / 64
 	return g
 }

@@ -95,9 +95,8 @@ func mix(z uint64) uint64 {
 
 // State is a hex cross-out position.
 type State struct {
-	g      *geom             // the start board's numbering, shared
-	loc    uint64            // free cells as local indices (see geom)
-	live   [lineWords]uint64 // playable lines of 2 and 3 as local line ids
+	g      *geom             // the start board's line numbering, shared
+	live   [lineWords]uint64 // playable lines of 2 and 3, as line ids (see geom)
 	free   mask
 	owner  [numCells]uint8 // 1 or 2 for a cell crossed out by seat 0 or 1
 	nfree  int
@@ -121,8 +120,7 @@ var (
 
 func newState(free mask) *State {
 	g := newGeom(&free)
-	n := free.count()
-	return &State{g: g, loc: 1<<n - 1, live: g.allLines, free: free, nfree: n, winner: engine.NoSeat}
+	return &State{g: g, live: g.all, free: free, nfree: free.count(), winner: engine.NoSeat}
 }
 
 // ToMove is the seat to move, NoSeat once the board is empty.
@@ -157,12 +155,14 @@ func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
 		return dst
 	}
 	g := s.g
-	for b := s.loc; b != 0; b &= b - 1 {
-		lc := bits.TrailingZeros64(b)
-		dst = append(dst, encode(int(g.cell[lc]), 1, 1))
-		for id := int(g.first[lc]); id < int(g.first[lc+1]); id++ {
-			if s.live[id>>6]>>(id&63)&1 != 0 {
-				dst = append(dst, g.move[id])
+	for w := 0; w < 3; w++ {
+		for b := s.free[w]; b != 0; b &= b - 1 {
+			c := w*64 + bits.TrailingZeros64(b)
+			dst = append(dst, encode(c, 1, 1))
+			for id := int(g.first[c]); id < int(g.first[c+1]); id++ {
+				if s.live[id>>6]>>(id&63)&1 != 0 {
+					dst = append(dst, g.move[id])
+				}
 			}
 		}
 	}
@@ -171,10 +171,10 @@ func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
 
 // sets counts the distinct legal cell sets: free cells and lines of 2 and 3.
 func (s *State) sets() (singles, multi int) {
-	for _, w := range s.live {
+	for _, w := range s.live[:s.g.words] {
 		multi += bits.OnesCount64(w)
 	}
-	return bits.OnesCount64(s.loc), multi
+	return s.nfree, multi
 }
 
 // LegalCount is the number of distinct legal cell sets.
@@ -199,10 +199,9 @@ func (s *State) Apply(m engine.Move) {
 	c, l, dir := decode(m)
 	me := s.toMove
 	for k := 0; k < l; k++ {
-		lc := s.g.local[c]
-		s.loc &^= 1 << lc
-		for w := range s.live {
-			s.live[w] &^= s.g.through[lc][w]
+		through := &s.g.through[c]
+		for w := 0; w < s.g.words; w++ {
+			s.live[w] &^= through[w]
 		}
 		s.free.clear(c)
 		s.owner[c] = uint8(me + 1)
@@ -279,10 +278,10 @@ func (s *State) RandomPlayoutMove(r *rand.Rand) (engine.Move, bool) {
 	singles, multi := s.sets()
 	k := r.IntN(singles + multi)
 	if k < singles {
-		return encode(int(s.g.cell[bitsel.Select(s.loc, k)]), 1, 1), true
+		return encode(s.freeCell(k), 1, 1), true
 	}
 	k -= singles
-	for w, b := range s.live {
+	for w, b := range s.live[:s.g.words] {
 		n := bits.OnesCount64(b)
 		if k < n {
 			return s.g.move[w<<6|bitsel.Select(b, k)], true
@@ -290,6 +289,18 @@ func (s *State) RandomPlayoutMove(r *rand.Rand) (engine.Move, bool) {
 		k -= n
 	}
 	panic("hexcrossout: live-line count out of step with the line set")
+}
+
+// freeCell is the k-th free cell in index order.
+func (s *State) freeCell(k int) int {
+	for w := 0; w < 2; w++ {
+		n := bits.OnesCount64(s.free[w])
+		if k < n {
+			return w<<6 | bitsel.Select(s.free[w], k)
+		}
+		k -= n
+	}
+	return 128 | bitsel.Select(s.free[2], k)
 }
 
 // FormatMove writes the canonical "x,y,l,dir".
