@@ -399,12 +399,13 @@ func (s *State) steal() {
 		}
 	}
 	s.cells = nc
-	// The reflection maps the occupied set onto itself only for symmetric
-	// boards: rebuild it (STEAL happens once a game).
+	// Rebuild the occupied set from the reflected board, and let each
+	// colour's next placement rebuild its groups (STEAL happens once a
+	// game).
 	s.occ = [occWords]uint64{}
 	s.groupsOK = [2]bool{}
 	for i := 0; i < s.g.cells; i++ {
-		if v := nc[i]; v != empty {
+		if nc[i] != empty {
 			s.occ[i>>6] |= 1 << (i & 63)
 		}
 	}
