@@ -117,6 +117,15 @@ type RandomMover interface {
 	RandomMove(r *rand.Rand) Move
 }
 
+// PlayoutMover is implemented by states with a fast way to draw a move
+// uniformly over LegalMoves without listing them, for random playouts. It
+// returns false when there is no legal move (the game is over). Unlike
+// RandomMover it never reproduces a course referee's substitute move, so
+// referees must not use it; searchers do, through PlayoutMove.
+type PlayoutMover interface {
+	RandomPlayoutMove(r *rand.Rand) (Move, bool)
+}
+
 // PlyFielder is implemented by states that can describe themselves with the
 // game-specific fields of the vector schema (e.g. "turn_number", "legal",
 // "captured", "repeat", "legal_tuples"), as JSON-compatible values.
@@ -200,6 +209,17 @@ func RandomLegal(s State, r *rand.Rand, buf []Move) (Move, []Move, bool) {
 		return 0, buf, false
 	}
 	return buf[r.IntN(len(buf))], buf, true
+}
+
+// PlayoutMove draws a move uniformly over the legal moves, through the
+// state's PlayoutMover shortcut when it has one, else by listing into buf.
+// It returns false when there is no legal move.
+func PlayoutMove(s State, r *rand.Rand, buf []Move) (Move, []Move, bool) {
+	if pm, ok := s.(PlayoutMover); ok {
+		m, ok := pm.RandomPlayoutMove(r)
+		return m, buf, ok
+	}
+	return RandomLegal(s, r, buf)
 }
 
 // SubstituteMove draws the move a course referee would have played for a

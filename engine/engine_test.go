@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -114,5 +115,44 @@ func TestReplay(t *testing.T) {
 	hx, _ := hexcrossout.Game{}.NewState(nil)
 	if err := engine.Replay(hx, []string{""}); err != nil || hx.ToMove() != 1 {
 		t.Fatalf("hex skip: %v, to move %d", err, hx.ToMove())
+	}
+}
+
+// listingOnly hides every optional interface of the state it wraps.
+type listingOnly struct{ engine.State }
+
+func TestPlayoutMove(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	s := bohnenspiel.New()
+	buf := make([]engine.Move, 0, 8)
+	legal := s.LegalMoves(nil)
+	isLegal := func(m engine.Move) bool {
+		for _, l := range legal {
+			if l == m {
+				return true
+			}
+		}
+		return false
+	}
+	// Through the shortcut: the buffer is left alone.
+	m, out, ok := engine.PlayoutMove(s, r, buf)
+	if !ok || !isLegal(m) || len(out) != 0 {
+		t.Fatalf("shortcut: %v %v %d", m, ok, len(out))
+	}
+	// Without it: listing into the buffer.
+	m, out, ok = engine.PlayoutMove(listingOnly{s}, r, buf)
+	if !ok || !isLegal(m) || len(out) != len(legal) {
+		t.Fatalf("listing: %v %v %d", m, ok, len(out))
+	}
+	// A finished game has no move either way.
+	for !s.Terminal() {
+		m, _, _ := engine.PlayoutMove(s, r, buf)
+		s.Apply(m)
+	}
+	if _, _, ok := engine.PlayoutMove(s, r, buf); ok {
+		t.Error("shortcut found a move in a finished game")
+	}
+	if _, _, ok := engine.PlayoutMove(listingOnly{s}, r, buf); ok {
+		t.Error("listing found a move in a finished game")
 	}
 }

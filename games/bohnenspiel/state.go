@@ -2,6 +2,8 @@ package bohnenspiel
 
 import (
 	"encoding/binary"
+	"math/bits"
+	"math/rand/v2"
 	"strconv"
 
 	"arena/engine"
@@ -51,6 +53,8 @@ var (
 	_ engine.PlyFielder    = (*State)(nil)
 	_ engine.EndingLabeler = (*State)(nil)
 	_ engine.Evaluator     = (*State)(nil)
+	_ engine.Copier        = (*State)(nil)
+	_ engine.PlayoutMover  = (*State)(nil)
 )
 
 // New returns the start position.
@@ -123,6 +127,26 @@ func (s *State) Ply() int { return int(s.ply) }
 // canSkip reports whether p may spend a skip credit now.
 func (s *State) canSkip(p uint8) bool { return s.credit[p] > 0 && !s.barred[p] }
 
+// side returns player p's six pits as the low six bytes of a word, pit i
+// in byte i.
+func (s *State) side(p uint8) uint64 {
+	if p == 0 {
+		return binary.LittleEndian.Uint64(s.pits[0:8]) & sideMask
+	}
+	return binary.LittleEndian.Uint64(s.pits[4:12]) >> 16
+}
+
+const (
+	sideMask = 1<<48 - 1
+	lowBits  = 0x7f7f7f7f7f7f7f7f
+	highBits = 0x8080808080808080
+)
+
+// nonEmpty maps each non-zero byte of x to 0x80 and each zero byte to 0.
+func nonEmpty(x uint64) uint64 {
+	return ((x & lowBits) + lowBits | x) & highBits
+}
+
 // LegalMoves appends the framework's list: non-empty pits ascending, then
 // SKIP when allowed.
 func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
@@ -130,11 +154,8 @@ func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
 		return dst
 	}
 	p := s.toMove
-	base := pitsPerSide * int(p)
-	for i := 0; i < pitsPerSide; i++ {
-		if s.pits[base+i] > 0 {
-			dst = append(dst, pitMove(p, uint8(i)))
-		}
+	for nz := nonEmpty(s.side(p)); nz != 0; nz &= nz - 1 {
+		dst = append(dst, pitMove(p, uint8(bits.TrailingZeros64(nz)>>3)))
 	}
 	if s.canSkip(p) {
 		dst = append(dst, skipMove(p))
@@ -148,12 +169,7 @@ func (s *State) LegalCount() int {
 		return 0
 	}
 	p := s.toMove
-	n := 0
-	for _, c := range s.pits[pitsPerSide*int(p) : pitsPerSide*int(p)+pitsPerSide] {
-		if c > 0 {
-			n++
-		}
-	}
+	n := bits.OnesCount64(nonEmpty(s.side(p)))
 	if s.canSkip(p) {
 		n++
 	}
@@ -179,25 +195,42 @@ func (s *State) Apply(m engine.Move) {
 	s.updateEnd(mover, opp)
 }
 
+// sowAdd[r0][k] is one seed in each of the k ring pits after r0, as
+// byte lanes: pits 0..7 in lo, pits 8..11 in hi. Filled once, never
+// changed.
+var sowAdd = func() (t [ringSize][ringSize]struct {
+	lo uint64
+	hi uint32
+}) {
+	for r0 := 0; r0 < ringSize; r0++ {
+		for k := 0; k < ringSize; k++ {
+			for j := 1; j <= k; j++ {
+				r := (r0 + j) % ringSize
+				if r < 8 {
+					t[r0][k].lo |= 1 << (8 * r)
+				} else {
+					t[r0][k].hi |= 1 << (8 * (r - 8))
+				}
+			}
+		}
+	}
+	return t
+}()
+
 // sow empties ring pit r0 into the following pits and captures backwards
 // from the last one.
 func (s *State) sow(mover uint8, r0 int) {
 	n := int(s.pits[r0])
 	s.pits[r0] = 0
-	// Whole laps reach every pit, the emptied origin included.
-	if laps := uint8(n / ringSize); laps > 0 {
-		for i := range s.pits {
-			s.pits[i] += laps
-		}
-	}
-	r := r0
-	for k := n % ringSize; k > 0; k-- {
-		r++
-		if r == ringSize {
-			r = 0
-		}
-		s.pits[r]++
-	}
+	// Every pit holds at most 72 seeds, so byte lanes never carry: one
+	// addition sows a whole lap (the emptied origin included) or the
+	// remainder.
+	laps := uint64(n / ringSize)
+	add := &sowAdd[r0][n%ringSize]
+	lo := binary.LittleEndian.Uint64(s.pits[0:8]) + add.lo + laps*0x0101010101010101
+	hi := binary.LittleEndian.Uint32(s.pits[8:12]) + add.hi + uint32(laps)*0x01010101
+	binary.LittleEndian.PutUint64(s.pits[0:8], lo)
+	binary.LittleEndian.PutUint32(s.pits[8:12], hi)
 	last := (r0 + n) % ringSize
 	for {
 		c := s.pits[last]
@@ -232,15 +265,7 @@ func (s *State) updateEnd(mover, next uint8) {
 	}
 }
 
-func (s *State) sideEmpty(p uint8) bool {
-	base := pitsPerSide * int(p)
-	for i := base; i < base+pitsPerSide; i++ {
-		if s.pits[i] != 0 {
-			return false
-		}
-	}
-	return true
-}
+func (s *State) sideEmpty(p uint8) bool { return s.side(p) == 0 }
 
 // Text is the canonical board text of §7.
 func (s *State) Text() string {
@@ -306,6 +331,36 @@ func mix(z uint64) uint64 {
 func (s *State) Clone() engine.State {
 	c := *s
 	return &c
+}
+
+// CopyFrom overwrites s with src, which must be a *State: a plain value
+// copy, no allocation.
+func (s *State) CopyFrom(src engine.State) { *s = *src.(*State) }
+
+// RandomPlayoutMove draws uniformly over LegalMoves without listing them.
+func (s *State) RandomPlayoutMove(r *rand.Rand) (engine.Move, bool) {
+	if s.end != notOver {
+		return 0, false
+	}
+	p := s.toMove
+	nz := nonEmpty(s.side(p))
+	pits := bits.OnesCount64(nz)
+	n := pits
+	if s.canSkip(p) {
+		n++
+	}
+	if n == 0 {
+		return 0, false // unreachable: updateEnd ends such a game
+	}
+	k := r.IntN(n)
+	if k == pits {
+		return skipMove(p), true // SKIP comes last in the list
+	}
+	// At most five lower pits to pass: cheaper than a general select.
+	for ; k > 0; k-- {
+		nz &= nz - 1
+	}
+	return pitMove(p, uint8(bits.TrailingZeros64(nz)>>3)), true
 }
 
 // PlyFields adds the vectors' "legal" list (move texts in framework order).

@@ -91,3 +91,26 @@ func BenchmarkEvaluate(b *testing.B) {
 		_ = s.Evaluate(0)
 	}
 }
+
+// BenchmarkPlayoutFast plays whole n = 9 games through the searchers'
+// fast path: CopyFrom into a reused state and RandomPlayoutMove.
+func BenchmarkPlayoutFast(b *testing.B) {
+	start := New(9)
+	r := rand.New(rand.NewPCG(1, 1))
+	s := start.Clone().(*State)
+	plies := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		s.CopyFrom(start)
+		for {
+			m, ok := s.RandomPlayoutMove(r)
+			if !ok {
+				break
+			}
+			s.Apply(m)
+		}
+		plies += s.Ply()
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
+	b.ReportMetric(float64(plies)/float64(b.N), "plies/playout")
+}

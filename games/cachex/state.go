@@ -1,10 +1,13 @@
 package cachex
 
 import (
+	"math/bits"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 
 	"arena/engine"
+	"arena/games/internal/bitsel"
 )
 
 // Cell contents. A seat's stones are seat+1, so red (seat 0) is 1.
@@ -82,12 +85,34 @@ type geom struct {
 	nnb    [maxCells]uint8
 	caps   [maxCells][12][3]int16 // on-board capture patterns: O, M1, M2
 	ncaps  [maxCells]uint8
+	valid  [occWords]uint64 // the board's cells, bit i = cell i
+	// edgeBits[c][i] is 1 when cell i is on the first edge colour c+1
+	// joins (row 0 for red, column 0 for blue), 2 when on the second (row
+	// or column n-1), else 0.
+	edgeBits [2][maxCells]uint8
 }
 
 func newGeom(n int) *geom {
 	g := &geom{n: n, cells: n * n, centre: -1}
 	if n%2 == 1 {
 		g.centre = (n/2)*n + n/2
+	}
+	for i := 0; i < g.cells; i++ {
+		bit := uint64(1) << (i & 63)
+		g.valid[i>>6] |= bit
+		r, q := i/n, i%n
+		if r == 0 {
+			g.edgeBits[0][i] |= 1
+		}
+		if r == n-1 {
+			g.edgeBits[0][i] |= 2
+		}
+		if q == 0 {
+			g.edgeBits[1][i] |= 1
+		}
+		if q == n-1 {
+			g.edgeBits[1][i] |= 2
+		}
 	}
 	in := func(r, q int) bool { return r >= 0 && r < n && q >= 0 && q < n }
 	for r := 0; r < n; r++ {
@@ -127,12 +152,24 @@ type State struct {
 	g     *geom
 	t     int // actions applied so far
 	cells [maxCells]uint8
-	empty int
-	board uint64 // Zobrist key of the board contents (the repetition key)
+	occ   [occWords]uint64 // occupied cells, bit i = cell i: the complement of the legal PLACE set
+
+	// Each colour's groups as a disjoint-set forest over its stones: the
+	// parent of a stone's cell, and at a root the edges (edgeBits) the
+	// group touches. A placement only merges groups; a capture can split
+	// the captured colour's groups, and regroup redoes just those. STEAL
+	// marks both forests stale (groupsOK false, as in a zero State, so
+	// states built field by field also rebuild before first use) and a
+	// colour's next placement rebuilds its forest.
+	parent   [maxCells]uint8
+	reach    [maxCells]uint8
+	groupsOK [2]bool
+	empty    int
+	board    uint64 // Zobrist key of the board contents (the repetition key)
 
 	// hist holds the board key after every action, plus the start board.
-	// Apply only appends, so clones share the prefix: a clone's slice has
-	// cap == len and its first append copies (see Clone).
+	// Every state owns its buffer, with room for a whole game, so Apply
+	// never allocates (see Clone and CopyFrom).
 	hist       []uint64
 	anyCapture bool // before the first capture no board can recur
 	repeat     int  // occurrences of the current board, including now
@@ -146,10 +183,15 @@ type State struct {
 }
 
 var (
-	_ engine.State      = (*State)(nil)
-	_ engine.PlyFielder = (*State)(nil)
-	_ engine.Evaluator  = (*State)(nil)
+	_ engine.State        = (*State)(nil)
+	_ engine.PlyFielder   = (*State)(nil)
+	_ engine.Evaluator    = (*State)(nil)
+	_ engine.Copier       = (*State)(nil)
+	_ engine.PlayoutMover = (*State)(nil)
 )
+
+// occWords is the number of words in the occupied-cell set.
+const occWords = (maxCells + 63) / 64
 
 // New returns the start position on an n×n board. It panics if n is
 // outside 3..15; Game.NewState validates instead.
@@ -157,9 +199,10 @@ func New(n int) *State {
 	if n < minN || n > maxN {
 		panic("cachex: board size " + strconv.Itoa(n) + " outside 3..15")
 	}
-	s := &State{g: newGeom(n), empty: n * n, winner: engine.NoSeat, repeat: 1}
-	s.hist = make([]uint64, 1, maxActions+1)
-	s.hist[0] = s.board
+	s := newBuffered()
+	h := s.hist
+	*s = State{g: newGeom(n), empty: n * n, winner: engine.NoSeat, repeat: 1}
+	s.hist = append(h, s.board)
 	return s
 }
 
@@ -204,9 +247,15 @@ func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
 	if s.t == 0 {
 		banned = s.g.centre
 	}
-	for i := 0; i < s.g.cells; i++ {
-		if s.cells[i] == empty && i != banned {
-			dst = append(dst, engine.Move(i))
+	last := (s.g.cells - 1) >> 6
+	for w := 0; w <= last; w++ {
+		free := ^s.occ[w] & s.g.valid[w]
+		for free != 0 {
+			i := w<<6 | bits.TrailingZeros64(free)
+			free &= free - 1
+			if i != banned {
+				dst = append(dst, engine.Move(i))
+			}
 		}
 	}
 	if s.t == 1 {
@@ -243,9 +292,10 @@ func (s *State) Apply(m engine.Move) {
 	}
 	s.t++
 
-	// Record the board and count its occurrences.
+	// Record the board and count its occurrences. The buffer holds a whole
+	// game; only a state built outside New, Clone and CopyFrom can lack
+	// room, and growing it then is the one allocation Apply may make.
 	if len(s.hist) == cap(s.hist) {
-		// Shared with a clone, or full: take a private copy once.
 		h := make([]uint64, len(s.hist), maxActions+1)
 		copy(h, s.hist)
 		s.hist = h
@@ -283,6 +333,7 @@ func (s *State) place(p int) {
 	me := uint8(s.t&1) + 1
 	opp := 3 - me
 	s.cells[p] = me
+	s.occ[p>>6] |= 1 << (p & 63)
 	s.board ^= zobrist[me][p]
 	s.empty--
 	// Test every pattern before removing anything: the captured set is the
@@ -295,15 +346,24 @@ func (s *State) place(p int) {
 			s.addCaptured(c[2])
 		}
 	}
+	if s.groupsOK[me-1] {
+		s.join(p, me)
+	} else {
+		s.rebuildGroups(me)
+	}
 	if s.ncaptured == 0 {
 		return
 	}
 	s.anyCapture = true
 	for _, c := range s.captured[:s.ncaptured] {
 		s.cells[c] = empty
+		s.occ[c>>6] &^= 1 << (c & 63)
 		s.board ^= zobrist[opp][c]
 	}
 	s.empty += int(s.ncaptured)
+	if s.groupsOK[opp-1] {
+		s.regroup(opp)
+	}
 	// Insertion sort: at most six cells.
 	cs := s.captured[:s.ncaptured]
 	for i := 1; i < len(cs); i++ {
@@ -339,47 +399,115 @@ func (s *State) steal() {
 		}
 	}
 	s.cells = nc
+	// Rebuild the occupied set from the reflected board, and let each
+	// colour's next placement rebuild its groups (STEAL happens once a
+	// game).
+	s.occ = [occWords]uint64{}
+	s.groupsOK = [2]bool{}
+	for i := 0; i < s.g.cells; i++ {
+		if nc[i] != empty {
+			s.occ[i>>6] |= 1 << (i & 63)
+		}
+	}
 }
 
 // connected reports whether the stones joined to p touch both of their
-// owner's edges: rows 0 and n-1 for red, columns 0 and n-1 for blue.
+// owner's edges: rows 0 and n-1 for red, columns 0 and n-1 for blue. The
+// placement that put p there has brought its colour's groups up to date.
 func (s *State) connected(p int) bool {
-	g := s.g
-	me := s.cells[p]
-	axis := &g.row
-	if me == blue {
-		axis = &g.col
+	return s.reach[s.find(p)] == 3
+}
+
+// find returns the root of cell i's group, halving the path on the way.
+func (s *State) find(i int) int {
+	for int(s.parent[i]) != i {
+		s.parent[i] = s.parent[s.parent[i]]
+		i = int(s.parent[i])
 	}
-	last := uint8(g.n - 1)
-	var seen [maxCells]bool
-	var stack [maxCells]int16
-	sp := 0
-	stack[sp] = int16(p)
-	sp++
-	seen[p] = true
-	low, high := false, false
-	for sp > 0 {
-		sp--
-		c := stack[sp]
-		switch axis[c] {
-		case 0:
-			low = true
-		case last:
-			high = true
+	return i
+}
+
+// join makes the new stone at p (colour c) a group and merges it with its
+// neighbours of the same colour.
+func (s *State) join(p int, c uint8) {
+	g := s.g
+	s.parent[p] = uint8(p)
+	s.reach[p] = g.edgeBits[c-1][p]
+	for k := 0; k < int(g.nnb[p]); k++ {
+		d := int(g.nb[p][k])
+		if s.cells[d] != c {
+			continue
 		}
-		if low && high {
-			return true
+		a, b := s.find(p), s.find(d)
+		if a != b {
+			s.parent[b] = uint8(a)
+			s.reach[a] |= s.reach[b]
 		}
-		for k := 0; k < int(g.nnb[c]); k++ {
-			d := g.nb[c][k]
-			if !seen[d] && s.cells[d] == me {
-				seen[d] = true
-				stack[sp] = d
-				sp++
+	}
+}
+
+// regroup redoes colour c's groups that lost the stones just captured.
+// Every remaining piece of such a group touches a captured cell, so a
+// flood fill from the captured cells' neighbours of colour c reaches all
+// of them; each piece becomes a group rooted at its first cell found.
+func (s *State) regroup(c uint8) {
+	g := s.g
+	var seen [occWords]uint64
+	var stack [maxCells]uint8
+	for _, x := range s.captured[:s.ncaptured] {
+		for k := 0; k < int(g.nnb[x]); k++ {
+			root := int(g.nb[x][k])
+			if s.cells[root] != c || seen[root>>6]>>(root&63)&1 != 0 {
+				continue
+			}
+			seen[root>>6] |= 1 << (root & 63)
+			var reach uint8
+			sp := 0
+			stack[sp] = uint8(root)
+			sp++
+			for sp > 0 {
+				sp--
+				v := int(stack[sp])
+				s.parent[v] = uint8(root)
+				reach |= g.edgeBits[c-1][v]
+				for j := 0; j < int(g.nnb[v]); j++ {
+					d := int(g.nb[v][j])
+					if s.cells[d] == c && seen[d>>6]>>(d&63)&1 == 0 {
+						seen[d>>6] |= 1 << (d & 63)
+						stack[sp] = uint8(d)
+						sp++
+					}
+				}
+			}
+			s.reach[root] = reach
+		}
+	}
+}
+
+// rebuildGroups recomputes colour c's forest from the board in one pass:
+// each stone joins its neighbours of the same colour with a smaller
+// index, which the pass has already set up.
+func (s *State) rebuildGroups(c uint8) {
+	g := s.g
+	for i := 0; i < g.cells; i++ {
+		if s.cells[i] != c {
+			continue
+		}
+		s.parent[i] = uint8(i)
+		s.reach[i] = g.edgeBits[c-1][i]
+		for k := 0; k < int(g.nnb[i]); k++ {
+			d := int(g.nb[i][k])
+			if d > i || s.cells[d] != c {
+				continue
+			}
+			a, b := s.find(i), s.find(d)
+			if a != b {
+				s.parent[b] = uint8(a)
+				s.reach[a] |= s.reach[b]
 			}
 		}
 	}
-	return false
+	s.groupsOK[c-1] = true
 }
 
 // FormatMove writes "PLACE r q" or "STEAL".
@@ -424,14 +552,81 @@ func (s *State) Hash() uint64 {
 	return h
 }
 
-// Clone copies the position. The board history is shared: the clone's
-// slice is capped at its length, so its first append copies instead of
-// writing into the shared array, and the original only ever writes past
-// the clone's length.
+// withHist is a State and its history buffer in one allocation.
+type withHist struct {
+	s State
+	h [maxActions + 1]uint64
+}
+
+// newBuffered returns a zero State that owns a whole-game history buffer.
+func newBuffered() *State {
+	b := new(withHist)
+	b.s.hist = b.h[:0]
+	return &b.s
+}
+
+// Clone copies the position, its board history included, in one
+// allocation; the copy owns its buffer, so neither side's Apply allocates
+// or touches the other.
 func (s *State) Clone() engine.State {
-	c := *s
-	c.hist = s.hist[:len(s.hist):len(s.hist)]
-	return &c
+	c := newBuffered()
+	c.CopyFrom(s)
+	return c
+}
+
+// CopyFrom overwrites s with src, which must be a *State of the same
+// game. It copies only the history in use and allocates nothing when s
+// came from New, Clone or an earlier CopyFrom.
+func (s *State) CopyFrom(src engine.State) {
+	o := src.(*State)
+	if o == s {
+		return
+	}
+	h := s.hist
+	*s = *o
+	if cap(h) < maxActions+1 {
+		h = make([]uint64, 0, maxActions+1)
+	}
+	s.hist = h[:len(o.hist)]
+	copy(s.hist, o.hist)
+}
+
+// RandomPlayoutMove draws uniformly over LegalMoves without listing them:
+// a uniform empty cell (the centre excluded on the first action), or STEAL
+// on the second action with its share of the draws.
+func (s *State) RandomPlayoutMove(r *rand.Rand) (engine.Move, bool) {
+	if s.over {
+		return 0, false
+	}
+	n := s.LegalCount()
+	k := r.IntN(n)
+	if s.t == 1 && k == n-1 {
+		return moveSteal, true
+	}
+	if s.t == 0 && s.g.centre >= 0 {
+		// Count the centre as taken: it is the one empty cell excluded.
+		if k >= s.emptyBefore(s.g.centre) {
+			k++
+		}
+	}
+	for w := 0; w < occWords; w++ {
+		free := ^s.occ[w] & s.g.valid[w]
+		c := bits.OnesCount64(free)
+		if k < c {
+			return engine.Move(w<<6 | bitsel.Select(free, k)), true
+		}
+		k -= c
+	}
+	panic("cachex: empty-cell count out of step with the occupied set")
+}
+
+// emptyBefore counts the empty cells with an index below i.
+func (s *State) emptyBefore(i int) int {
+	c := 0
+	for w := 0; w < i>>6; w++ {
+		c += bits.OnesCount64(^s.occ[w] & s.g.valid[w])
+	}
+	return c + bits.OnesCount64(^s.occ[i>>6]&s.g.valid[i>>6]&(1<<(i&63)-1))
 }
 
 // PlyFields adds the vector extras "captured" (the cells removed by the

@@ -64,3 +64,23 @@ func midGame() *State {
 	}
 	return s
 }
+
+// BenchmarkPlayoutFast plays whole 5x5 games through the searchers' fast
+// path: CopyFrom into a reused state and RandomPlayoutMove.
+func BenchmarkPlayoutFast(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	start := NewState(5, 5)
+	s := *start
+	b.ReportAllocs()
+	for b.Loop() {
+		s.CopyFrom(start)
+		for {
+			m, ok := s.RandomPlayoutMove(r)
+			if !ok {
+				break
+			}
+			s.Apply(m)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
+}

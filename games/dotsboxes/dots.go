@@ -3,10 +3,12 @@ package dotsboxes
 import (
 	"fmt"
 	"math/bits"
+	"math/rand/v2"
 	"strconv"
 	"time"
 
 	"arena/engine"
+	"arena/games/internal/bitsel"
 )
 
 const (
@@ -203,14 +205,28 @@ type State struct {
 	scores [2]int
 	toMove int
 	ply    int
-	left   int // undrawn lines
-	threes int // boxes with exactly three sides drawn
+	left   int    // undrawn lines
+	threes int    // boxes with exactly three sides drawn
+	lines  uint64 // Zobrist key of the drawn lines, kept by Apply
 }
 
+// lineKeys holds one Zobrist key per line index. It is filled once and
+// never changed.
+var lineKeys = func() (k [maxLines]uint64) {
+	x := uint64(0x6a09e667f3bcc909)
+	for i := range k {
+		x += 0x9e3779b97f4a7c15
+		k[i] = mix64(x)
+	}
+	return k
+}()
+
 var (
-	_ engine.State       = (*State)(nil)
-	_ engine.Evaluator   = (*State)(nil)
-	_ engine.AgentViewer = (*State)(nil)
+	_ engine.State        = (*State)(nil)
+	_ engine.Evaluator    = (*State)(nil)
+	_ engine.AgentViewer  = (*State)(nil)
+	_ engine.Copier       = (*State)(nil)
+	_ engine.PlayoutMover = (*State)(nil)
 )
 
 // NewState returns the start position; rows and cols must be within
@@ -282,6 +298,7 @@ func (s *State) Apply(m engine.Move) {
 	i := int(m)
 	bit := uint64(1) << (i & 63)
 	s.drawn[i>>6] |= bit
+	s.lines ^= lineKeys[i]
 	if s.toMove == 1 {
 		s.by1[i>>6] |= bit
 	}
@@ -342,15 +359,13 @@ func seatChar(seat int) byte {
 	return byte('0' + seat)
 }
 
-// Hash covers what decides the rest of the game: the drawn lines, the
-// seat to move and the scores (which boxes each side owns does not).
+// Hash covers what decides the rest of the game: the drawn lines (their
+// Zobrist key, kept up to date by Apply), the board size, the seat to move
+// and the scores (which boxes each side owns does not).
 func (s *State) Hash() uint64 {
-	h := uint64(s.g.rows)<<8 | uint64(s.g.cols)
-	h = mix64(h ^ uint64(s.toMove)<<16 ^ uint64(s.scores[0])<<24 ^ uint64(s.scores[1])<<40)
-	for w := 0; w < words; w++ {
-		h = mix64(h ^ s.drawn[w])
-	}
-	return h
+	h := uint64(s.g.rows)<<8 | uint64(s.g.cols) | uint64(s.toMove)<<16 |
+		uint64(s.scores[0])<<24 | uint64(s.scores[1])<<40
+	return s.lines ^ mix64(h)
 }
 
 // mix64 is the splitmix64 finaliser.
@@ -364,6 +379,27 @@ func mix64(z uint64) uint64 {
 func (s *State) Clone() engine.State {
 	c := *s
 	return &c
+}
+
+// CopyFrom overwrites s with src, which must be a *State of the same game:
+// a plain value copy (the geometry is shared), no allocation.
+func (s *State) CopyFrom(src engine.State) { *s = *src.(*State) }
+
+// RandomPlayoutMove draws an undrawn line uniformly without listing them.
+func (s *State) RandomPlayoutMove(r *rand.Rand) (engine.Move, bool) {
+	if s.left == 0 {
+		return 0, false
+	}
+	k := r.IntN(s.left)
+	for w := 0; w < words; w++ {
+		free := s.g.valid[w] &^ s.drawn[w]
+		n := bits.OnesCount64(free)
+		if k < n {
+			return engine.Move(w<<6 | bitsel.Select(free, k)), true
+		}
+		k -= n
+	}
+	panic("dotsboxes: undrawn-line count out of step with the drawn set")
 }
 
 // FormatMove writes the canonical `[[a,b],[c,d]]`, smaller dot first.

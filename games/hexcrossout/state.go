@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"arena/engine"
+	"arena/games/internal/bitsel"
 )
 
 // A move is its canonical tuple: start cell index | l<<8 | dir<<10.
@@ -94,6 +95,8 @@ func mix(z uint64) uint64 {
 
 // State is a hex cross-out position.
 type State struct {
+	g      *geom             // the start board's line numbering, shared
+	live   [lineWords]uint64 // playable lines of 2 and 3, as line ids (see geom)
 	free   mask
 	owner  [numCells]uint8 // 1 or 2 for a cell crossed out by seat 0 or 1
 	nfree  int
@@ -106,15 +109,18 @@ type State struct {
 }
 
 var (
-	_ engine.State       = (*State)(nil)
-	_ engine.Passer      = (*State)(nil)
-	_ engine.RandomMover = (*State)(nil)
-	_ engine.PlyFielder  = (*State)(nil)
-	_ engine.Evaluator   = (*State)(nil)
+	_ engine.State        = (*State)(nil)
+	_ engine.Passer       = (*State)(nil)
+	_ engine.RandomMover  = (*State)(nil)
+	_ engine.PlyFielder   = (*State)(nil)
+	_ engine.Evaluator    = (*State)(nil)
+	_ engine.Copier       = (*State)(nil)
+	_ engine.PlayoutMover = (*State)(nil)
 )
 
 func newState(free mask) *State {
-	return &State{free: free, nfree: free.count(), winner: engine.NoSeat}
+	g := newGeom(&free)
+	return &State{g: g, live: g.all, free: free, nfree: free.count(), winner: engine.NoSeat}
 }
 
 // ToMove is the seat to move, NoSeat once the board is empty.
@@ -148,14 +154,14 @@ func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
 	if s.over {
 		return dst
 	}
+	g := s.g
 	for w := 0; w < 3; w++ {
 		for b := s.free[w]; b != 0; b &= b - 1 {
-			i := w*64 + bits.TrailingZeros64(b)
-			dst = append(dst, encode(i, 1, 1))
-			ls := lines[i][:nlines[i]]
-			for k := range ls {
-				if ls[k].cells.within(&s.free) {
-					dst = append(dst, ls[k].move)
+			c := w*64 + bits.TrailingZeros64(b)
+			dst = append(dst, encode(c, 1, 1))
+			for id := int(g.first[c]); id < int(g.first[c+1]); id++ {
+				if s.live[id>>6]>>(id&63)&1 != 0 {
+					dst = append(dst, g.move[id])
 				}
 			}
 		}
@@ -165,19 +171,10 @@ func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
 
 // sets counts the distinct legal cell sets: free cells and lines of 2 and 3.
 func (s *State) sets() (singles, multi int) {
-	for w := 0; w < 3; w++ {
-		for b := s.free[w]; b != 0; b &= b - 1 {
-			i := w*64 + bits.TrailingZeros64(b)
-			singles++
-			ls := lines[i][:nlines[i]]
-			for k := range ls {
-				if ls[k].cells.within(&s.free) {
-					multi++
-				}
-			}
-		}
+	for _, w := range s.live[:s.g.words] {
+		multi += bits.OnesCount64(w)
 	}
-	return singles, multi
+	return s.nfree, multi
 }
 
 // LegalCount is the number of distinct legal cell sets.
@@ -202,6 +199,10 @@ func (s *State) Apply(m engine.Move) {
 	c, l, dir := decode(m)
 	me := s.toMove
 	for k := 0; k < l; k++ {
+		through := &s.g.through[c]
+		for w := 0; w < s.g.words; w++ {
+			s.live[w] &^= through[w]
+		}
 		s.free.clear(c)
 		s.owner[c] = uint8(me + 1)
 		s.hash ^= zobrist[me][c]
@@ -260,6 +261,46 @@ func (s *State) RandomMove(r *rand.Rand) engine.Move {
 		}
 	}
 	return canonical(c, 1+r.IntN(max), dir)
+}
+
+// CopyFrom overwrites s with src, which must be a *State: a plain value
+// copy, no allocation.
+func (s *State) CopyFrom(src engine.State) { *s = *src.(*State) }
+
+// RandomPlayoutMove draws uniformly over LegalMoves, unlike RandomMove
+// (the referee's substitute move, which favours cells with few lines):
+// the legal moves are the free cells and the live lines, two bit sets, so
+// a uniform index into their union is the draw.
+func (s *State) RandomPlayoutMove(r *rand.Rand) (engine.Move, bool) {
+	if s.over {
+		return 0, false
+	}
+	singles, multi := s.sets()
+	k := r.IntN(singles + multi)
+	if k < singles {
+		return encode(s.freeCell(k), 1, 1), true
+	}
+	k -= singles
+	for w, b := range s.live[:s.g.words] {
+		n := bits.OnesCount64(b)
+		if k < n {
+			return s.g.move[w<<6|bitsel.Select(b, k)], true
+		}
+		k -= n
+	}
+	panic("hexcrossout: live-line count out of step with the line set")
+}
+
+// freeCell is the k-th free cell in index order.
+func (s *State) freeCell(k int) int {
+	for w := 0; w < 2; w++ {
+		n := bits.OnesCount64(s.free[w])
+		if k < n {
+			return w<<6 | bitsel.Select(s.free[w], k)
+		}
+		k -= n
+	}
+	return 128 | bitsel.Select(s.free[2], k)
 }
 
 // FormatMove writes the canonical "x,y,l,dir".

@@ -72,3 +72,26 @@ func midGame() *State {
 		}
 	}
 }
+
+// BenchmarkPlayoutFast plays whole games through the searchers' fast path:
+// CopyFrom into a reused state and RandomPlayoutMove.
+func BenchmarkPlayoutFast(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	start := NewState()
+	var s State
+	plies := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		s.CopyFrom(start)
+		for {
+			m, ok := s.RandomPlayoutMove(r)
+			if !ok {
+				break
+			}
+			s.Apply(m)
+		}
+		plies += s.Ply()
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
+	b.ReportMetric(float64(plies)/float64(b.N), "plies/playout")
+}

@@ -2,12 +2,14 @@ package pentagotwist
 
 import (
 	"math/bits"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
 	"arena/engine"
+	"arena/games/internal/bitsel"
 )
 
 // Seats and colours: White is seat 0 and moves first, Black is seat 1.
@@ -88,9 +90,11 @@ type State struct {
 }
 
 var (
-	_ engine.State      = (*State)(nil)
-	_ engine.PlyFielder = (*State)(nil)
-	_ engine.Evaluator  = (*State)(nil)
+	_ engine.State        = (*State)(nil)
+	_ engine.PlyFielder   = (*State)(nil)
+	_ engine.Evaluator    = (*State)(nil)
+	_ engine.Copier       = (*State)(nil)
+	_ engine.PlayoutMover = (*State)(nil)
 )
 
 // NewState returns the start position.
@@ -271,6 +275,26 @@ func mix64(z uint64) uint64 {
 func (s *State) Clone() engine.State {
 	c := *s
 	return &c
+}
+
+// CopyFrom overwrites s with src, which must be a *State: a plain value
+// copy, no allocation.
+func (s *State) CopyFrom(src engine.State) { *s = *src.(*State) }
+
+// RandomPlayoutMove draws uniformly over LegalMoves without listing the 8
+// tuples of every empty cell: a uniform empty cell, then a uniform (a, b).
+func (s *State) RandomPlayoutMove(r *rand.Rand) (engine.Move, bool) {
+	if s.over {
+		return 0, false
+	}
+	empty := ^(s.stones[0] | s.stones[1]) & fullMask
+	v := r.Uint64()
+	// The low 32 bits pick the cell (n ≤ 36, so the bias of a 32-bit
+	// multiply-shift is below 1e-8), the top 3 bits the twist.
+	n := uint64(bits.OnesCount64(empty))
+	k := int((v & 0xffffffff) * n >> 32)
+	cell := bitsel.Select(empty, k)
+	return encode(cell, 0, 0, s.ply&1) | engine.Move(v>>61), true
 }
 
 // PlyFields adds the vectors' turn_number.

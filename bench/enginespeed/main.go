@@ -1,0 +1,65 @@
+// Command enginespeed measures random playouts per second on one core:
+// the engine's search path (CopyFrom, RandomPlayoutMove, Apply) against
+// the plain array reference implementations in bench/reference, for every
+// game, with allocations per move, and prints a Markdown table; then the
+// cost of each hot-path operation (Clone, CopyFrom, Apply, LegalMoves,
+// RandomPlayoutMove, Hash) on mid-game positions.
+//
+// Usage:
+//
+//	go run ./bench/enginespeed [-time 1s] [-rounds 3] [-games name,...]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+)
+
+func main() {
+	d := flag.Duration("time", time.Second, "duration of each timed run")
+	rounds := flag.Int("rounds", 3, "interleaved rounds per implementation; the fastest counts")
+	only := flag.String("games", "", "comma-separated games to measure (default all)")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "Usage: go run ./bench/enginespeed [flags]\n\n"+
+			"Random playouts per second, single core: the engine's search path against the plain\n"+
+			"reference implementations of bench/reference, with allocations per move.\n\nFlags:\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if *rounds < 1 || *d <= 0 {
+		fmt.Fprintln(os.Stderr, "enginespeed: -rounds must be at least 1 and -time positive")
+		os.Exit(2)
+	}
+	runtime.GOMAXPROCS(1)
+	var rs []result
+	var ops []opRow
+	for _, c := range cases() {
+		if *only != "" && !contains(strings.Split(*only, ","), c.Name) {
+			continue
+		}
+		rs = append(rs, compare(c, *rounds, *d))
+		ops = append(ops, measureOps(c, *d/5))
+	}
+	if len(rs) == 0 {
+		fmt.Fprintf(os.Stderr, "enginespeed: no game matches -games %q\n", *only)
+		os.Exit(2)
+	}
+	fmt.Printf("go run ./bench/enginespeed -time %v -rounds %d (%s, %s/%s, GOMAXPROCS=1, rates per second of CPU time)\n\n",
+		*d, *rounds, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Print(table(rs))
+	fmt.Printf("\nHot-path operations on mid-game positions (CPU ns per call; Apply excludes the CopyFrom that restores the position):\n\n")
+	fmt.Print(opTable(ops))
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if strings.TrimSpace(x) == s {
+			return true
+		}
+	}
+	return false
+}

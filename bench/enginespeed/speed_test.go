@@ -1,0 +1,78 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkPlayout runs the same three playout loops as the command, as Go
+// benchmarks: go test -bench . ./bench/enginespeed
+func BenchmarkPlayout(b *testing.B) {
+	for _, c := range cases() {
+		for _, v := range []struct {
+			name string
+			mk   func(gameCase, uint64) runner
+		}{{"engine", engineFast}, {"engine-listing", engineListing}, {"reference", referencePlain}, {"reference-draw", referenceDraw}} {
+			play := v.mk(c, 1)
+			if play == nil {
+				continue // no direct draw in this reference
+			}
+			b.Run(c.Name+"/"+v.name, func(b *testing.B) {
+				plies := 0
+				b.ReportAllocs()
+				for b.Loop() {
+					plies += play()
+				}
+				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
+				b.ReportMetric(float64(plies)/float64(b.N), "plies/playout")
+			})
+		}
+	}
+}
+
+// TestCompareShort runs the comparison briefly and checks the table has a
+// row per game with the measured counts behind it.
+func TestCompareShort(t *testing.T) {
+	var rs []result
+	for _, c := range cases() {
+		r := compare(c, 1, 5*time.Millisecond)
+		for _, m := range []measurement{r.fast, r.listing, r.reference} {
+			if m.playouts == 0 || m.plies < m.playouts {
+				t.Fatalf("%s: measurement %+v played nothing", c.Name, m)
+			}
+		}
+		// The engine's search path allocates nothing per playout.
+		if r.fast.mallocs > 2 {
+			t.Errorf("%s: engine path allocated %d times in %d playouts", c.Name, r.fast.mallocs, r.fast.playouts)
+		}
+		rs = append(rs, r)
+	}
+	tab := table(rs)
+	for _, c := range cases() {
+		if !strings.Contains(tab, "| "+c.Name) {
+			t.Errorf("table lacks %s:\n%s", c.Name, tab)
+		}
+	}
+}
+
+// TestOpsShort times the hot-path operations briefly and checks that the
+// engine's CopyFrom, Apply and RandomPlayoutMove allocate nothing.
+func TestOpsShort(t *testing.T) {
+	var rows []opRow
+	for _, c := range cases() {
+		r := measureOps(c, 2*time.Millisecond)
+		for name, o := range map[string]opCost{"CopyFrom": r.copyFrom, "RandomPlayoutMove": r.playoutMove} {
+			if o.ns <= 0 || o.allocs > 0.01 {
+				t.Errorf("%s %s: %+v", c.Name, name, o)
+			}
+		}
+		if r.apply.allocs > 0.01 {
+			t.Errorf("%s Apply allocates: %+v", c.Name, r.apply)
+		}
+		rows = append(rows, r)
+	}
+	if tab := opTable(rows); strings.Count(tab, "\n") != len(rows)+2 {
+		t.Errorf("table:\n%s", tab)
+	}
+}
