@@ -44,8 +44,12 @@ func runInit(arg string) int {
 	if spec.ProgramFD != 0 {
 		// Started through the descriptor, which is close-on-exec: the
 		// kernel opens the program before it closes the descriptor, so
-		// the agent does not inherit it.
-		syscall.CloseOnExec(spec.ProgramFD)
+		// the agent does not inherit it. A script ("#!") is the
+		// exception: its interpreter opens /proc/self/fd/N after the exec,
+		// so the descriptor (of the agent's own program) must stay open.
+		if !isScript(spec.ProgramFD) {
+			syscall.CloseOnExec(spec.ProgramFD)
+		}
 		path = fmt.Sprintf("/proc/self/fd/%d", spec.ProgramFD)
 	}
 	cmd := &exec.Cmd{
@@ -67,6 +71,13 @@ func runInit(arg string) int {
 		return 125
 	}
 	return reap(cmd.Process.Pid)
+}
+
+// isScript reports whether the program behind fd starts with "#!".
+func isScript(fd int) bool {
+	var magic [2]byte
+	n, err := unix.Pread(fd, magic[:], 0)
+	return err == nil && n == 2 && magic == [2]byte{'#', '!'}
 }
 
 // reap waits for every process of the tree (orphans are re-parented to
