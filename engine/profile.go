@@ -46,6 +46,11 @@ const (
 	FailError       Failure = "error"       // the agent reported an error instead of a move
 	FailDead        Failure = "dead"        // the agent process died or cannot be reached
 	FailMemory      Failure = "memory"      // the agent process went over the memory limit
+	// FailNoShow: the agent never completed its handshake (it did not start,
+	// did not speak the protocol, or failed to open the game). It forfeits
+	// under every profile, so it has no penalty setting and is not listed
+	// by Failures.
+	FailNoShow Failure = "no-show"
 )
 
 // Failures lists every failure kind, in a stable order.
@@ -69,6 +74,9 @@ type Profile struct {
 	BudgetGrace    time.Duration // CPUBudget: wall-clock grace after the remaining budget before a kill
 	MemoryMB       int           // resident memory per agent process, MiB; 0 = none
 	StartupTimeout time.Duration // how long an agent process may take to start and handshake
+	// MaxReplyBytes is the longest move reply accepted, in bytes; a longer
+	// one is unparseable. 0 means DefaultMaxReplyBytes.
+	MaxReplyBytes int
 	// NotifyMoves: tell both agents of every move, timing each notification
 	// against its receiver, as COMP30024's referee did.
 	NotifyMoves bool
@@ -81,6 +89,23 @@ type Profile struct {
 	// by the seat. Illegal and unparseable moves use the game's own reason
 	// (MoveError.Reason) unless a template is given here.
 	Reasons map[Failure]string
+}
+
+// DefaultMaxReplyBytes is the reply size limit of every course profile:
+// no course move text comes near it, and a reply past it is judged before
+// the arena holds more than this of it.
+const DefaultMaxReplyBytes = 64 << 10
+
+// MaxReplyBytesCeiling is the highest limit a profile may set; the agent
+// SDK refuses to send more, whatever the profile.
+const MaxReplyBytesCeiling = 16 << 20
+
+// ReplyLimit is the reply size limit in force.
+func (p *Profile) ReplyLimit() int {
+	if p.MaxReplyBytes > 0 {
+		return p.MaxReplyBytes
+	}
+	return DefaultMaxReplyBytes
 }
 
 // PenaltyFor returns the penalty for f (Loss when unset).
@@ -127,11 +152,11 @@ func (o Override) String() string { return fmt.Sprintf("%s: %s -> %s", o.Setting
 
 // ProfileSettings lists the settings Apply accepts.
 func ProfileSettings() []string {
-	return []string{"move-limit", "first-move-limit", "cushion", "budget", "budget-grace", "memory-mb", "startup-timeout"}
+	return []string{"move-limit", "first-move-limit", "cushion", "budget", "budget-grace", "memory-mb", "startup-timeout", "max-reply-bytes"}
 }
 
 // Apply sets one named setting from text (a duration such as "700ms", or an
-// integer for memory-mb), refusing settings the time model does not use.
+// integer for memory-mb and max-reply-bytes), refusing settings the time model does not use.
 func (p *Profile) Apply(setting, value string) (Override, error) {
 	perMoveOnly := map[string]bool{"move-limit": true, "first-move-limit": true, "cushion": true}
 	budgetOnly := map[string]bool{"budget": true, "budget-grace": true}
@@ -148,6 +173,15 @@ func (p *Profile) Apply(setting, value string) (Override, error) {
 		}
 		o := Override{Setting: setting, From: strconv.Itoa(p.MemoryMB), To: strconv.Itoa(n)}
 		p.MemoryMB = n
+		return o, nil
+	}
+	if setting == "max-reply-bytes" {
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 1 || n > MaxReplyBytesCeiling {
+			return Override{}, fmt.Errorf("profile %s: max-reply-bytes %q: want a whole number of bytes from 1 to %d", p.Name, value, MaxReplyBytesCeiling)
+		}
+		o := Override{Setting: setting, From: strconv.Itoa(p.ReplyLimit()), To: strconv.Itoa(n)}
+		p.MaxReplyBytes = n
 		return o, nil
 	}
 	var field *time.Duration
@@ -189,6 +223,9 @@ func (p *Profile) Validate() error {
 		}
 	default:
 		return fmt.Errorf("profile %s: unknown time model %q", p.Name, p.Time)
+	}
+	if p.MaxReplyBytes < 0 || p.MaxReplyBytes > MaxReplyBytesCeiling {
+		return fmt.Errorf("profile %s: max reply size %d bytes outside 0..%d", p.Name, p.MaxReplyBytes, MaxReplyBytesCeiling)
 	}
 	for f, pen := range p.Penalties {
 		switch pen {

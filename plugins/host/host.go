@@ -19,6 +19,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
 
 	"arena/plugins/protocol"
 )
@@ -41,6 +42,10 @@ type Launcher struct {
 type Options struct {
 	StartTimeout time.Duration // handshake deadline (default 30 s)
 	MemoryMB     int           // resident memory limit; 0 = none
+	// MaxReplyBytes bounds every message received from the agent (a move
+	// reply's text, plus framing); 0 = the default. Nothing larger is
+	// buffered by the arena.
+	MaxReplyBytes int
 	// ProtocolVersion overrides the protocol version the arena asks for
 	// (tests of the version check only).
 	ProtocolVersion uint
@@ -170,6 +175,9 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 		SyncStderr:       tail,
 		SyncStdout:       io.Discard,
 		Logger:           hclog.NewNullLogger(),
+		GRPCDialOptions: []grpc.DialOption{
+			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(protocol.RecvLimit(opt.MaxReplyBytes))),
+		},
 	})
 	p := &Process{Cmd: c, client: client, stderr: tail, stop: make(chan struct{}), memHit: make(chan struct{})}
 	started := make(chan error, 1)
@@ -201,6 +209,9 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 		return nil, fmt.Errorf("agent %s: %w", c.Ref, err)
 	}
 	p.Agent = raw.(protocol.Agent)
+	if c, ok := raw.(*protocol.Client); ok {
+		c.MaxReply = opt.MaxReplyBytes
+	}
 	if opt.MemoryMB > 0 {
 		p.limit = int64(opt.MemoryMB) << 20
 	}
