@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -46,21 +44,21 @@ func runReplay(e *env, out io.Writer, file, id string, quiet bool) error {
 		return fmt.Errorf("replay: %w", err)
 	}
 	defer f.Close()
-	dec := json.NewDecoder(bufio.NewReader(f))
+	rd := record.NewReader(f)
 	n, bad, found := 0, 0, false
-	for line := 1; ; line++ {
-		var rec record.Game
-		if err := dec.Decode(&rec); errors.Is(err, io.EOF) {
+	for {
+		rec, err := rd.Next()
+		if errors.Is(err, io.EOF) {
 			break
 		} else if err != nil {
-			return fmt.Errorf("%s: record %d: %w", file, line, err)
+			return fmt.Errorf("%s: %w", file, err)
 		}
 		if id != "" && rec.ID != id {
 			continue
 		}
 		found = true
 		n++
-		if err := replayOne(e, out, &rec, quiet); err != nil {
+		if err := replayOne(e, out, rec, quiet); err != nil {
 			bad++
 			fmt.Fprintf(out, "game %s: DOES NOT REPLAY: %v\n", rec.ID, err)
 		}
