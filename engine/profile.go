@@ -150,14 +150,59 @@ type Override struct {
 
 func (o Override) String() string { return fmt.Sprintf("%s: %s -> %s", o.Setting, o.From, o.To) }
 
-// ProfileSettings lists the settings Apply accepts.
+// ProfileSettings lists the settings Apply accepts. "penalty.FAILURE"
+// stands for one setting per failure kind (penalty.dead, ...).
 func ProfileSettings() []string {
-	return []string{"move-limit", "first-move-limit", "cushion", "budget", "budget-grace", "memory-mb", "startup-timeout", "max-reply-bytes"}
+	return []string{"move-limit", "first-move-limit", "cushion", "budget", "budget-grace", "memory-mb", "startup-timeout", "max-reply-bytes", PenaltyPrefix + "FAILURE"}
+}
+
+// PenaltyPrefix starts the settings that change the penalty for one
+// failure kind: "penalty.dead" = "loss", for organisers who want a crash
+// to lose where the course played on.
+const PenaltyPrefix = "penalty."
+
+// Penalties lists every penalty, in a stable order.
+func Penalties() []Penalty { return []Penalty{Loss, RandomMove, SkipTurn, AsTimeout, AsDead} }
+
+// applyPenalty sets the penalty for the failure named in setting.
+func (p *Profile) applyPenalty(setting, value string) (Override, error) {
+	name := strings.TrimPrefix(setting, PenaltyPrefix)
+	var f Failure
+	var known []string
+	for _, k := range Failures() {
+		known = append(known, string(k))
+		if string(k) == name {
+			f = k
+		}
+	}
+	if f == "" {
+		return Override{}, fmt.Errorf("profile %s: %s: unknown failure %q (known: %s)", p.Name, setting, name, strings.Join(known, ", "))
+	}
+	var pen Penalty
+	var pens []string
+	for _, k := range Penalties() {
+		pens = append(pens, string(k))
+		if string(k) == value {
+			pen = k
+		}
+	}
+	if pen == "" {
+		return Override{}, fmt.Errorf("profile %s: %s %q: want one of %s", p.Name, setting, value, strings.Join(pens, ", "))
+	}
+	o := Override{Setting: setting, From: string(p.PenaltyFor(f)), To: string(pen)}
+	if p.Penalties == nil {
+		p.Penalties = map[Failure]Penalty{}
+	}
+	p.Penalties[f] = pen
+	return o, nil
 }
 
 // Apply sets one named setting from text (a duration such as "700ms", or an
 // integer for memory-mb and max-reply-bytes), refusing settings the time model does not use.
 func (p *Profile) Apply(setting, value string) (Override, error) {
+	if strings.HasPrefix(setting, PenaltyPrefix) {
+		return p.applyPenalty(setting, value)
+	}
 	perMoveOnly := map[string]bool{"move-limit": true, "first-move-limit": true, "cushion": true}
 	budgetOnly := map[string]bool{"budget": true, "budget-grace": true}
 	if perMoveOnly[setting] && p.Time != PerMove {
@@ -229,13 +274,28 @@ func (p *Profile) Validate() error {
 	}
 	for f, pen := range p.Penalties {
 		switch pen {
-		case Loss, RandomMove, SkipTurn, AsDead:
-		case AsTimeout:
-			if f == FailTimeout {
-				return fmt.Errorf("profile %s: timeout cannot be handled as a timeout", p.Name)
-			}
+		case Loss, RandomMove, SkipTurn, AsDead, AsTimeout:
 		default:
 			return fmt.Errorf("profile %s: unknown penalty %q for %s", p.Name, pen, f)
+		}
+	}
+	// "as-timeout" and "as-dead" must end in a penalty that does something.
+	for _, f := range Failures() {
+		seen := map[Failure]bool{}
+		for g := f; ; {
+			if seen[g] {
+				return fmt.Errorf("profile %s: the penalty for %s refers back to itself (%s)", p.Name, f, p.PenaltyFor(g))
+			}
+			seen[g] = true
+			switch p.PenaltyFor(g) {
+			case AsTimeout:
+				g = FailTimeout
+				continue
+			case AsDead:
+				g = FailDead
+				continue
+			}
+			break
 		}
 	}
 	return nil
