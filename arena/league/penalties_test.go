@@ -50,9 +50,9 @@ func TestPenaltyOverride(t *testing.T) {
 		t.Fatalf("override not recorded: %v (hash changed: %v)", l.Overrides, l.Hash != plain.Leagues[0].Hash)
 	}
 	for body, want := range map[string]string{
-		base + "penalties:\n  crash: loss\n":         `penalties.crash`,
-		base + "penalties:\n  dead: lose\n":          `want one of loss, random-move`,
-		base + "penalties:\n  timeout: as-timeout\n": `refers back to itself`,
+		base + "penalties:\n  crash: loss\n":                                             `penalties.crash`,
+		base + "penalties:\n  dead: lose\n":                                              `want one of loss, random-move`,
+		base + "penalties:\n  timeout: as-timeout\n":                                     `refers back to itself`,
 		"game: cachex\nparams:\n  n: \"5\"\npenalties:\n  dead: skip-turn\n" + twoAgents: `no skipped turns`,
 	} {
 		if _, err := load(body); err == nil || !strings.Contains(err.Error(), want) {
