@@ -291,7 +291,7 @@ func peakRSS(t *testing.T) int64 {
 // reaches the arena's memory: the arena's peak resident set grows by far
 // less than the reply (bound: 48 MiB, against 100 MiB to hold it once).
 func TestEnormousReplyLeavesArenaMemoryFlat(t *testing.T) {
-	c := courseGames(t)[0] // bohnenspiel
+	c := courseGames(t)[0]                                                                 // bohnenspiel
 	playGame(t, c.g, c.params, hostileProfile(c.prof), "builtin:random", "builtin:random") // warm up
 	resetPeakRSS(t)
 	before := peakRSS(t)
