@@ -262,13 +262,14 @@ func TestBothNoShows(t *testing.T) {
 	}
 }
 
-// peakRSS resets and reads this process's peak resident set.
+// resetPeakRSS resets this process's peak resident set (VmHWM).
 func resetPeakRSS(t *testing.T) {
 	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
 		t.Skipf("cannot reset the peak resident set here: %v", err)
 	}
 }
 
+// peakRSS reads this process's peak resident set.
 func peakRSS(t *testing.T) int64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
@@ -291,8 +292,9 @@ func peakRSS(t *testing.T) int64 {
 // reaches the arena's memory: the arena's peak resident set grows by far
 // less than the reply (bound: 48 MiB, against 100 MiB to hold it once).
 func TestEnormousReplyLeavesArenaMemoryFlat(t *testing.T) {
-	c := courseGames(t)[0]                                                                 // bohnenspiel
-	playGame(t, c.g, c.params, hostileProfile(c.prof), "builtin:random", "builtin:random") // warm up
+	c := courseGames(t)[0] // bohnenspiel
+	// A clean game first, so the peak below is not the first game's.
+	playGame(t, c.g, c.params, hostileProfile(c.prof), "builtin:random", "builtin:random")
 	resetPeakRSS(t)
 	before := peakRSS(t)
 	rec := playGame(t, c.g, c.params, hostileProfile(c.prof), "builtin:flood-raw", "builtin:random")
