@@ -473,7 +473,9 @@ func (g *game) badReply(seat int, why, text string) {
 	if _, err := g.st.ParseMove(shown); err != nil {
 		var ge *engine.MoveError
 		if errors.As(err, &ge) {
-			me.Kind, me.Reason, me.Detail = ge.Kind, ge.Reason, ge.Detail
+			// The parser's detail would be about the stand-in text; the
+			// reason is the course's.
+			me.Kind, me.Reason = ge.Kind, ge.Reason
 		}
 	}
 	f := engine.FailUnparseable

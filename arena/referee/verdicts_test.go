@@ -42,6 +42,9 @@ func TestBadReplyTextIsUnparseable(t *testing.T) {
 			if rec.Result.Winner != 1 || rec.Result.Reason != "TIMEOUT" || rec.Result.Forfeit != string(engine.FailTimeout) {
 				t.Fatalf("result %+v events %+v", rec.Result, rec.Events)
 			}
+			if !strings.Contains(rec.Result.Detail, c.why) {
+				t.Fatalf("result detail %q does not say %q", rec.Result.Detail, c.why)
+			}
 			if len(rec.Events) != 1 || rec.Events[0].Kind != string(engine.FailUnparseable) || !strings.Contains(rec.Events[0].Detail, c.why) {
 				t.Fatalf("events %+v, want one unparseable event saying %q", rec.Events, c.why)
 			}
