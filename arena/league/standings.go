@@ -93,7 +93,7 @@ func penaltyClass(kind string) string {
 		return "timeout"
 	case "illegal", "unparseable":
 		return "illegal"
-	case "dead", "error", "memory":
+	case "dead", "error", "memory", "no-show":
 		return "crash"
 	}
 	return ""
