@@ -641,7 +641,9 @@ func (g *game) forfeit(seat int, f engine.Failure, me *engine.MoveError) {
 		reason = fmt.Sprintf("%s: player %d", strings.ToUpper(string(f)), seat+1)
 	}
 	g.over = true
-	g.rec.Result = record.Result{Winner: 1 - seat, Reason: reason, Detail: detail, Forfeit: string(f)}
+	// Some course reasons quote the reply (hex cross-out's "played ..."):
+	// the record keeps a bounded prefix of it, as of every bad reply.
+	g.rec.Result = record.Result{Winner: 1 - seat, Reason: protocol.Bounded(reason, 4*keepReply), Detail: protocol.Bounded(detail, 4*keepReply), Forfeit: string(f)}
 	if g.m.Game.Info().HasScores {
 		s := g.st.Scores()
 		g.rec.Result.Scores = []int{s[0], s[1]}

@@ -58,6 +58,32 @@ func TestBadReplyTextIsUnparseable(t *testing.T) {
 	}
 }
 
+// A course reason that quotes the reply (hex cross-out's) keeps only a
+// bounded prefix of a long one.
+func TestLongReplyInReasonIsBounded(t *testing.T) {
+	prof, err := hexcrossout.Game{}.Profile(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := clock.NewFake(time.Unix(0, 0))
+	long := "1,1,1," + strings.Repeat("9", 60000)
+	r := &referee.Referee{Clock: clk, Launch: func(_ context.Context, p referee.Player, _ host.Options) (referee.Handle, error) {
+		return &fakeAgent{clk: clk, mem: make(chan struct{}), steps: []step{{text: long}}}, nil
+	}}
+	rec, err := r.Play(context.Background(), referee.Match{ID: "hex", Game: hexcrossout.Game{}, Params: engine.Params{"free": "20"}, Profile: prof,
+		Players: [2]referee.Player{{Name: "a", Ref: "0"}, {Name: "b", Ref: "1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Result.Winner != 1 || rec.Result.Forfeit != string(engine.FailIllegal) || !strings.HasPrefix(rec.Result.Reason, "ILLEGAL MOVE: player 1 played") {
+		t.Fatalf("result %+v", rec.Result)
+	}
+	line, _ := rec.MarshalLine()
+	if len(rec.Result.Reason) > 2000 || len(line) > 8000 {
+		t.Fatalf("reason of %d bytes, record of %d, for a %d-byte reply", len(rec.Result.Reason), len(line), len(long))
+	}
+}
+
 // The size limit is the profile's: raised, a long reply reaches the game's
 // parser, which judges its text (not its size).
 func TestReplyLimitIsTheProfiles(t *testing.T) {
