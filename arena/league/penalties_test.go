@@ -90,4 +90,12 @@ func TestStandingsMarkSkippedGames(t *testing.T) {
 			t.Errorf("standings lack %q:\n%s", want, out)
 		}
 	}
+	rows := league.GameRows([]results.Game{game("a", 0, 0), game("b", -1, 1)})
+	if len(rows[0].Skipped) != 1 || rows[0].Skipped[0] != "crasher" || rows[1].Skipped != nil {
+		t.Errorf("games export marks %v and %v", rows[0].Skipped, rows[1].Skipped)
+	}
+	buf.Reset()
+	if err := league.WriteStandings(&buf, "json", []*league.Standings{s}); err != nil || !strings.Contains(buf.String(), `"skipped_games": 2`) {
+		t.Errorf("standings JSON lacks the skipped games (%v):\n%s", err, buf.String())
+	}
 }

@@ -206,12 +206,7 @@ func Compute(l results.League, names []string, scheduled int, games []results.Ga
 			}
 		}
 		fitGames = append(fitGames, ratings.Game{A: ix[0], B: ix[1], ScoreA: rec.Outcome(0)})
-		skipped := [2]bool{}
-		for _, m := range rec.Moves {
-			if m.Source == record.SourceSkip && (m.Seat == 0 || m.Seat == 1) {
-				skipped[m.Seat] = true
-			}
-		}
+		skipped := rec.Skipped()
 		if skipped[0] || skipped[1] {
 			s.Skipped++
 		}
