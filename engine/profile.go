@@ -46,6 +46,11 @@ const (
 	FailError       Failure = "error"       // the agent reported an error instead of a move
 	FailDead        Failure = "dead"        // the agent process died or cannot be reached
 	FailMemory      Failure = "memory"      // the agent process went over the memory limit
+	// FailNoShow: the agent never completed its handshake (it did not start,
+	// did not speak the protocol, or failed to open the game). It forfeits
+	// under every profile, so it has no penalty setting and is not listed
+	// by Failures.
+	FailNoShow Failure = "no-show"
 )
 
 // Failures lists every failure kind, in a stable order.
@@ -69,6 +74,9 @@ type Profile struct {
 	BudgetGrace    time.Duration // CPUBudget: wall-clock grace after the remaining budget before a kill
 	MemoryMB       int           // resident memory per agent process, MiB; 0 = none
 	StartupTimeout time.Duration // how long an agent process may take to start and handshake
+	// MaxReplyBytes is the longest move reply accepted, in bytes; a longer
+	// one is unparseable. 0 means DefaultMaxReplyBytes.
+	MaxReplyBytes int
 	// NotifyMoves: tell both agents of every move, timing each notification
 	// against its receiver, as COMP30024's referee did.
 	NotifyMoves bool
@@ -81,6 +89,23 @@ type Profile struct {
 	// by the seat. Illegal and unparseable moves use the game's own reason
 	// (MoveError.Reason) unless a template is given here.
 	Reasons map[Failure]string
+}
+
+// DefaultMaxReplyBytes is the reply size limit of every course profile:
+// no course move text comes near it, and a reply past it is judged before
+// the arena holds more than this of it.
+const DefaultMaxReplyBytes = 64 << 10
+
+// MaxReplyBytesCeiling is the highest limit a profile may set; the agent
+// SDK refuses to send more, whatever the profile.
+const MaxReplyBytesCeiling = 16 << 20
+
+// ReplyLimit is the reply size limit in force.
+func (p *Profile) ReplyLimit() int {
+	if p.MaxReplyBytes > 0 {
+		return p.MaxReplyBytes
+	}
+	return DefaultMaxReplyBytes
 }
 
 // PenaltyFor returns the penalty for f (Loss when unset).
@@ -125,14 +150,59 @@ type Override struct {
 
 func (o Override) String() string { return fmt.Sprintf("%s: %s -> %s", o.Setting, o.From, o.To) }
 
-// ProfileSettings lists the settings Apply accepts.
+// ProfileSettings lists the settings Apply accepts. "penalty.FAILURE"
+// stands for one setting per failure kind (penalty.dead, ...).
 func ProfileSettings() []string {
-	return []string{"move-limit", "first-move-limit", "cushion", "budget", "budget-grace", "memory-mb", "startup-timeout"}
+	return []string{"move-limit", "first-move-limit", "cushion", "budget", "budget-grace", "memory-mb", "startup-timeout", "max-reply-bytes", PenaltyPrefix + "FAILURE"}
+}
+
+// PenaltyPrefix starts the settings that change the penalty for one
+// failure kind: "penalty.dead" = "loss", for organisers who want a crash
+// to lose where the course played on.
+const PenaltyPrefix = "penalty."
+
+// Penalties lists every penalty, in a stable order.
+func Penalties() []Penalty { return []Penalty{Loss, RandomMove, SkipTurn, AsTimeout, AsDead} }
+
+// applyPenalty sets the penalty for the failure named in setting.
+func (p *Profile) applyPenalty(setting, value string) (Override, error) {
+	name := strings.TrimPrefix(setting, PenaltyPrefix)
+	var f Failure
+	var known []string
+	for _, k := range Failures() {
+		known = append(known, string(k))
+		if string(k) == name {
+			f = k
+		}
+	}
+	if f == "" {
+		return Override{}, fmt.Errorf("profile %s: %s: unknown failure %q (known: %s)", p.Name, setting, name, strings.Join(known, ", "))
+	}
+	var pen Penalty
+	var pens []string
+	for _, k := range Penalties() {
+		pens = append(pens, string(k))
+		if string(k) == value {
+			pen = k
+		}
+	}
+	if pen == "" {
+		return Override{}, fmt.Errorf("profile %s: %s %q: want one of %s", p.Name, setting, value, strings.Join(pens, ", "))
+	}
+	o := Override{Setting: setting, From: string(p.PenaltyFor(f)), To: string(pen)}
+	if p.Penalties == nil {
+		p.Penalties = map[Failure]Penalty{}
+	}
+	p.Penalties[f] = pen
+	return o, nil
 }
 
 // Apply sets one named setting from text (a duration such as "700ms", or an
-// integer for memory-mb), refusing settings the time model does not use.
+// integer for memory-mb and max-reply-bytes), refusing settings the time model does not use.
 func (p *Profile) Apply(setting, value string) (Override, error) {
+	if strings.HasPrefix(setting, PenaltyPrefix) {
+		return p.applyPenalty(setting, value)
+	}
 	perMoveOnly := map[string]bool{"move-limit": true, "first-move-limit": true, "cushion": true}
 	budgetOnly := map[string]bool{"budget": true, "budget-grace": true}
 	if perMoveOnly[setting] && p.Time != PerMove {
@@ -148,6 +218,15 @@ func (p *Profile) Apply(setting, value string) (Override, error) {
 		}
 		o := Override{Setting: setting, From: strconv.Itoa(p.MemoryMB), To: strconv.Itoa(n)}
 		p.MemoryMB = n
+		return o, nil
+	}
+	if setting == "max-reply-bytes" {
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 1 || n > MaxReplyBytesCeiling {
+			return Override{}, fmt.Errorf("profile %s: max-reply-bytes %q: want a whole number of bytes from 1 to %d", p.Name, value, MaxReplyBytesCeiling)
+		}
+		o := Override{Setting: setting, From: strconv.Itoa(p.ReplyLimit()), To: strconv.Itoa(n)}
+		p.MaxReplyBytes = n
 		return o, nil
 	}
 	var field *time.Duration
@@ -190,15 +269,33 @@ func (p *Profile) Validate() error {
 	default:
 		return fmt.Errorf("profile %s: unknown time model %q", p.Name, p.Time)
 	}
+	if p.MaxReplyBytes < 0 || p.MaxReplyBytes > MaxReplyBytesCeiling {
+		return fmt.Errorf("profile %s: max reply size %d bytes outside 0..%d", p.Name, p.MaxReplyBytes, MaxReplyBytesCeiling)
+	}
 	for f, pen := range p.Penalties {
 		switch pen {
-		case Loss, RandomMove, SkipTurn, AsDead:
-		case AsTimeout:
-			if f == FailTimeout {
-				return fmt.Errorf("profile %s: timeout cannot be handled as a timeout", p.Name)
-			}
+		case Loss, RandomMove, SkipTurn, AsDead, AsTimeout:
 		default:
 			return fmt.Errorf("profile %s: unknown penalty %q for %s", p.Name, pen, f)
+		}
+	}
+	// "as-timeout" and "as-dead" must end in a penalty that does something.
+	for _, f := range Failures() {
+		seen := map[Failure]bool{}
+		for g := f; ; {
+			if seen[g] {
+				return fmt.Errorf("profile %s: the penalty for %s refers back to itself (%s)", p.Name, f, p.PenaltyFor(g))
+			}
+			seen[g] = true
+			switch p.PenaltyFor(g) {
+			case AsTimeout:
+				g = FailTimeout
+				continue
+			case AsDead:
+				g = FailDead
+				continue
+			}
+			break
 		}
 	}
 	return nil

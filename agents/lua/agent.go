@@ -31,6 +31,12 @@ const startLimit = 30 * time.Second
 // report where it was stopped.
 const stopGrace = 100 * time.Millisecond
 
+// backstop is how long past the referee's hard deadline (the move's limit
+// plus the cushion) a script is stopped when its caller never cancels the
+// request. The referee has judged the move a timeout by then; the host
+// never stops a script before that, for the time is the agent's.
+const backstop = 500 * time.Millisecond
+
 // Options configure a Lua agent.
 type Options struct {
 	// Params are the agent's parameters (from "lua:PATH?k=v"); the script's
@@ -56,8 +62,9 @@ type Agent struct {
 	opts   Options
 	watch  heapWatch
 
-	mu sync.Mutex
-	w  *worker // the current game's
+	mu      sync.Mutex
+	w       *worker       // the current game's
+	cushion time.Duration // the current game's, from its clock
 }
 
 var (
@@ -106,6 +113,7 @@ func (a *Agent) Start(ctx context.Context, g sdk.Game) error {
 	a.mu.Lock()
 	old := a.w
 	a.w = w
+	a.cushion = g.Clock.Cushion
 	a.mu.Unlock()
 	if old != nil {
 		old.close()
@@ -125,12 +133,18 @@ func (a *Agent) Start(ctx context.Context, g sdk.Game) error {
 	})
 }
 
-// Move asks choose_move(state, clock) for the move, with the move's
-// deadline as the Lua context. A script error is returned as the agent's
-// error; a returned string is the move, legal or not.
+// Move asks choose_move(state, clock) for the move. The script sees the
+// move's deadline (the limit) in its clock, but runs until the request is
+// cancelled, which the referee does at its hard deadline: a script that
+// has not returned by then has not replied, a timeout, exactly as any
+// agent. It is never stopped at the limit itself, which would turn a
+// runaway script into an error report or a late reply. Past the hard
+// deadline plus a backstop it is stopped for callers that never cancel. A
+// script error is returned as the agent's error; a returned string is the
+// move, legal or not.
 func (a *Agent) Move(ctx context.Context, t sdk.Turn) (string, error) {
 	a.mu.Lock()
-	w := a.w
+	w, cushion := a.w, a.cushion
 	a.mu.Unlock()
 	if w == nil {
 		return "", errors.New("lua agent: move requested before the game started")
@@ -141,7 +155,7 @@ func (a *Agent) Move(ctx context.Context, t sdk.Turn) (string, error) {
 	}
 	if !deadline.IsZero() {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, deadline)
+		ctx, cancel = context.WithDeadline(ctx, deadline.Add(cushion+backstop))
 		defer cancel()
 	}
 	var move string
@@ -297,9 +311,9 @@ func (a *Agent) protect(ctx context.Context, L *glua.LState, what string, f func
 		// The script is stopped; give its garbage back before the next call.
 		debug.FreeOSMemory()
 	case errors.Is(cause, context.DeadlineExceeded):
-		stopped = fmt.Sprintf("stopped at the move deadline, after %v", time.Since(began).Round(time.Millisecond))
+		stopped = fmt.Sprintf("stopped past the hard deadline (limit + cushion), after %v", time.Since(began).Round(time.Millisecond))
 	case cause != nil:
-		stopped = "stopped: the request was cancelled"
+		stopped = fmt.Sprintf("stopped: the referee gave up waiting, after %v", time.Since(began).Round(time.Millisecond))
 	}
 	if stopped != "" {
 		// gopher-lua raises the context's error at the instruction it

@@ -14,6 +14,7 @@ import (
 	"arena/engine"
 	"arena/games/bohnenspiel"
 	"arena/games/dotsboxes"
+	"arena/games/hexcrossout"
 	"arena/plugins/host"
 )
 
@@ -78,10 +79,19 @@ func TestSubprocessExample(t *testing.T) {
 	}
 }
 
+// hardProfile is comp424-2017 with room for process start-up on the first
+// move and a short limit and cushion afterwards.
+func hardProfile(t *testing.T) engine.Profile {
+	p := subprocessProfile(t)
+	p.MoveLimit = 500 * time.Millisecond
+	p.Cushion = 500 * time.Millisecond
+	return p
+}
+
 // TestSubprocessEndlessLoop: a script looping forever in its own process
-// is stopped by its Lua context at the deadline and answers with an error,
-// so the referee gets a reply (a random move under this profile), not a
-// silent agent it must kill; the same process then plays on.
+// is not stopped at the limit (that would make it an error report or a
+// late reply): it has not replied by the hard deadline, which is a
+// timeout, a loss under comp424-2017, as for any agent.
 func TestSubprocessEndlessLoop(t *testing.T) {
 	path := writeScript(t, "loop.lua", `
 local moves_made = 0
@@ -94,22 +104,83 @@ function choose_move(state, clock)
   return m[math.random(#m)]
 end`)
 	var ps subprocesses
-	rec := playReferee(t, ps.launcher(), bohnenspiel.Game{}, nil, subprocessProfile(t), Prefix+path, "builtin:random")
+	rec := playReferee(t, ps.launcher(), bohnenspiel.Game{}, nil, hardProfile(t), Prefix+path, "builtin:random")
 	ps.assertGone(t)
-	if len(rec.Events) != 1 {
-		t.Fatalf("events %+v, want one", rec.Events)
+	assertTimeoutLoss(t, rec, 0, 2)
+}
+
+// assertTimeoutLoss checks that seat lost by TIMEOUT at ply, with one
+// timeout event and the opponent's moves all its own.
+func assertTimeoutLoss(t *testing.T, rec *record.Game, seat, ply int) {
+	t.Helper()
+	if rec.Result.Winner != 1-seat || rec.Result.Reason != "TIMEOUT" || rec.Result.Forfeit != string(engine.FailTimeout) {
+		t.Fatalf("result %+v, events %+v; want a TIMEOUT loss for seat %d", rec.Result, rec.Events, seat)
 	}
-	// The deadline crosses the wire in whole milliseconds, so the error
-	// may arrive just before the referee's limit (an error report) or just
-	// after it (a late reply); both cost a random move here.
-	ev := rec.Events[0]
-	if (ev.Kind != string(engine.FailLate) && ev.Kind != string(engine.FailError)) || ev.Seat != 0 || ev.Penalty != string(engine.RandomMove) ||
-		!strings.Contains(ev.Reply+ev.Detail, path+":6: stopped at the move deadline") {
-		t.Fatalf("event %+v", ev)
+	if len(rec.Events) != 1 || rec.Events[0].Kind != string(engine.FailTimeout) || rec.Events[0].Seat != seat || rec.Events[0].Ply != ply {
+		t.Fatalf("events %+v, want one timeout of seat %d at ply %d", rec.Events, seat, ply)
 	}
-	if rec.Result.Forfeit != "" || len(ps.list) != 2 {
-		t.Fatalf("result %+v with %d processes; want the game to go on with the same process", rec.Result, len(ps.list))
+	for _, m := range rec.Moves {
+		if m.Source != record.SourceAgent {
+			t.Fatalf("move %+v substituted; the opponent's game must be unaffected", m)
+		}
 	}
+}
+
+// TestSubprocessStuckInLibraryCall: a script inside one Go library call
+// (a backtracking string.find pattern that runs for ages) cannot be
+// interrupted by its Lua context; the referee judges the timeout at the
+// hard deadline and the process is killed, under comp424-2017 (a loss)
+// and hex cross-out (a random move, and a fresh process for the next
+// turn).
+func TestSubprocessStuckInLibraryCall(t *testing.T) {
+	path := writeScript(t, "find.lua", `
+local moves_made = 0
+function choose_move(state, clock)
+  moves_made = moves_made + 1
+  if moves_made == 2 then
+    string.find(string.rep("a", 300), "a*a*a*a*a*a*b")
+  end
+  local m = state:legal_moves()
+  return m[math.random(#m)]
+end`)
+	t.Run("comp424-2017", func(t *testing.T) {
+		var ps subprocesses
+		start := time.Now()
+		rec := playReferee(t, ps.launcher(), bohnenspiel.Game{}, nil, hardProfile(t), Prefix+path, "builtin:random")
+		ps.assertGone(t)
+		assertTimeoutLoss(t, rec, 0, 2)
+		if el := time.Since(start); el > time.Minute {
+			t.Fatalf("the game took %v", el)
+		}
+	})
+	t.Run("nycu-aicap-2023", func(t *testing.T) {
+		prof, err := hexcrossout.Game{}.Profile(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prof.MoveLimit = time.Second
+		prof.FirstMoveLimit = 20 * time.Second
+		var ps subprocesses
+		rec := playReferee(t, ps.launcher(), hexcrossout.Game{}, engine.Params{"free": "12", "seed": "3"}, prof, Prefix+path, "builtin:random")
+		ps.assertGone(t)
+		timeouts := 0
+		for _, e := range rec.Events {
+			if e.Kind == string(engine.FailTimeout) && e.Seat == 0 && e.Penalty == string(engine.RandomMove) {
+				timeouts++
+			}
+		}
+		if timeouts == 0 || rec.Result.Forfeit != "" {
+			t.Fatalf("result %+v events %+v; want a timeout with a random move and the game going on", rec.Result, rec.Events)
+		}
+		if len(ps.list) < 3 {
+			t.Fatalf("%d processes; the stuck one must be replaced by a fresh one", len(ps.list))
+		}
+		for _, m := range rec.Moves {
+			if m.Seat == 1 && m.Source != record.SourceAgent {
+				t.Fatalf("opponent's move %+v substituted", m)
+			}
+		}
+	})
 }
 
 // TestSubprocessMemoryCap: in a profile without a memory limit the Lua
@@ -138,8 +209,11 @@ func TestSubprocessSyntaxError(t *testing.T) {
 	path := writeScript(t, "broken.lua", "function choose_move(state)\n  return state:legal_moves()[1]\nend end\n")
 	var ps subprocesses
 	rec := playReferee(t, ps.launcher(), bohnenspiel.Game{}, nil, subprocessProfile(t), Prefix+path, "builtin:random")
-	if len(rec.Events) == 0 || rec.Events[0].Kind != string(engine.FailDead) || !strings.Contains(rec.Events[0].Detail, path+":3:") {
+	if len(rec.Events) != 1 || rec.Events[0].Kind != string(engine.FailNoShow) || !strings.Contains(rec.Events[0].Detail, path+":3:") {
 		t.Fatalf("events %+v", rec.Events)
+	}
+	if rec.Result.Winner != 1 || rec.Result.Forfeit != string(engine.FailNoShow) || len(rec.Moves) != 0 {
+		t.Fatalf("result %+v: a script that never starts forfeits", rec.Result)
 	}
 }
 

@@ -71,9 +71,6 @@ func TestSandboxEscapesFail(t *testing.T) {
 		{"setmetatable on the state", `setmetatable(state, {__index = function() return function() return 0 end end})`, engine.FailError, "cannot change a protected metatable"},
 		{"assigning to the state", `state.legal_moves = function() return {"SKIP 1"} end`, engine.FailError, "state objects are read-only"},
 		{"rawset on the state", `rawset(state, "apply", print)`, engine.FailError, "bad argument #1 to rawset"},
-		{"endless loop", `while true do end`, engine.FailLate, "stopped at the move deadline"},
-		{"endless tail calls", `local function f(n) return f(n + 1) end f(1)`, engine.FailLate, "stopped at the move deadline"},
-		{"loop inside pcall", `pcall(function() while true do end end) return "PIT 0 0"`, engine.FailLate, "stopped at the move deadline"},
 	}
 	launch := inProcessLauncher()
 	for _, c := range cases {
@@ -85,9 +82,6 @@ func TestSandboxEscapesFail(t *testing.T) {
 			}
 			ev := rec.Events[0]
 			text := ev.Detail
-			if c.kind == engine.FailLate {
-				text = ev.Reply
-			}
 			if ev.Seat != 0 || ev.Ply != 0 || ev.Kind != string(c.kind) || ev.Penalty != string(engine.RandomMove) {
 				t.Errorf("event %+v, want %s with a random move for seat 0 at ply 0", ev, c.kind)
 			}
@@ -102,6 +96,35 @@ func TestSandboxEscapesFail(t *testing.T) {
 	}
 	if _, err := os.Stat(canary); !os.IsNotExist(err) {
 		t.Errorf("a script reached the file system: %s exists (%v)", canary, err)
+	}
+}
+
+// TestRunawayScriptsTimeOut: a script that does not return is never
+// stopped at the move's limit; it has not replied by the hard deadline
+// (limit + cushion), a timeout, which comp424-2017 punishes with a loss.
+func TestRunawayScriptsTimeOut(t *testing.T) {
+	prof := sandboxProfile(t)
+	prof.FirstMoveLimit, prof.MoveLimit, prof.Cushion = 300*time.Millisecond, 300*time.Millisecond, 300*time.Millisecond
+	launch := inProcessLauncher()
+	for _, c := range []struct{ name, body string }{
+		{"endless loop", `while true do end`},
+		{"endless tail calls", `local function f(n) return f(n + 1) end f(1)`},
+		{"loop inside pcall", `pcall(function() while true do end end) return "PIT 0 0"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := writeScript(t, "loop.lua", escapeScript(c.body))
+			start := time.Now()
+			rec := playReferee(t, launch, bohnenspiel.Game{}, nil, prof, Prefix+path, "builtin:random")
+			if el := time.Since(start); el < 600*time.Millisecond {
+				t.Fatalf("the game ended after %v, before the hard deadline", el)
+			}
+			if rec.Result.Winner != 1 || rec.Result.Reason != "TIMEOUT" || len(rec.Moves) != 0 {
+				t.Fatalf("result %+v, moves %d; want a TIMEOUT loss on the first move", rec.Result, len(rec.Moves))
+			}
+			if len(rec.Events) != 1 || rec.Events[0].Kind != string(engine.FailTimeout) || rec.Events[0].Penalty != string(engine.Loss) {
+				t.Fatalf("events %+v", rec.Events)
+			}
+		})
 	}
 }
 

@@ -35,6 +35,7 @@ type Config struct {
 	Params          map[string]string `mapstructure:"params" json:"params,omitempty"`
 	Profile         string            `mapstructure:"profile" json:"profile,omitempty"`
 	Overrides       map[string]string `mapstructure:"overrides" json:"overrides,omitempty"`
+	Penalties       map[string]string `mapstructure:"penalties" json:"penalties,omitempty"`
 	Games           []GameConfig      `mapstructure:"games" json:"games,omitempty"`
 	Agents          []AgentConfig     `mapstructure:"agents" json:"agents"`
 	Format          string            `mapstructure:"format" json:"format"`
@@ -59,6 +60,9 @@ type GameConfig struct {
 	Params    map[string]string `mapstructure:"params" json:"params,omitempty"`
 	Profile   string            `mapstructure:"profile" json:"profile,omitempty"`
 	Overrides map[string]string `mapstructure:"overrides" json:"overrides,omitempty"`
+	// Penalties override the profile's penalty for failure kinds
+	// (dead: loss), shown and stored like overrides.
+	Penalties map[string]string `mapstructure:"penalties" json:"penalties,omitempty"`
 }
 
 // AgentConfig is one entrant.

@@ -55,8 +55,11 @@ type GameRow struct {
 	Forfeit   string    `json:"forfeit,omitempty"`
 	Plies     int       `json:"plies"`
 	Penalties [2]string `json:"penalties"` // per seat, "kind=n ..."
-	Started   time.Time `json:"started"`
-	Ended     time.Time `json:"ended"`
+	// Skipped names the agents whose turns were skipped after they died:
+	// the game was decided by the profile's dead-agent rule.
+	Skipped []string  `json:"skipped_turns,omitempty"`
+	Started time.Time `json:"started"`
+	Ended   time.Time `json:"ended"`
 }
 
 // GameRows flattens games for export.
@@ -68,6 +71,11 @@ func GameRows(games []results.Game) []GameRow {
 			League: g.Match.League, ID: g.Match.ID, Pairing: g.Match.Pairing, Pair: g.Match.Pair, Index: g.Match.Index,
 			Seed: g.Match.Seed, Seat0: r.Agents[0].Name, Seat1: r.Agents[1].Name, Draw: r.Result.Draw,
 			Reason: r.Result.Reason, Forfeit: r.Result.Forfeit, Plies: len(r.Moves), Started: r.Started, Ended: r.Ended,
+		}
+		for seat, s := range r.Skipped() {
+			if s {
+				row.Skipped = append(row.Skipped, r.Agents[seat].Name)
+			}
 		}
 		if !r.Result.Draw && r.Result.Winner >= 0 && r.Result.Winner < 2 {
 			row.Winner = r.Agents[r.Result.Winner].Name
@@ -127,6 +135,7 @@ type standingsJSON struct {
 	Format    string            `json:"format"`
 	Scheduled int               `json:"scheduled"`
 	Played    int               `json:"played"`
+	Skipped   int               `json:"skipped_games,omitempty"` // games decided with a dead agent's turns skipped
 	Rows      []Row             `json:"standings"`
 	Pairs     []PairRow         `json:"pairs,omitempty"`
 	SPRT      *sprtJSON         `json:"sprt,omitempty"`
@@ -152,7 +161,7 @@ func WriteStandings(w io.Writer, format string, all []*Standings) error {
 		var out []standingsJSON
 		for _, s := range all {
 			j := standingsJSON{League: s.League.Name, Game: s.League.Game, Params: s.League.Params, Profile: s.League.Profile,
-				Overrides: s.League.Overrides, Format: s.League.Format, Scheduled: s.Scheduled, Played: s.Played, Pairs: s.Pairs}
+				Overrides: s.League.Overrides, Format: s.League.Format, Scheduled: s.Scheduled, Played: s.Played, Skipped: s.Skipped, Pairs: s.Pairs}
 			j.Rows = s.Rows
 			if t := s.SPRT; t != nil {
 				j.SPRT = &sprtJSON{SPRTConfig: t.SPRTConfig, A: t.A, B: t.B, Games: t.Games, Pairs: t.Pairs,

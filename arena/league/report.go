@@ -78,7 +78,11 @@ func (s *Standings) WriteText(w io.Writer) error {
 		if math.IsNaN(r.Elo) {
 			ci = "-"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%d\t%d\t%d\n", r.Rank, r.Agent, r.Games, r.W, r.D, r.L,
+		name := r.Agent
+		if r.Skipped+r.SkippedAgainst > 0 {
+			name += " *" // see the note under the table
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%d\t%d\t%d\n", r.Rank, name, r.Games, r.W, r.D, r.L,
 			fmtPoints(r.Score), fmtElo(r.Elo), ci, r.Timeout, r.Illegal, r.Crash)
 	}
 	if err := tw.Flush(); err != nil {
@@ -86,6 +90,18 @@ func (s *Standings) WriteText(w io.Writer) error {
 	}
 	if s.FitNote != "" {
 		fmt.Fprintf(w, "(%s)\n", s.FitNote)
+	}
+	if s.Skipped > 0 {
+		// The course's dead-agent rule (turns skipped, the survivor moving
+		// alone) decided these; say so and by whom.
+		var who []string
+		for _, r := range s.Rows {
+			if r.Skipped > 0 {
+				who = append(who, fmt.Sprintf("%s %d", r.Agent, r.Skipped))
+			}
+		}
+		fmt.Fprintf(w, "* %d game(s) decided with a dead agent's turns skipped (the profile's dead-agent rule; `penalties: {dead: loss}` in the league file changes it): %s\n",
+			s.Skipped, strings.Join(who, ", "))
 	}
 	if len(s.Rows) > 2 {
 		fmt.Fprintln(w, "\ncross-table (row's points / games against column):")

@@ -209,10 +209,10 @@ func Load(file string, opt Options) (*Spec, error) {
 	case c.Game != "" && len(c.Games) > 0:
 		return nil, ld.errorf("games", "give either game (one league) or games (a list), not both")
 	case c.Game != "":
-		entries = []entry{{GameConfig: GameConfig{Game: c.Game, Params: c.Params, Profile: c.Profile, Overrides: c.Overrides}}}
+		entries = []entry{{GameConfig: GameConfig{Game: c.Game, Params: c.Params, Profile: c.Profile, Overrides: c.Overrides, Penalties: c.Penalties}}}
 	case len(c.Games) > 0:
-		if len(c.Params) > 0 || c.Profile != "" || len(c.Overrides) > 0 {
-			return nil, ld.errorf("games", "with a games list, put params, profile and overrides inside each entry")
+		if len(c.Params) > 0 || c.Profile != "" || len(c.Overrides) > 0 || len(c.Penalties) > 0 {
+			return nil, ld.errorf("games", "with a games list, put params, profile, overrides and penalties inside each entry")
 		}
 		for i, g := range c.Games {
 			entries = append(entries, entry{GameConfig: g, key: fmt.Sprintf("games[%d].", i)})
@@ -341,6 +341,29 @@ func loadLeague(ld *loader, c Config, gc GameConfig, key string, multi bool, opt
 	}
 	if err := prof.Validate(); err != nil {
 		return nil, ld.errorf(key+"overrides", "%v", err)
+	}
+	failures := make([]string, 0, len(gc.Penalties))
+	for k := range gc.Penalties {
+		failures = append(failures, k)
+	}
+	sort.Strings(failures)
+	for _, k := range failures {
+		pkey := key + "penalties." + k
+		o, err := prof.Apply(engine.PenaltyPrefix+k, gc.Penalties[k])
+		if err != nil {
+			return nil, ld.errorf(pkey, "%v", err)
+		}
+		if engine.Penalty(o.To) == engine.SkipTurn {
+			if st, _ := g.NewState(params); st != nil {
+				if _, ok := st.(engine.Passer); !ok {
+					return nil, ld.errorf(pkey, "%s: game %s has no skipped turns", o.To, gname)
+				}
+			}
+		}
+		overrides = append(overrides, o)
+	}
+	if err := prof.Validate(); err != nil {
+		return nil, ld.errorf(key+"penalties", "%v", err)
 	}
 
 	name := c.Name

@@ -25,6 +25,10 @@ type Standings struct {
 	SPRT      *SPRTStatus
 	// FitNote explains missing ratings (e.g. no games yet).
 	FitNote string
+	// Skipped is the number of games in which an agent's turns were
+	// skipped after it died (hex cross-out's course rule): the survivor
+	// moved alone, so the result says little about the two agents.
+	Skipped int
 }
 
 // Row is one agent's line.
@@ -45,6 +49,10 @@ type Row struct {
 	Crash   int     `json:"crashes"`  // dead processes, agent errors, memory
 	// Penalties counts every event by its kind.
 	Penalties map[string]int `json:"penalties"`
+	// Skipped counts the agent's games decided with its own turns skipped
+	// (SkippedAgainst: its opponent's) after a death.
+	Skipped        int `json:"skipped_games"`
+	SkippedAgainst int `json:"skipped_against_games"`
 }
 
 // Cell is one agent's results against one opponent.
@@ -87,7 +95,7 @@ func penaltyClass(kind string) string {
 		return "timeout"
 	case "illegal", "unparseable":
 		return "illegal"
-	case "dead", "error", "memory":
+	case "dead", "error", "memory", "no-show":
 		return "crash"
 	}
 	return ""
@@ -200,6 +208,16 @@ func Compute(l results.League, names []string, scheduled int, games []results.Ga
 			}
 		}
 		fitGames = append(fitGames, ratings.Game{A: ix[0], B: ix[1], ScoreA: rec.Outcome(0)})
+		skipped := rec.Skipped()
+		if skipped[0] || skipped[1] {
+			s.Skipped++
+		}
+		for seat := range 2 {
+			if skipped[seat] {
+				rows[ix[seat]].Skipped++
+				rows[ix[1-seat]].SkippedAgainst++
+			}
+		}
 
 		// A is seat 0 in even games of a pairing, seat 1 in odd ones.
 		aSeat := g.Match.Index % 2

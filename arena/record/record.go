@@ -137,6 +137,18 @@ func (g *Game) Summary() string {
 	return s
 }
 
+// Skipped reports, per seat, whether any of its turns were skipped (a dead
+// agent's turns, under hex cross-out's course rule).
+func (g *Game) Skipped() [2]bool {
+	var s [2]bool
+	for _, m := range g.Moves {
+		if m.Source == SourceSkip && (m.Seat == 0 || m.Seat == 1) {
+			s[m.Seat] = true
+		}
+	}
+	return s
+}
+
 // MarshalLine renders the record as one JSON line.
 func (g *Game) MarshalLine() ([]byte, error) {
 	b, err := json.Marshal(g)

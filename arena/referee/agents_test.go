@@ -11,7 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+
 	"arena/agents/builtin"
+	"arena/agents/lua"
 	"arena/plugins/protocol"
 	"arena/plugins/sdk"
 )
@@ -30,13 +34,60 @@ func TestMain(m *testing.M) {
 }
 
 // misbehaving agents, each failing one way on cue.
-var testAgents = []string{"random", "greedy", "sleeper", "late", "garbage", "illegal", "erring", "quitter", "oldproto", "noisy", "burner", "hog", "viewer"}
+var testAgents = []string{"random", "greedy", "sleeper", "late", "garbage", "illegal", "erring", "quitter", "oldproto", "noisy", "burner", "hog", "viewer",
+	"silent", "cushioned", "badutf8", "nul", "exit0", "panicker", "crasher", "flood", "flood-raw"}
 
 func serveTestAgent(ref string) {
+	if strings.HasPrefix(ref, "lua:") {
+		if err := lua.Serve(ref); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		return
+	}
 	name := strings.TrimPrefix(ref, "builtin:")
 	var a sdk.Agent
 	var opts []sdk.Option
 	switch name {
+	case "silent":
+		// Never answers its second move request, and does nothing else.
+		a = &scripted{on: 2, act: func(ctx context.Context) (string, error) {
+			select {}
+		}}
+	case "cushioned":
+		a = &scripted{on: 2, actTurn: func(t sdk.Turn) (string, error) {
+			time.Sleep(cushionedBy)
+			return t.Legal[0], nil // a legal move, but late
+		}}
+	case "badutf8":
+		a = &scripted{on: 1, act: func(ctx context.Context) (string, error) { return "PIT 0 \xff\xfe\xfd", nil }}
+	case "nul":
+		a = &scripted{on: 1, actTurn: func(t sdk.Turn) (string, error) { return t.Legal[0] + "\x00", nil }}
+	case "exit0":
+		a = &scripted{on: 2, act: func(ctx context.Context) (string, error) {
+			os.Exit(0)
+			return "", nil
+		}}
+	case "panicker":
+		a = &scripted{on: 1, act: func(ctx context.Context) (string, error) { panic("the agent's own bug") }}
+	case "crasher":
+		// A panic outside the request's goroutine takes the process down.
+		a = &scripted{on: 2, act: func(ctx context.Context) (string, error) {
+			go panic("crash in a goroutine of the agent's own")
+			select {}
+		}}
+	case "flood", "flood-raw":
+		a = &scripted{on: 1, act: func(ctx context.Context) (string, error) { return strings.Repeat("x", floodBytes), nil }}
+		if name == "flood-raw" {
+			// As an agent that does not use the SDK's send limit: only the
+			// arena's own receive limit stands in the way.
+			cfg := sdk.ServeConfig(a)
+			cfg.GRPCServer = func(o []grpc.ServerOption) *grpc.Server {
+				return grpc.NewServer(append(o, grpc.MaxSendMsgSize(1<<30))...)
+			}
+			plugin.Serve(cfg)
+			os.Exit(0)
+		}
 	case "random", "greedy":
 		b, err := builtin.New(name)
 		if err != nil {
@@ -129,6 +180,13 @@ func serveTestAgent(ref string) {
 	}
 	sdk.Serve(a, opts...)
 }
+
+// cushionedBy is how long the cushioned agent takes over its second move:
+// well past hostileProfile's 1 s limit, well inside its 4 s cushion.
+const cushionedBy = 2500 * time.Millisecond
+
+// floodBytes is the size of the flood agents' reply.
+const floodBytes = 100 << 20
 
 // lateBy is how long the late agent sleeps: well past the move limit and
 // well inside the cushion of latencyProfile.

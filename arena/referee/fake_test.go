@@ -2,6 +2,7 @@ package referee_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -24,6 +25,7 @@ type step struct {
 	text  string        // the reply ("" = first legal move)
 	err   error         // a reported error
 	cpu   time.Duration // CPU used by this move
+	oom   bool          // killed by the host for its memory while thinking
 }
 
 // fakeAgent is an in-process Handle driven by a fake clock, for exact
@@ -70,6 +72,10 @@ func (f *fakeAgent) Move(ctx context.Context, req protocol.MoveRequest) (string,
 	// advancing the clock is seen by it.
 	for f.clk.Waiters() == 0 {
 		time.Sleep(time.Millisecond)
+	}
+	if s.oom {
+		close(f.mem)
+		return "", errors.New("rpc error: code = Unavailable desc = error reading from server: EOF")
 	}
 	if s.hang {
 		f.clk.Advance(24 * time.Hour)

@@ -197,15 +197,35 @@ func (g *game) run(ctx context.Context) error {
 	for seat := range 2 {
 		go func() { ch <- started{seat, g.launch(ctx, seat)} }()
 	}
+	var noShow [2]error
 	for range 2 {
 		s := <-ch
-		if s.err != nil {
-			g.event(s.seat, engine.FailDead, g.prof.PenaltyFor(engine.FailDead), "failed to start: "+s.err.Error(), "")
-			g.dead[s.seat] = true
-		}
+		noShow[s.seat] = s.err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	// An agent that never completed its handshake never played: it
+	// forfeits whatever the profile says about dead agents, and two such
+	// agents leave no result.
+	for seat, err := range noShow {
+		if err != nil {
+			g.dead[seat] = true
+			g.deathRecorded[seat] = true
+			g.event(seat, engine.FailNoShow, engine.Loss, "did not complete the handshake: "+err.Error(), "")
+		}
+	}
+	switch {
+	case noShow[0] != nil && noShow[1] != nil:
+		g.finishNoResult("neither agent completed the handshake")
+		g.rec.Result.Forfeit = string(engine.FailNoShow)
+	case noShow[0] != nil, noShow[1] != nil:
+		seat := 0
+		if noShow[0] == nil {
+			seat = 1
+		}
+		g.forfeit(seat, engine.FailNoShow, nil)
+		g.rec.Result.Detail = protocol.Bounded(noShow[seat].Error(), 4*keepReply)
 	}
 	// A start-up that blew the CPU budget loses before the first move.
 	for seat := range 2 {
@@ -245,7 +265,7 @@ func (g *game) run(ctx context.Context) error {
 // launch starts seat's agent and opens the game with it.
 func (g *game) launch(ctx context.Context, seat int) error {
 	p := g.m.Players[seat]
-	h, err := g.ref.Launch(ctx, p, host.Options{StartTimeout: g.prof.StartupTimeout, MemoryMB: g.prof.MemoryMB})
+	h, err := g.ref.Launch(ctx, p, host.Options{StartTimeout: g.prof.StartupTimeout, MemoryMB: g.prof.MemoryMB, MaxReplyBytes: g.prof.ReplyLimit()})
 	if err != nil {
 		return err
 	}
@@ -397,6 +417,10 @@ replied:
 		}
 	}
 	if rp.err != nil {
+		if protocol.IsBadReply(rp.err) {
+			g.badReply(seat, rp.err.Error(), "")
+			return nil
+		}
 		if protocol.IsAgentError(rp.err) {
 			g.penalize(seat, engine.FailError, rp.err.Error(), "")
 			return nil
@@ -411,6 +435,14 @@ replied:
 		h.Kill()
 		g.dead[seat] = true
 		g.penalize(seat, engine.FailDead, "agent process died or hung up: "+rp.err.Error(), "")
+		return nil
+	}
+	if n := len(rp.text); n > g.prof.ReplyLimit() {
+		g.badReply(seat, fmt.Sprintf("reply of %d bytes, over the %d-byte limit", n, g.prof.ReplyLimit()), rp.text)
+		return nil
+	}
+	if why := protocol.ValidText(rp.text); why != "" {
+		g.badReply(seat, why, rp.text)
 		return nil
 	}
 	mv, err := g.st.ParseMove(rp.text)
@@ -432,6 +464,34 @@ replied:
 		g.rec.Moves[len(g.rec.Moves)-1].MoveCPUMS = &ms
 	}
 	return nil
+}
+
+// badReply judges a reply that is no move text at all (too large, not
+// UTF-8, NUL bytes) as the profile judges an unparseable move, with the
+// game's own reason for one.
+func (g *game) badReply(seat int, why, text string) {
+	// What the record keeps, and what the game's parser is shown so that
+	// its verdict carries the course's reason and kind (hex cross-out calls
+	// any bad text illegal): a bounded prefix without NUL bytes, or a
+	// description of a reply never received.
+	shown := strings.ReplaceAll(protocol.Bounded(text, keepReply), "\x00", "\uFFFD")
+	if text == "" {
+		shown = "<" + why + ">"
+	}
+	me := &engine.MoveError{Kind: engine.Unparseable, Text: shown, Detail: why}
+	if _, err := g.st.ParseMove(shown); err != nil {
+		var ge *engine.MoveError
+		if errors.As(err, &ge) {
+			// The parser's detail would be about the stand-in text; the
+			// reason is the course's.
+			me.Kind, me.Reason = ge.Kind, ge.Reason
+		}
+	}
+	f := engine.FailUnparseable
+	if me.Kind == engine.Illegal {
+		f = engine.FailIllegal
+	}
+	g.penalty(seat, f, why, shown, me)
 }
 
 func isMemory(h Handle) bool {
@@ -496,6 +556,10 @@ func (g *game) notify(mover int, text string, ply int) {
 		err := g.h[s].Observe(ctx, mover, text, ply)
 		cancel()
 		if err != nil && !g.dead[s] {
+			if isMemory(g.h[s]) {
+				g.penalize(s, engine.FailMemory, fmt.Sprintf("over the %d MiB memory limit", g.prof.MemoryMB), "")
+				continue
+			}
 			g.h[s].Kill()
 			g.dead[s] = true
 			g.penalize(s, engine.FailDead, "agent failed a move notification: "+err.Error(), "")
@@ -534,6 +598,9 @@ func (g *game) penalty(seat int, f engine.Failure, detail, replyText string, me 
 				g.h[seat].Kill()
 			}
 			g.dead[seat] = true
+			// This failure's event stands for the death: one breach, one
+			// penalty in the record.
+			g.deathRecorded[seat] = true
 			f = engine.FailDead
 			pen = g.prof.PenaltyFor(f)
 			continue
@@ -583,7 +650,9 @@ func (g *game) forfeit(seat int, f engine.Failure, me *engine.MoveError) {
 		reason = fmt.Sprintf("%s: player %d", strings.ToUpper(string(f)), seat+1)
 	}
 	g.over = true
-	g.rec.Result = record.Result{Winner: 1 - seat, Reason: reason, Detail: detail, Forfeit: string(f)}
+	// Some course reasons quote the reply (hex cross-out's "played ..."):
+	// the record keeps a bounded prefix of it, as of every bad reply.
+	g.rec.Result = record.Result{Winner: 1 - seat, Reason: protocol.Bounded(reason, 4*keepReply), Detail: protocol.Bounded(detail, 4*keepReply), Forfeit: string(f)}
 	if g.m.Game.Info().HasScores {
 		s := g.st.Scores()
 		g.rec.Result.Scores = []int{s[0], s[1]}
@@ -612,12 +681,17 @@ func (g *game) goodbye(ctx context.Context) {
 	}
 }
 
-// event records what the referee did about seat.
+// keepReply bounds the part of a discarded reply a record keeps.
+const keepReply = 256
+
+// event records what the referee did about seat. Only a bounded prefix of
+// the reply is kept: a reply is the agent's to make as large as it likes.
 func (g *game) event(seat int, kind engine.Failure, pen engine.Penalty, detail, reply string) {
 	if kind == engine.FailDead {
 		g.deathRecorded[seat] = true
 	}
-	ev := record.Event{Ply: g.st.Ply(), Seat: seat, Kind: string(kind), Penalty: string(pen), Detail: detail, Reply: reply}
+	ev := record.Event{Ply: g.st.Ply(), Seat: seat, Kind: string(kind), Penalty: string(pen),
+		Detail: protocol.Bounded(detail, 4*keepReply), Reply: protocol.Bounded(reply, keepReply)}
 	g.rec.Events = append(g.rec.Events, ev)
 	if g.ref.OnEvent != nil {
 		g.ref.OnEvent(&g.m, ev)

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -127,21 +126,21 @@ func replayFile(e *env, out io.Writer, file string, o replayOpts, st stepper) er
 		return fmt.Errorf("replay: %w", err)
 	}
 	defer f.Close()
-	dec := json.NewDecoder(bufio.NewReader(f))
+	rd := record.NewReader(f)
 	n, bad, found := 0, 0, false
-	for line := 1; ; line++ {
-		var rec record.Game
-		if err := dec.Decode(&rec); errors.Is(err, io.EOF) {
+	for {
+		rec, err := rd.Next()
+		if errors.Is(err, io.EOF) {
 			break
 		} else if err != nil {
-			return fmt.Errorf("%s: record %d: %w", file, line, err)
+			return fmt.Errorf("%s: %w", file, err)
 		}
 		if o.id != "" && rec.ID != o.id {
 			continue
 		}
 		found = true
 		n++
-		if err := replayOne(e, out, &rec, o, st); errors.Is(err, errQuit) {
+		if err := replayOne(e, out, rec, o, st); errors.Is(err, errQuit) {
 			return nil
 		} else if err != nil {
 			bad++

@@ -156,12 +156,29 @@ func TestIllegalReasons(t *testing.T) {
 	}
 }
 
+// The course server read replies a line at a time: a trailing line break,
+// in any of the three forms, is not part of the move, and nothing after
+// the first one is.
+func TestReplyIsOneLine(t *testing.T) {
+	for _, text := range []string{"PIT 0 2\n", "PIT 0 2\r\n", "PIT 0 2\r", "PIT 0 2\nPIT 0 3", "PIT 0 2\r\n\r\n"} {
+		s := New()
+		m, err := s.ParseMove(text)
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if got := s.FormatMove(m); got != "PIT 0 2" {
+			t.Errorf("%q parsed as %q", text, got)
+		}
+	}
+}
+
 func TestUnparseable(t *testing.T) {
 	for _, text := range []string{
 		"", " ", "   ", "pit 0 1", "Pit 0 1", "PIT 0", "PIT 0 ", "PIT x 1", "PIT 0 x", "PIT  0 1", "PIT 0  1",
 		"PIT 0 99999999999", "PIT 0 2147483648", "PIT 2147483648 0", "PIT -2147483649 0",
 		"SKIP", "SKIP ", "SKIP x", "NOTHING", "MOVE 0 1", " PIT 0 1", "PIT\t0 1", "PIT 0 1.0",
-		"PIT 0 +", "PIT 0 -", "PIT 0 +-1", "PIT 0 1\r", "PIT 0 0x1", "PIT 0 1e0", "FOO 0",
+		"PIT 0 +", "PIT 0 -", "PIT 0 +-1", "\nPIT 0 1", "PIT 0 0x1", "PIT 0 1e0", "FOO 0",
 		"PIT 0 \U0001D7D1", // a mathematical digit outside the BMP: Java saw two surrogates
 	} {
 		_, err := New().ParseMove(text)

@@ -27,7 +27,9 @@
 // # Notation
 //
 // Move text is the framework's wire form, "PIT 0 3" and "SKIP 1", parsed as
-// the original Java parser did: split on single spaces, the type token
+// the original Java parser did, one line of it (the server read replies
+// with readLine, so a trailing "\n", "\r\n" or "\r" and anything after
+// it are not part of the move): split on single spaces, the type token
 // matched exactly, integers read with Integer.valueOf semantics, extra
 // tokens ignored. An illegal move's reason is "ILLEGAL MOVE: " plus the
 // framework's display text ("Player 0 plays pit 3", "Player 1 skips turn.",

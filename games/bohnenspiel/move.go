@@ -61,6 +61,14 @@ type written struct {
 	pit    int32
 }
 
+// firstLine cuts text at its first line break, as Java's readLine.
+func firstLine(text string) string {
+	if i := strings.IndexAny(text, "\r\n"); i >= 0 {
+		return text[:i]
+	}
+	return text
+}
+
 // display is the framework's toPrettyString.
 func (w written) display() string {
 	p := strconv.Itoa(int(w.player))
@@ -76,9 +84,11 @@ func (w written) display() string {
 // ParseMove judges a reply of the side to move. Text the framework's parser
 // rejected is engine.Unparseable with no reason (the referee treats it as no
 // reply); a parsed move the rules forbid, a pit outside 0..5 included, is
-// engine.Illegal with the reason "ILLEGAL MOVE: <display text>".
+// engine.Illegal with the reason "ILLEGAL MOVE: <display text>". The
+// reply is one line, as the course server's readLine read it: a line
+// break ("\n", "\r\n" or "\r") and anything after it are not part of it.
 func (s *State) ParseMove(text string) (engine.Move, error) {
-	w, detail := parseWritten(text)
+	w, detail := parseWritten(firstLine(text))
 	if detail != "" {
 		return 0, &engine.MoveError{Kind: engine.Unparseable, Text: text, Detail: detail}
 	}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
 
 	"arena/plugins/protocol"
 	"arena/plugins/sandbox"
@@ -80,6 +81,10 @@ const agentPath = "/usr/local/bin:/usr/bin:/bin"
 type Options struct {
 	StartTimeout time.Duration // handshake deadline (default 30 s)
 	MemoryMB     int           // resident memory limit; 0 = none
+	// MaxReplyBytes bounds every message received from the agent (a move
+	// reply's text, plus framing); 0 = the default. Nothing larger is
+	// buffered by the arena.
+	MaxReplyBytes int
 	// ProtocolVersion overrides the protocol version the arena asks for
 	// (tests of the version check only).
 	ProtocolVersion uint
@@ -356,6 +361,9 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 		SyncStderr:       p.stderr,
 		SyncStdout:       io.Discard,
 		Logger:           hclog.NewNullLogger(),
+		GRPCDialOptions: []grpc.DialOption{
+			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(protocol.RecvLimit(opt.MaxReplyBytes))),
+		},
 	})
 	p.client = client
 	done := make(chan error, 1)
@@ -408,6 +416,9 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 		return nil, fmt.Errorf("agent %s: %w", c.Ref, err)
 	}
 	p.Agent = raw.(protocol.Agent)
+	if c, ok := raw.(*protocol.Client); ok {
+		c.MaxReply = opt.MaxReplyBytes
+	}
 	if opt.MemoryMB > 0 {
 		p.limit = int64(opt.MemoryMB) << 20
 	}

@@ -444,10 +444,13 @@ func (x *MoveRequest) GetView() []byte {
 
 type MoveReply struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	Move  string                 `protobuf:"bytes,1,opt,name=move,proto3" json:"move,omitempty"`
+	// The move text. Bytes, not string, on the wire (the encoding is the
+	// same): the arena, not the decoder, judges a reply that is not valid
+	// UTF-8, as an unparseable move.
+	Move []byte `protobuf:"bytes,1,opt,name=move,proto3" json:"move,omitempty"`
 	// A non-empty error is the agent reporting that it has no move; the
 	// profile decides the penalty.
-	Error         string `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	Error         []byte `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -482,18 +485,18 @@ func (*MoveReply) Descriptor() ([]byte, []int) {
 	return file_plugins_proto_agent_proto_rawDescGZIP(), []int{6}
 }
 
-func (x *MoveReply) GetMove() string {
+func (x *MoveReply) GetMove() []byte {
 	if x != nil {
 		return x.Move
 	}
-	return ""
+	return nil
 }
 
-func (x *MoveReply) GetError() string {
+func (x *MoveReply) GetError() []byte {
 	if x != nil {
 		return x.Error
 	}
-	return ""
+	return nil
 }
 
 type ObserveRequest struct {
@@ -742,8 +745,8 @@ const file_plugins_proto_agent_proto_rawDesc = "" +
 	"\x10deadline_unix_ms\x18\x06 \x01(\x03R\x0edeadlineUnixMs\x12\x12\n" +
 	"\x04view\x18\a \x01(\fR\x04view\"5\n" +
 	"\tMoveReply\x12\x12\n" +
-	"\x04move\x18\x01 \x01(\tR\x04move\x12\x14\n" +
-	"\x05error\x18\x02 \x01(\tR\x05error\"J\n" +
+	"\x04move\x18\x01 \x01(\fR\x04move\x12\x14\n" +
+	"\x05error\x18\x02 \x01(\fR\x05error\"J\n" +
 	"\x0eObserveRequest\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x12\n" +
 	"\x04move\x18\x02 \x01(\tR\x04move\x12\x10\n" +

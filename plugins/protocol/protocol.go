@@ -7,11 +7,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
+	"arena/engine"
 	pb "arena/plugins/proto"
 )
 
@@ -105,6 +112,87 @@ func IsAgentError(err error) bool {
 	return errors.As(err, &ae)
 }
 
+// BadReplyError is a reply that cannot be a move whatever the game: too
+// large to receive (the transport refused it before holding it). The
+// referee judges it an unparseable move, not a dead agent.
+type BadReplyError struct {
+	Size  int64 // the reply's size in bytes as announced, or -1 if unknown
+	Limit int   // the limit it broke
+}
+
+func (e *BadReplyError) Error() string {
+	if e.Size >= 0 {
+		return fmt.Sprintf("reply of %d bytes, over the %d-byte limit; not received", e.Size, e.Limit)
+	}
+	return fmt.Sprintf("reply over the %d-byte limit; not received", e.Limit)
+}
+
+// IsBadReply reports whether err is a reply judged unparseable by size.
+func IsBadReply(err error) bool {
+	var be *BadReplyError
+	return errors.As(err, &be)
+}
+
+// replyOverhead is room for the protobuf framing around a reply's text in
+// a gRPC message, so a text of exactly the limit still arrives.
+const replyOverhead = 1 << 10
+
+// RecvLimit is the gRPC receive limit for an arena talking to an agent
+// whose replies may be maxReply bytes (0: the default): every message
+// from the agent, not only moves, is refused past it.
+func RecvLimit(maxReply int) int {
+	if maxReply <= 0 {
+		maxReply = engine.DefaultMaxReplyBytes
+	}
+	return maxReply + replyOverhead
+}
+
+// SendLimit is the gRPC send limit of agents built with the SDK: nothing
+// a profile may accept is refused, and a runaway reply costs the agent
+// nothing more than building it.
+const SendLimit = engine.MaxReplyBytesCeiling + replyOverhead
+
+// ErrorTextLimit bounds an agent's error report as kept by the arena.
+const ErrorTextLimit = 1 << 10
+
+// oversize matches gRPC's messages for a message over a size limit, on
+// receipt ("received message larger than max (N vs. M)") or on sending
+// ("trying to send message larger than max (N vs. M)").
+var oversize = regexp.MustCompile(`message larger than max \((\d+) vs\. (\d+)\)`)
+
+// asBadReply recognises gRPC's refusal of an oversized message, on either
+// side: the agent's SDK refusing to send, or this client refusing to
+// receive. gRPC reports both as ResourceExhausted with no error type.
+func asBadReply(err error, limit int) error {
+	st, ok := status.FromError(err)
+	if !ok || st.Code() != codes.ResourceExhausted {
+		return err
+	}
+	m := oversize.FindStringSubmatch(st.Message())
+	if m == nil {
+		return err
+	}
+	size, perr := strconv.ParseInt(m[1], 10, 64)
+	if perr != nil {
+		size = -1
+	}
+	return &BadReplyError{Size: size, Limit: limit}
+}
+
+// Bounded returns at most n bytes of s as valid UTF-8 (bad bytes shown as
+// U+FFFD), marking a cut: the prefix of a bad reply fit for a record.
+func Bounded(s string, n int) string {
+	cut := len(s) > n
+	if cut {
+		s = s[:n]
+	}
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if cut {
+		s += "..."
+	}
+	return s
+}
+
 // Plugin binds Agent to go-plugin's gRPC transport. Impl is set on the
 // serving side only.
 type Plugin struct {
@@ -179,7 +267,7 @@ func (s *server) StartGame(ctx context.Context, r *pb.StartRequest) (_ *pb.Start
 func (s *server) Move(ctx context.Context, r *pb.MoveRequest) (reply *pb.MoveReply, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			reply, err = &pb.MoveReply{Error: fmt.Sprintf("agent panicked: %v", p)}, nil
+			reply, err = &pb.MoveReply{Error: []byte(fmt.Sprintf("agent panicked: %v", p))}, nil
 		}
 	}()
 	req := MoveRequest{
@@ -190,9 +278,9 @@ func (s *server) Move(ctx context.Context, r *pb.MoveRequest) (reply *pb.MoveRep
 	}
 	move, err := s.impl.Move(ctx, req)
 	if err != nil {
-		return &pb.MoveReply{Error: err.Error()}, nil
+		return &pb.MoveReply{Error: []byte(err.Error())}, nil
 	}
-	return &pb.MoveReply{Move: move}, nil
+	return &pb.MoveReply{Move: []byte(move)}, nil
 }
 
 func (s *server) Observe(ctx context.Context, r *pb.ObserveRequest) (_ *pb.ObserveReply, err error) {
@@ -218,6 +306,16 @@ func (s *server) EndGame(ctx context.Context, r *pb.EndRequest) (_ *pb.EndReply,
 // Client calls an agent plugin over gRPC.
 type Client struct {
 	rpc pb.AgentClient
+	// MaxReply is the longest move reply received, in bytes (0: the
+	// default); a longer one is a *BadReplyError.
+	MaxReply int
+}
+
+func (c *Client) maxReply() int {
+	if c.MaxReply > 0 {
+		return c.MaxReply
+	}
+	return engine.DefaultMaxReplyBytes
 }
 
 var _ Agent = (*Client)(nil)
@@ -247,19 +345,39 @@ func (c *Client) Start(ctx context.Context, info StartInfo) error {
 	return err
 }
 
-// Move asks for a move.
+// Move asks for a move. The reply's text comes back as sent, valid UTF-8
+// or not, for the referee to judge; a reply over MaxReply is refused by
+// the transport before it is held (a *BadReplyError), and an error report
+// is cut to ErrorTextLimit.
 func (c *Client) Move(ctx context.Context, req MoveRequest) (string, error) {
+	limit := c.maxReply()
 	r, err := c.rpc.Move(ctx, &pb.MoveRequest{
 		History: req.History, Board: req.Board, Seat: int32(req.Seat), Ply: int32(req.Ply),
 		TimeLeftMs: req.TimeLeft.Milliseconds(), DeadlineUnixMs: req.Deadline.UnixMilli(), View: req.View,
-	})
+	}, grpc.MaxCallRecvMsgSize(RecvLimit(limit)))
 	if err != nil {
-		return "", err
+		return "", asBadReply(err, limit)
 	}
-	if r.Error != "" {
-		return "", &AgentError{Message: r.Error}
+	if len(r.Error) > 0 {
+		return "", &AgentError{Message: Bounded(string(r.Error), ErrorTextLimit)}
 	}
-	return r.Move, nil
+	if len(r.Move) > limit {
+		return "", &BadReplyError{Size: int64(len(r.Move)), Limit: limit}
+	}
+	return string(r.Move), nil
+}
+
+// ValidText says why a reply's text cannot be a move in any game's
+// notation, or "" when it may be one: the course servers read text lines,
+// which invalid UTF-8 and NUL bytes are not.
+func ValidText(s string) string {
+	if !utf8.ValidString(s) {
+		return "the reply is not valid UTF-8 text"
+	}
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		return fmt.Sprintf("the reply contains a NUL byte at offset %d", i)
+	}
+	return ""
 }
 
 // Observe reports a played move.

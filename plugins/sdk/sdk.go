@@ -21,6 +21,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
 
 	"arena/engine"
 	"arena/games/all"
@@ -100,8 +101,12 @@ func ServeConfig(a Agent, opts ...Option) *plugin.ServeConfig {
 	return &plugin.ServeConfig{
 		HandshakeConfig: protocol.Handshake(c.version),
 		Plugins:         protocol.Plugins(&adapter{agent: a, registry: c.registry}),
-		GRPCServer:      plugin.DefaultGRPCServer,
-		Logger:          hclog.New(&hclog.LoggerOptions{Output: os.Stderr, Level: hclog.Error}),
+		// The send limit stops a runaway reply here, in the agent, instead
+		// of on the wire; the arena has its own, lower, receive limit.
+		GRPCServer: func(o []grpc.ServerOption) *grpc.Server {
+			return grpc.NewServer(append(o, grpc.MaxSendMsgSize(protocol.SendLimit))...)
+		},
+		Logger: hclog.New(&hclog.LoggerOptions{Output: os.Stderr, Level: hclog.Error}),
 	}
 }
 

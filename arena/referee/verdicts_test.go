@@ -1,0 +1,205 @@
+package referee_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"arena/arena/clock"
+	"arena/arena/record"
+	"arena/arena/referee"
+	"arena/engine"
+	"arena/games/bohnenspiel"
+	"arena/games/cachex"
+	"arena/games/dotsboxes"
+	"arena/games/hexcrossout"
+	"arena/games/pentagotwist"
+	"arena/plugins/host"
+	"arena/plugins/protocol"
+)
+
+// Replies that are no move text at all are judged as unparseable moves,
+// with the course's penalty, never as a dead agent; the record keeps only
+// a bounded prefix.
+func TestBadReplyTextIsUnparseable(t *testing.T) {
+	huge := "PIT 0 2" + strings.Repeat(" ", engine.DefaultMaxReplyBytes)
+	cases := []struct {
+		name, text string
+		err        error
+		why        string
+	}{
+		{"over the size limit", huge, nil, "over the 65536-byte limit"},
+		{"refused by the transport", "", &protocol.BadReplyError{Size: 100 << 20, Limit: engine.DefaultMaxReplyBytes}, "not received"},
+		{"invalid UTF-8", "PIT 0 \xff\xfe", nil, "not valid UTF-8"},
+		{"NUL byte", "PIT 0 2\x00", nil, "NUL byte at offset 7"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rec, _, _ := fakeMatch(t, comp424(t), []step{{text: c.text, err: c.err}}, nil)
+			// comp424-2017: unparseable is a timeout, a loss.
+			if rec.Result.Winner != 1 || rec.Result.Reason != "TIMEOUT" || rec.Result.Forfeit != string(engine.FailTimeout) {
+				t.Fatalf("result %+v events %+v", rec.Result, rec.Events)
+			}
+			if !strings.Contains(rec.Result.Detail, c.why) {
+				t.Fatalf("result detail %q does not say %q", rec.Result.Detail, c.why)
+			}
+			if len(rec.Events) != 1 || rec.Events[0].Kind != string(engine.FailUnparseable) || !strings.Contains(rec.Events[0].Detail, c.why) {
+				t.Fatalf("events %+v, want one unparseable event saying %q", rec.Events, c.why)
+			}
+			if n := len(rec.Events[0].Reply); n > 300 {
+				t.Fatalf("record keeps %d bytes of the reply", n)
+			}
+			if strings.ContainsRune(rec.Events[0].Reply, 0) {
+				t.Fatalf("record keeps a NUL: %q", rec.Events[0].Reply)
+			}
+		})
+	}
+}
+
+// A course reason that quotes the reply (hex cross-out's) keeps only a
+// bounded prefix of a long one.
+func TestLongReplyInReasonIsBounded(t *testing.T) {
+	prof, err := hexcrossout.Game{}.Profile(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := clock.NewFake(time.Unix(0, 0))
+	long := "1,1,1," + strings.Repeat("9", 60000)
+	r := &referee.Referee{Clock: clk, Launch: func(_ context.Context, p referee.Player, _ host.Options) (referee.Handle, error) {
+		return &fakeAgent{clk: clk, mem: make(chan struct{}), steps: []step{{text: long}}}, nil
+	}}
+	rec, err := r.Play(context.Background(), referee.Match{ID: "hex", Game: hexcrossout.Game{}, Params: engine.Params{"free": "20"}, Profile: prof,
+		Players: [2]referee.Player{{Name: "a", Ref: "0"}, {Name: "b", Ref: "1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Result.Winner != 1 || rec.Result.Forfeit != string(engine.FailIllegal) || !strings.HasPrefix(rec.Result.Reason, "ILLEGAL MOVE: player 1 played") {
+		t.Fatalf("result %+v", rec.Result)
+	}
+	line, _ := rec.MarshalLine()
+	if len(rec.Result.Reason) > 2000 || len(line) > 8000 {
+		t.Fatalf("reason of %d bytes, record of %d, for a %d-byte reply", len(rec.Result.Reason), len(line), len(long))
+	}
+}
+
+// The size limit is the profile's: raised, a long reply reaches the game's
+// parser, which judges its text (not its size).
+func TestReplyLimitIsTheProfiles(t *testing.T) {
+	p := comp424(t)
+	if _, err := p.Apply("max-reply-bytes", "200000"); err != nil {
+		t.Fatal(err)
+	}
+	text := "PIT 0 2" + strings.Repeat("x", 100000)
+	rec, _, _ := fakeMatch(t, p, []step{{text: text}}, nil)
+	if len(rec.Events) != 1 || strings.Contains(rec.Events[0].Detail, "limit") {
+		t.Fatalf("a reply under the raised limit was judged by its size: %+v", rec.Events)
+	}
+	if _, err := p.Apply("max-reply-bytes", "0"); err == nil {
+		t.Fatal("a zero reply limit was accepted")
+	}
+}
+
+// noShowLauncher fails to launch the refs in bad, and serves fakes for the
+// others.
+func noShowMatch(t *testing.T, g engine.Game, params engine.Params, prof engine.Profile, bad ...string) *record.Game {
+	t.Helper()
+	clk := clock.NewFake(time.Unix(1000, 0))
+	r := &referee.Referee{Clock: clk, Launch: func(_ context.Context, p referee.Player, _ host.Options) (referee.Handle, error) {
+		for _, b := range bad {
+			if p.Ref == b {
+				return nil, errors.New("agent " + b + " failed to start: it did not complete the plugin handshake")
+			}
+		}
+		return &fakeAgent{clk: clk, mem: make(chan struct{}), steps: []step{{err: &protocol.AgentError{Message: "no idea"}}}}, nil
+	}}
+	rec, err := r.Play(context.Background(), referee.Match{ID: t.Name(), Game: g, Params: params, Profile: prof, Seed: 1,
+		Players: [2]referee.Player{{Name: "a", Ref: "0"}, {Name: "b", Ref: "1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// An agent that never completes its handshake forfeits under every
+// profile, even where a dead agent only gets random moves or skipped
+// turns, and even against an opponent that errs on its first move; two
+// no-shows leave no result.
+func TestNoShowForfeitsUnderEveryProfile(t *testing.T) {
+	for _, c := range courseGames(t) {
+		t.Run(c.name, func(t *testing.T) {
+			for seat := range 2 {
+				rec := noShowMatch(t, c.g, c.params, c.prof, []string{"0", "1"}[seat])
+				if rec.Result.Winner != 1-seat || rec.Result.Forfeit != string(engine.FailNoShow) || len(rec.Moves) != 0 {
+					t.Fatalf("seat %d no-show: result %+v moves %d", seat, rec.Result, len(rec.Moves))
+				}
+				if !strings.Contains(rec.Result.Detail, "handshake") || len(rec.Events) != 1 || rec.Events[0].Kind != "no-show" || rec.Events[0].Seat != seat {
+					t.Fatalf("seat %d no-show: the record does not say so: %+v %+v", seat, rec.Result, rec.Events)
+				}
+			}
+			rec := noShowMatch(t, c.g, c.params, c.prof, "0", "1")
+			if rec.Result.Winner != engine.NoSeat || rec.Result.Draw || rec.Result.Forfeit != string(engine.FailNoShow) || len(rec.Events) != 2 {
+				t.Fatalf("both no-shows: result %+v events %+v", rec.Result, rec.Events)
+			}
+		})
+	}
+}
+
+type courseGame struct {
+	name   string
+	g      engine.Game
+	params engine.Params
+	prof   engine.Profile
+}
+
+// courseGames is every game with its course profile.
+func courseGames(t *testing.T) []courseGame {
+	t.Helper()
+	var out []courseGame
+	for _, c := range []struct {
+		g      engine.Game
+		params engine.Params
+	}{
+		{bohnenspiel.Game{}, nil},
+		{pentagotwist.Game{}, nil},
+		{cachex.Game{}, engine.Params{"n": "5"}},
+		{hexcrossout.Game{}, engine.Params{"free": "33", "seed": "5"}},
+		{dotsboxes.Game{}, nil},
+	} {
+		p, err := c.g.Profile(c.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, courseGame{c.g.Info().Name, c.g, c.params, p})
+	}
+	return out
+}
+
+// A memory breach is one event, whatever the profile makes of it.
+func TestMemoryBreachCountedOnce(t *testing.T) {
+	p := comp424(t) // memory: as dead; dead: random moves to the end
+	clk := clock.NewFake(time.Unix(0, 0))
+	hog := &fakeAgent{clk: clk, mem: make(chan struct{}), steps: []step{{}, {oom: true}}}
+	other := &fakeAgent{clk: clk, mem: make(chan struct{})}
+	r := &referee.Referee{Clock: clk, Launch: func(_ context.Context, pl referee.Player, _ host.Options) (referee.Handle, error) {
+		if pl.Ref == "hog" {
+			return hog, nil
+		}
+		return other, nil
+	}}
+	// The hog is killed for its memory while thinking about its second
+	// move; every later turn of it finds a dead process.
+	rec, err := r.Play(context.Background(), referee.Match{ID: "m", Game: bohnenspiel.Game{}, Profile: p,
+		Players: [2]referee.Player{{Name: "hog", Ref: "hog"}, {Name: "o", Ref: "o"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]int{}
+	for _, e := range rec.Events {
+		counts[e.Kind]++
+	}
+	if counts["memory"] != 1 || counts["dead"] != 0 || counts["timeout"] != 0 {
+		t.Fatalf("events %+v, want exactly one memory event", rec.Events)
+	}
+}
