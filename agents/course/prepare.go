@@ -86,7 +86,7 @@ func preparePython(r *Ref, sandboxed bool) error {
 		return err
 	}
 	if sandboxed {
-		if err := runnableInside(py, "python interpreter", "?python=/usr/bin/python3"); err != nil {
+		if err := runnableInside(py, "python interpreter", "?python=/usr/bin/python3 or ARENA_PYTHON=/usr/bin/python3"); err != nil {
 			return err
 		}
 	}
@@ -141,8 +141,12 @@ func runnableInside(prog, what, fix string) error {
 		return fmt.Errorf("%s %s: %w", what, prog, err)
 	}
 	if cover != "" {
-		return fmt.Errorf("%s %s (%s) lies under %s, which sandboxed agents (an unprivileged user) cannot enter; use a system one (e.g. %s; Debian: %s)",
-			what, prog, abs, cover, fix, map[string]string{"python interpreter": aptPython, "java launcher": aptJava}[what])
+		name := prog
+		if abs != prog {
+			name += " (" + abs + ")"
+		}
+		return fmt.Errorf("%s %s lies under %s, which sandboxed agents (an unprivileged user) cannot enter; use a system one (e.g. %s; Debian: %s)",
+			what, name, cover, fix, map[string]string{"python interpreter": aptPython, "java launcher": aptJava}[what])
 	}
 	return nil
 }
