@@ -31,6 +31,11 @@ import (
 // package run as a sandbox's init instead of its own main.
 const InitArg = "__sandbox-init"
 
+// Env is set (to "1") in the environment of every sandboxed agent: an
+// agent host that would otherwise make namespaces of its own (the hex
+// cross-out adapter's private network) learns that it already has them.
+const Env = "ARENA_SANDBOX"
+
 // AgentID is the user and group id the agent runs as inside its namespace.
 const AgentID = 1000
 
