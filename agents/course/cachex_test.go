@@ -60,7 +60,8 @@ func TestCachexCPUCountsThePythonProcess(t *testing.T) {
 }
 
 // TestCachexBrokenPackages: each failure mode gets the comp30024-2022
-// verdict: a loss with the course's reason.
+// verdict: a loss with the course's reason, memory held by the Python
+// interpreter included.
 func TestCachexBrokenPackages(t *testing.T) {
 	needPython(t)
 	cases := []struct {
@@ -72,6 +73,9 @@ func TestCachexBrokenPackages(t *testing.T) {
 		{"hangs", string(engine.FailTimeout), "player 1 exceeded available time", ""},
 		{"exits", string(engine.FailDead), "player 1 process died", ""},
 		{"missing", string(engine.FailDead), "player 1 process died", "No module named 'notthere_arena_test_module'"},
+		// The interpreter is the agent process's child in its sandbox:
+		// its memory is the agent's.
+		{"hogs", string(engine.FailMemory), "player 1 exceeded space limit", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.pkg, func(t *testing.T) {

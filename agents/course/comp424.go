@@ -51,7 +51,7 @@ func (c *comp424Adapter) start(ctx context.Context, g sdk.Game) error {
 	if err != nil {
 		return err
 	}
-	java, _, err := javaTools(c.ref)
+	java, err := lookRuntime(or(c.ref.Params["java"], "java"), aptJava)
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,13 @@ func (c *comp424Adapter) start(ctx context.Context, g sdk.Game) error {
 		return fmt.Errorf("server socket: %w", err)
 	}
 	port := strconv.Itoa(c.ln.Addr().(*net.TCPAddr).Port)
-	args := append(append([]string{}, jvmFlags...), "-cp", b.Classpath, "boardgame.Client", class, "127.0.0.1", port)
+	args := append([]string{}, jvmFlags...)
+	if tmp := os.Getenv("TMPDIR"); tmp != "" {
+		// Java ignores $TMPDIR; in a sandbox /tmp is read-only and the
+		// private directory is the writable place.
+		args = append(args, "-Djava.io.tmpdir="+tmp)
+	}
+	args = append(args, "-cp", b.Classpath, "boardgame.Client", class, "127.0.0.1", port)
 	cmd := exec.Command(java, args...)
 	cmd.Dir = b.Root
 	cmd.Stdout, cmd.Stderr = c.log, c.log

@@ -10,6 +10,7 @@ import (
 
 	"arena/agents"
 	"arena/agents/builtin"
+	"arena/agents/course"
 	"arena/arena/record"
 	"arena/arena/referee"
 	"arena/engine"
@@ -64,7 +65,7 @@ func play(t *testing.T, m match) *record.Game {
 	if m.tune != nil {
 		m.tune(&prof)
 	}
-	l := &host.Launcher{Self: []string{os.Args[0], agents.HostArg}, Builtins: builtin.Names()}
+	l := &host.Launcher{Self: []string{os.Args[0], agents.HostArg}, Builtins: builtin.Names(), Prepare: course.Prepare}
 	r := &referee.Referee{Launch: referee.HostLauncher(l)}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

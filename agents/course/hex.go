@@ -21,6 +21,7 @@ import (
 	"arena/engine"
 	"arena/games/all"
 	"arena/plugins/protocol"
+	"arena/plugins/sandbox"
 	"arena/plugins/sdk"
 )
 
@@ -100,8 +101,13 @@ func hexScript(path string) (string, error) {
 var namespaceFlags = []uintptr{syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET, syscall.CLONE_NEWNET}
 
 // launch starts the launcher in a private network namespace and receives
-// the listening socket it opened there on 127.0.0.1:8888.
+// the listening socket it opened there on 127.0.0.1:8888. Inside the
+// arena's sandbox the adapter already has a network of its own (loopback
+// only) and may not make namespaces: the script then shares it.
 func (h *hexAdapter) launch(py, script string) error {
+	if privateNetwork() {
+		return h.launchWith(py, script, 0)
+	}
 	var errs []string
 	for _, flags := range namespaceFlags {
 		err := h.launchWith(py, script, flags)
@@ -112,6 +118,28 @@ func (h *hexAdapter) launch(py, script string) error {
 	}
 	return fmt.Errorf("cannot give the agent script a network namespace of its own (the course client connects to 127.0.0.1:8888, so games could not run side by side): %s; run the arena as root or enable user namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces>0)",
 		strings.Join(errs, "; "))
+}
+
+// privateNetwork reports whether this process runs in the arena's
+// sandbox with a network namespace of its own: the sandbox says so in the
+// environment, and the namespace shows no interface but loopback. Either
+// alone is not enough: an unsandboxed adapter on a machine without a
+// network also sees loopback only, and sharing that with another game's
+// script would collide on 127.0.0.1:8888.
+func privateNetwork() bool {
+	if os.Getenv(sandbox.Env) != "1" {
+		return false
+	}
+	ifs, err := net.Interfaces()
+	if err != nil {
+		return false
+	}
+	for _, i := range ifs {
+		if i.Flags&net.FlagLoopback == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (h *hexAdapter) launchWith(py, script string, flags uintptr) error {

@@ -63,10 +63,6 @@ func buildJava(ctx context.Context, r Ref, class string) (javaBuild, error) {
 		}
 		return javaBuild{}, fmt.Errorf("course repository %s: no src/boardgame/Client.java and no bin/boardgame/Client.class (is this the course repository?)", r.Path)
 	}
-	_, javac, err := javaTools(r)
-	if err != nil {
-		return javaBuild{}, err
-	}
 	sum, err := Hash(src)
 	if err != nil {
 		return javaBuild{}, err
@@ -80,6 +76,12 @@ func buildJava(ctx context.Context, r Ref, class string) (javaBuild, error) {
 	classes := filepath.Join(out, "classes")
 	if _, err := os.Stat(filepath.Join(out, "ok")); err == nil {
 		return javaBuild{Root: root, Classpath: classes}, nil
+	}
+	// javac is needed only to fill the cache: a sandboxed agent finds its
+	// repository compiled by the arena (Prepare) and runs java alone.
+	_, javac, err := javaTools(r)
+	if err != nil {
+		return javaBuild{}, err
 	}
 	if err := checkJavac(ctx, javac); err != nil {
 		return javaBuild{}, err
@@ -98,6 +100,11 @@ func buildJava(ctx context.Context, r Ref, class string) (javaBuild, error) {
 		return javaBuild{}, err
 	}
 	defer os.RemoveAll(tmp)
+	// A sandboxed client runs as an unprivileged user: the entry must be
+	// readable by all (MkdirTemp makes it 0700).
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return javaBuild{}, err
+	}
 	args := []string{"-nowarn", "-encoding", "UTF-8", "-proc:none", "-implicit:class",
 		"-d", filepath.Join(tmp, "classes"), "-sourcepath", src}
 	args = append(args, files...)

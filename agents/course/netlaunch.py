@@ -1,7 +1,8 @@
 # The arena's launcher for NYCU hex cross-out agent scripts.
 #
-# Run by the course adapter as `python3 - SCRIPT`, this source on stdin, in a fresh
-# network namespace of its own: it brings the namespace's loopback up,
+# Run by the course adapter as `python3 - SCRIPT`, this source on stdin, in a
+# network namespace of its own (a fresh one, or the agent sandbox's): it
+# brings the namespace's loopback up,
 # listens on 127.0.0.1:8888 (the address the course's client library
 # connects to), hands the listening socket to the adapter over file
 # descriptor 3 (a Unix socket), and then replaces itself with

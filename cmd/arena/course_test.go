@@ -44,8 +44,17 @@ func TestCourseAgentsInPlayAndLeagues(t *testing.T) {
 	if !strings.Contains(out.String(), "2 of 2 games played") || !strings.Contains(out.String(), "team_a") {
 		t.Fatalf("league output:\n%s", out)
 	}
-	// A changed package is noticed by its content hash.
-	if err := os.WriteFile(filepath.Join(bots, "team_a", "board.py"), []byte("# changed\n"), 0o644); err != nil {
+	// A changed package is noticed by its content hash. The change keeps
+	// the package working: the pre-flight (which runs first) passes, and
+	// the refusal is the hash's.
+	f, err := os.OpenFile(filepath.Join(bots, "team_a", "board.py"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("\n# changed\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
 	e, out, errb := testEnv(t)

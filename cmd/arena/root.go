@@ -11,6 +11,7 @@ import (
 
 	"arena/agents"
 	"arena/agents/builtin"
+	"arena/agents/course"
 	"arena/agents/lua"
 	"arena/engine"
 	"arena/games/all"
@@ -45,6 +46,9 @@ func defaultEnv() *env {
 		launcher: &host.Launcher{
 			Self:     []string{self, agents.HostArg},
 			Builtins: builtin.Names(),
+			// Course agents' folders are shown inside their sandboxes,
+			// COMP424 repositories compiled by the arena first.
+			Prepare: course.Prepare,
 		},
 		isTerminal: func() bool { return isTerminal(os.Stderr) },
 		// Lua scripts are compiled before any game, so a syntax error is

@@ -55,6 +55,15 @@ type Launcher struct {
 	// Init is a binary linking plugins/sandbox, started as each sandbox's
 	// init (default: Self[0]).
 	Init string
+	// Prepare, when set, is called before a course agent (Kind "course")
+	// starts, outside any sandbox, with the reference the agent host is
+	// given ("course:/abs/path?query") and whether the agent will run in a
+	// sandbox. It returns the reference to give instead (e.g. naming a
+	// cache it filled) and the folders the agent must read, which a
+	// sandbox shows read-only at their own paths. The arena sets it to
+	// agents/course's Prepare; without it a sandboxed course agent sees
+	// only what any unprivileged user can reach.
+	Prepare func(ctx context.Context, ref string, sandboxed bool) (string, []string, error)
 	// Notify receives the one notice that agents run unsandboxed (default:
 	// standard error).
 	Notify func(msg string)
@@ -344,7 +353,7 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 		version = opt.ProtocolVersion
 	}
 	p := &Process{Cmd: c, stderr: NewTail(l.StderrBytes), stop: make(chan struct{}), memHit: make(chan struct{}), cleaned: make(chan struct{})}
-	cmd, files, err := l.command(p, c)
+	cmd, files, err := l.command(ctx, p, c)
 	if err != nil {
 		p.cleanup()
 		return nil, fmt.Errorf("agent %s: %w", c.Ref, err)
@@ -429,13 +438,21 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 // command builds the agent's command: inside a sandbox where the launcher
 // has one, or in a process group. It returns descriptors to close once the
 // process has started.
-func (l *Launcher) command(p *Process, c Command) (*exec.Cmd, []*os.File, error) {
+func (l *Launcher) command(ctx context.Context, p *Process, c Command) (*exec.Cmd, []*os.File, error) {
 	argv := append([]string(nil), c.Argv...)
 	prog, err := absProgram(argv[0])
 	if err != nil {
 		return nil, nil, err
 	}
 	argv[0] = prog
+	var trees []string
+	if c.Kind == "course" && l.Prepare != nil {
+		ref, dirs, err := l.Prepare(ctx, argv[len(argv)-1], l.Sandboxed())
+		if err != nil {
+			return nil, nil, err
+		}
+		argv[len(argv)-1], trees = ref, dirs
+	}
 	if !l.Sandboxed() {
 		dir, err := os.MkdirTemp("", "arena-agent-")
 		if err != nil {
@@ -468,7 +485,8 @@ func (l *Launcher) command(p *Process, c Command) (*exec.Cmd, []*os.File, error)
 		file, _, _ := strings.Cut(strings.TrimPrefix(c.Argv[len(c.Argv)-1], "lua:"), "?")
 		read = append(read, file)
 	}
-	return sandbox.Command(sandbox.Config{Init: init, Argv: argv, Read: read, Dir: dir, IDs: lease.IDs, Env: l.env(dir)})
+	env := append(l.env(dir), sandbox.Env+"=1")
+	return sandbox.Command(sandbox.Config{Init: init, Argv: argv, Read: read, Trees: trees, Dir: dir, IDs: lease.IDs, Env: env})
 }
 
 // checkAddress insists that the agent serves on a Unix socket in its own

@@ -118,7 +118,7 @@ func setup(spec Spec) error {
 	if err := noNestedNamespaces(); err != nil {
 		return err
 	}
-	if err := reveal(spec.Files); err != nil {
+	if err := reveal(spec.Files, spec.Trees); err != nil {
 		return err
 	}
 	// The private directory is its own mount, so that it can be made
@@ -187,10 +187,12 @@ func loopbackUp() error {
 // reveal makes each file passed by descriptor visible at its path: an
 // empty tmpfs covers the first directory the agent cannot search, the
 // path's directories are rebuilt in it and a read-only copy of the file
-// is put there.
-func reveal(files []File) error {
+// is put there. Each tree (a detached mount of a host directory) is
+// attached at its path the same way; the whole file system is made
+// read-only afterwards, trees included.
+func reveal(files, trees []File) error {
 	covers := map[string]bool{}
-	for _, f := range files {
+	for _, f := range append(append([]File(nil), files...), trees...) {
 		covers[f.Cover] = true
 	}
 	list := make([]string, 0, len(covers))
@@ -206,6 +208,11 @@ func reveal(files []File) error {
 	for _, f := range files {
 		if err := copyFile(f); err != nil {
 			return fmt.Errorf("reveal %s: %w", f.Path, err)
+		}
+	}
+	for _, t := range trees {
+		if err := attachTree(t); err != nil {
+			return fmt.Errorf("reveal folder %s: %w", t.Path, err)
 		}
 	}
 	return nil

@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -29,6 +30,11 @@ import (
 // InitArg is the hidden first argument that makes a binary linking this
 // package run as a sandbox's init instead of its own main.
 const InitArg = "__sandbox-init"
+
+// Env is set (to "1") in the environment of every sandboxed agent: an
+// agent host that would otherwise make namespaces of its own (the hex
+// cross-out adapter's private network) learns that it already has them.
+const Env = "ARENA_SANDBOX"
 
 // AgentID is the user and group id the agent runs as inside its namespace.
 const AgentID = 1000
@@ -44,6 +50,10 @@ type Spec struct {
 	// Files are the agent's files the unprivileged id could not reach by
 	// path, each passed as an open descriptor.
 	Files []File `json:"files,omitempty"`
+	// Trees are directories the agent reads as a whole (a course
+	// repository, a package and its siblings) that its id could not reach
+	// by path, each passed as a detached mount (open_tree).
+	Trees []File `json:"trees,omitempty"`
 	// ProgramFD, when not 0, is the descriptor the agent's program is
 	// started from (its directory is out of the agent's reach).
 	ProgramFD int `json:"program_fd,omitempty"`
@@ -78,6 +88,12 @@ type Config struct {
 	// Read lists further files the agent must read (e.g. a script), as
 	// absolute paths.
 	Read []string
+	// Trees lists directories the agent must read with everything under
+	// them, as absolute paths. Each appears read-only at its own path (a
+	// bind mount of the host's directory, not a copy), so files the agent
+	// opens relative to it resolve as on the host. Files of Read under a
+	// tree are reached through the tree.
+	Trees []string
 	// Dir is the agent's private directory, already created and owned by
 	// IDs.Agent with mode 0700.
 	Dir string
@@ -111,9 +127,10 @@ func Command(c Config) (*exec.Cmd, []*os.File, error) {
 		return nil, nil, fmt.Errorf("sandbox: init binary: %w", err)
 	}
 	files = append(files, initFile)
+	trees := outermost(c.Trees)
 	seen := map[string]bool{}
 	for _, p := range append([]string{c.Argv[0]}, c.Read...) {
-		if seen[p] {
+		if seen[p] || (p != c.Argv[0] && under(p, trees)) {
 			continue
 		}
 		seen[p] = true
@@ -137,12 +154,75 @@ func Command(c Config) (*exec.Cmd, []*os.File, error) {
 		}
 		files = append(files, f)
 	}
+	for _, t := range trees {
+		cover, err := reachTree(t)
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		if cover == "" {
+			continue
+		}
+		f, err := openTree(t)
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		spec.Trees = append(spec.Trees, File{FD: 3 + len(files), Path: t, Cover: cover})
+		files = append(files, f)
+	}
 	cmd, err := newCmd(c.Init, spec, files, c.IDs, c.Env)
 	if err != nil {
 		closeAll()
 		return nil, nil, err
 	}
 	return cmd, files, nil
+}
+
+// outermost drops the directories that lie under another one of the list
+// (one mount shows them already) and cleans the rest.
+func outermost(dirs []string) []string {
+	var out []string
+	for _, d := range dirs {
+		d = filepath.Clean(d)
+		if !under(d, dirs) {
+			out = append(out, d)
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// under reports whether path lies strictly inside one of dirs.
+func under(path string, dirs []string) bool {
+	for _, d := range dirs {
+		d = filepath.Clean(d)
+		if rel, err := filepath.Rel(d, path); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+			return true
+		}
+	}
+	return false
+}
+
+// reachTree is Reach for a directory: the agent's id must be able to list
+// and enter it (a mount keeps its modes), and the first directory above it
+// that the id cannot search is returned.
+func reachTree(dir string) (string, error) {
+	if !filepath.IsAbs(dir) {
+		return "", fmt.Errorf("sandbox: %s: want an absolute path", dir)
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return "", fmt.Errorf("agent folder: %w", err)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("agent folder %s is not a directory", dir)
+	}
+	if fi.Mode().Perm()&0o005 != 0o005 {
+		return "", fmt.Errorf("agent folder %s (mode %04o) cannot be listed and entered by other users: sandboxed agents run as an unprivileged user; make it so (chmod o+rx %s)",
+			dir, fi.Mode().Perm(), dir)
+	}
+	return firstUnsearchable(filepath.Dir(dir))
 }
 
 // newCmd is the init's command line for spec; files[0] is the init binary.
@@ -201,18 +281,24 @@ func Reach(path string, program bool) (cover string, err error) {
 		return "", fmt.Errorf("agent file %s (mode %04o) is not %s by other users: sandboxed agents run as an unprivileged user; make it %s by all (chmod o+r%s %s)",
 			path, fi.Mode().Perm(), what, what, map[bool]string{true: "x", false: ""}[program], path)
 	}
-	dir := "/"
-	for _, part := range strings.Split(filepath.Dir(path), "/") {
+	return firstUnsearchable(filepath.Dir(path))
+}
+
+// firstUnsearchable is the first directory from the root down to dir
+// (included) that other users cannot search, or "".
+func firstUnsearchable(dir string) (string, error) {
+	at := "/"
+	for _, part := range strings.Split(dir, "/") {
 		if part == "" {
 			continue
 		}
-		dir = filepath.Join(dir, part)
-		di, err := os.Stat(dir)
+		at = filepath.Join(at, part)
+		di, err := os.Stat(at)
 		if err != nil {
-			return "", fmt.Errorf("agent file %s: %w", path, err)
+			return "", fmt.Errorf("agent file: %w", err)
 		}
 		if di.Mode().Perm()&0o001 == 0 {
-			return dir, nil
+			return at, nil
 		}
 	}
 	return "", nil

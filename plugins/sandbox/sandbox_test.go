@@ -123,3 +123,61 @@ func TestSweep(t *testing.T) {
 		t.Errorf("live directory swept: %v", err)
 	}
 }
+
+// A folder the agent's id cannot reach by path (under a 0700 directory)
+// is shown read-only at its own path, with its sub-folders; what else lies
+// under the unreachable directory stays hidden.
+func TestTreeIsRevealedReadOnly(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("sandboxes map leased ids, which needs root")
+	}
+	base, err := sandbox.Base()
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := t.TempDir() // mode 0700: the agent cannot enter it
+	repo := filepath.Join(top, "repo")
+	if err := os.MkdirAll(filepath.Join(repo, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "sub", "data.txt"), []byte("revealed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(top, "secret.txt")
+	if err := os.WriteFile(secret, []byte("hidden\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lease, err := sandbox.Acquire(base, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lease.Release()
+	dir, err := sandbox.PrivateDir(base, lease)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	script := "cd " + repo + " && cat sub/data.txt && " +
+		"if cat " + secret + " 2>/dev/null; then echo SECRET; fi; " +
+		"if echo x > sub/new 2>/dev/null; then echo WROTE; fi; echo done"
+	cmd, files, err := sandbox.Command(sandbox.Config{
+		Init: os.Args[0], Argv: []string{"/bin/sh", "-c", script},
+		Trees: []string{repo, filepath.Join(repo, "sub")}, Dir: dir, IDs: lease.IDs,
+		Env: []string{"PATH=/usr/bin:/bin"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	for _, f := range files {
+		f.Close()
+	}
+	if err != nil {
+		t.Fatalf("%v\n%s%s", err, out, stderr.String())
+	}
+	if got := string(out); got != "revealed\ndone\n" {
+		t.Fatalf("agent saw:\n%s\nwant the folder's file only, read-only", got)
+	}
+}
