@@ -233,6 +233,7 @@ func handshake(ctx context.Context, c Config, r *Report) (bool, error) {
 	}
 	err = p.Agent.Start(cctx, startInfo(c, "check-start", 0, "check"))
 	r.Startup.Value = ms(time.Since(start))
+	r.Memory.Value = float64(p.PeakRSS()) / (1 << 20)
 	if err != nil {
 		if ctx.Err() != nil {
 			return false, ctx.Err()
@@ -288,6 +289,7 @@ type tracker struct {
 type seen struct {
 	ev     record.Event
 	stderr string
+	cpu    time.Duration // the agent's CPU time then (a budget overrun has no move to carry it)
 }
 
 func (t *tracker) current() *host.Process {
@@ -297,6 +299,23 @@ func (t *tracker) current() *host.Process {
 		return nil
 	}
 	return t.procs[len(t.procs)-1]
+}
+
+// settledStderr is the agent's stderr once it stops growing: the reply
+// (or the death) can reach the referee before the last lines written
+// before it come through the pipe. It waits at most 300 ms, and only
+// after a penalty, when the game's clocks are not running.
+func settledStderr(p *host.Process) string {
+	last := p.Stderr()
+	for range 15 {
+		time.Sleep(20 * time.Millisecond)
+		cur := p.Stderr()
+		if cur == last && cur != "" {
+			break
+		}
+		last = cur
+	}
+	return last
 }
 
 // play runs the games one after another: timing is what is being checked,
@@ -332,7 +351,8 @@ func play(ctx context.Context, c Config, r *Report) error {
 			}
 			s := seen{ev: e}
 			if p := tr.current(); p != nil {
-				s.stderr = p.Stderr()
+				s.cpu, _ = p.CPUTime()
+				s.stderr = settledStderr(p)
 			}
 			tr.mu.Lock()
 			tr.events = append(tr.events, s)
@@ -413,10 +433,23 @@ func (r *Report) addGame(c Config, n int, opp string, seat int, rec *record.Game
 		}
 	}
 
+	gone := false // the agent was already killed in this game
 	for _, s := range events {
 		cause := causeOf(s.ev.Kind, c.Profile.Time)
 		if cause == "" {
 			continue
+		}
+		// An agent killed for its memory (or another failure the profile
+		// treats as death) is recorded dead at its next turn: that is the
+		// same failure again, not a second one.
+		if cause == CauseCrash && gone && s.ev.Detail == "" {
+			continue
+		}
+		if pen := engine.Penalty(s.ev.Penalty); pen == engine.AsDead || cause == CauseCrash || cause == CauseMemory {
+			gone = true
+		}
+		if r.CPU != nil && cause == CauseCPU {
+			r.CPU.Value = max(r.CPU.Value, ms(s.cpu))
 		}
 		stderr := s.stderr
 		if stderr == "" {

@@ -68,7 +68,11 @@ func (r *Report) WriteText(w io.Writer) {
 		if r.CPU != nil {
 			fmt.Fprintf(w, "  CPU per game:   at most %s of the %s budget\n", fmtMS(r.CPU.Value), fmtMS(r.CPU.Limit))
 		}
-		fmt.Fprintf(w, "  memory peak:    %.1f MiB (limit %s)\n", r.Memory.Value, limitText(r.Memory.Limit, func(v float64) string { return fmt.Sprintf("%.0f MiB", v) }))
+		peak := fmt.Sprintf("%.1f MiB", r.Memory.Value)
+		if r.Memory.Value == 0 {
+			peak = "not measured (the agent's processes ended before a sample)"
+		}
+		fmt.Fprintf(w, "  memory peak:    %s (limit %s)\n", peak, limitText(r.Memory.Limit, func(v float64) string { return fmt.Sprintf("%.0f MiB", v) }))
 		stdout := "none"
 		if r.Stdout != "" {
 			stdout = fmt.Sprintf("%d bytes, discarded: %q", len(r.Stdout), firstLine(r.Stdout))
