@@ -62,8 +62,12 @@ func (r *Report) WriteText(w io.Writer) {
 		case r.Time.Model == "cpu-budget":
 			fmt.Fprintf(w, "  slowest move:   %s wall clock (game %d, ply %d; the profile counts CPU time)\n", fmtMS(r.Time.SlowestMS), r.Time.Game, r.Time.Ply)
 		default:
-			fmt.Fprintf(w, "  slowest move:   %s of its %s limit (game %d, ply %d): %s to spare before the %s cushion\n",
-				fmtMS(r.Time.SlowestMS), fmtMS(r.Time.LimitMS), r.Time.Game, r.Time.Ply, fmtMS(max(r.Time.SpareMS, 0)), fmtMS(r.Time.CushionMS))
+			after := "before the limit (this profile has no cushion: a later reply is a timeout)"
+			if r.Time.CushionMS > 0 {
+				after = fmt.Sprintf("before the %s cushion", fmtMS(r.Time.CushionMS))
+			}
+			fmt.Fprintf(w, "  slowest move:   %s of its %s limit (game %d, ply %d): %s to spare %s\n",
+				fmtMS(r.Time.SlowestMS), fmtMS(r.Time.LimitMS), r.Time.Game, r.Time.Ply, fmtMS(max(r.Time.SpareMS, 0)), after)
 		}
 		if r.CPU != nil {
 			fmt.Fprintf(w, "  CPU per game:   at most %s of the %s budget\n", fmtMS(r.CPU.Value), fmtMS(r.CPU.Limit))
