@@ -119,3 +119,26 @@ func TestCheckMissingAgent(t *testing.T) {
 		t.Fatalf("want a start failure: %v %+v", err, r)
 	}
 }
+
+// TestCheckUnreadableBinary: in a sandbox the agent runs as another user,
+// so a binary only its owner can read fails with a message saying so.
+func TestCheckUnreadableBinary(t *testing.T) {
+	e, _, _ := testEnv(t)
+	if !e.launcher.Sandboxed() {
+		t.Skip("agents are not sandboxed on this machine: the owner's binary is runnable")
+	}
+	bin := filepath.Join(t.TempDir(), "ok")
+	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/checkfixture").CombinedOutput(); err != nil {
+		t.Fatalf("build the fixture agent: %v\n%s", err, out)
+	}
+	if err := os.Chmod(bin, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	r, err := checkReport(t, bin, "--game", "bohnenspiel", "--games", "1")
+	if err == nil || r.Pass || r.Causes()[0] != check.CauseStart {
+		t.Fatalf("want a start failure: %v %+v", err, r)
+	}
+	if d := r.Problems[0].Detail; !strings.Contains(d, "chmod") || !strings.Contains(d, "readable by all users") {
+		t.Errorf("the message should say how to fix it: %s", d)
+	}
+}
