@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -31,7 +33,8 @@ func newCheckCmd(e *env) *cobra.Command {
 		Use:   "check AGENT --game GAME",
 		Short: "Check an agent the way a course would before accepting it: PASS or FAIL",
 		Long: `Check an agent before submitting it. The agent (the path of a binary built with
-the arena SDK, lua:PATH.lua, or a built-in) is started under the game's real
+the arena SDK, a Go agent's package directory, which is built first,
+lua:PATH.lua, or a built-in) is started under the game's real
 course profile and the arena's sandbox, exactly as in a league:
 
   - the handshake and the agent protocol version;
@@ -67,6 +70,20 @@ It ends with PASS (exit status 0) or FAIL naming the causes (exit status 1).
 	f.StringVar(&o.isolate, "isolation", "auto", "agent sandboxes: auto, required or off (docs/security.md)")
 	_ = cmd.MarkFlagRequired("game")
 	return cmd
+}
+
+// buildAgentDir builds the Go agent package in dir into the arena's agent
+// cache, as a league does, and returns the binary.
+func buildAgentDir(ctx context.Context, dir string, log io.Writer) (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("agent cache: %w", err)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	return league.BuildPackage(ctx, abs, filepath.Join(base, "arena", "agents"), log)
 }
 
 func runCheck(ctx context.Context, e *env, out io.Writer, agent string, o checkOpts) error {
@@ -125,14 +142,25 @@ func runCheck(ctx context.Context, e *env, out io.Writer, agent string, o checkO
 			fmt.Fprintf(e.stderr, "game %d/%d against %s...\n", n, of, opp)
 		}
 	}
+	launchRef := agent
+	if fi, err := os.Stat(agent); err == nil && fi.IsDir() {
+		// A Go package directory, as in league files: built first.
+		bin, err := buildAgentDir(ctx, agent, e.stderr)
+		if err != nil {
+			return err
+		}
+		launchRef = bin
+	}
+	cfg.Agent = launchRef
 	var rep *check.Report
-	if err := e.checkAgent(agent); err != nil {
+	if err := e.checkAgent(launchRef); err != nil {
 		// Reported like any other start failure, so --json still gives a
 		// report.
 		rep = check.StartFailure(cfg, e.launcher.Sandboxed(), err)
 	} else if rep, err = check.Run(ctx, cfg); err != nil {
 		return err
 	}
+	rep.Agent = agent
 	if o.json {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")

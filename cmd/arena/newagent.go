@@ -87,6 +87,7 @@ type scaffold struct {
 	Name, Game, Title, Course, Profile string
 	Src                                string // the arena checkout (absolute)
 	Depth                              int
+	HasScores                          bool
 	Heuristic                          string
 	TestParams                         string // Go map literal entries for the test's game
 }
@@ -113,7 +114,7 @@ func runNewAgent(ctx context.Context, e *env, out io.Writer, dir string, o newAg
 	info := g.Info()
 	d := scaffold{
 		Name: agentName(abs), Game: info.Name, Title: info.Title, Course: info.Course, Profile: info.Profile,
-		Src: src, Depth: scaffoldDepth[info.Name], Heuristic: "the engine's static evaluation of " + info.Title,
+		Src: src, Depth: scaffoldDepth[info.Name], HasScores: info.HasScores, Heuristic: "the engine's static evaluation of " + info.Title,
 	}
 	if d.Depth == 0 {
 		d.Depth = 2

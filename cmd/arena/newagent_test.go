@@ -175,3 +175,28 @@ func TestNewAgentLuaNames(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckGoPackageDir: arena check of a Go agent's directory builds it
+// into the agent cache first, as a league does.
+func TestCheckGoPackageDir(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an agent")
+	}
+	// The agent cache goes to a temporary directory; the Go build cache
+	// stays where it is (it defaults to one under XDG_CACHE_HOME too).
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir := filepath.Join(t.TempDir(), "dirbot")
+	e, out, errb := testEnv(t)
+	if err := run(t, e, "new-agent", "--game", "bohnenspiel", "--lang", "go", dir); err != nil {
+		t.Fatalf("new-agent: %v\n%s%s", err, out, errb)
+	}
+	r, err := checkReport(t, dir, "--game", "bohnenspiel", "--games", "1")
+	if err != nil || !r.Pass || r.Agent != dir || r.Name != "dirbot" {
+		t.Fatalf("check of the directory: %v, %+v", err, r)
+	}
+}
