@@ -79,6 +79,9 @@ func TestCheckNamesEachFailure(t *testing.T) {
 				t.Fatalf("causes %v, want [%s]; verdict %q; problems %+v", causes, c.cause, r.Verdict, r.Problems)
 			}
 			p := r.Problems[0]
+			if c.mode == "version" && !strings.Contains(p.Detail, "needs the SDK of protocol version 1") {
+				t.Errorf("the refusal should name the SDK version needed: %s", p.Detail)
+			}
 			if p.Game > 0 {
 				// Mid-game failures carry the position and the stderr the
 				// fixture wrote before misbehaving.
