@@ -115,6 +115,9 @@ type TimeCheck struct {
 	Game      int     `json:"game"`       // where the slowest move was (1-based), 0 when none
 	Ply       int     `json:"ply"`
 	Moves     int     `json:"moves"` // moves the agent played itself
+	// NoReply: the slowest request got no reply at all before the
+	// referee's deadline (SlowestMS is when it gave up).
+	NoReply bool `json:"no_reply,omitempty"`
 }
 
 // GameSummary is one game of the check.
@@ -282,8 +285,33 @@ func startInfo(c Config, id string, seat int, opponent string) protocol.StartInf
 // for its memory, its stdout and its stderr at the moment of a penalty.
 type tracker struct {
 	mu     sync.Mutex
+	calls  []call          // every move request to the agent, in order
 	procs  []*host.Process // every process of the agent in this game (restarts included)
 	events []seen
+}
+
+// call is one move request to the agent, timed around the call.
+type call struct {
+	ply     int
+	elapsed time.Duration
+	noReply bool // the referee gave up waiting (its deadline cancelled the call)
+}
+
+// timed times the agent's move requests, late and unanswered ones too
+// (the record keeps the time of accepted moves only).
+type timed struct {
+	referee.Handle
+	tr *tracker
+}
+
+func (h timed) Move(ctx context.Context, req protocol.MoveRequest) (string, error) {
+	start := time.Now()
+	text, err := h.Handle.Move(ctx, req)
+	d := time.Since(start)
+	h.tr.mu.Lock()
+	h.tr.calls = append(h.tr.calls, call{ply: req.Ply, elapsed: d, noReply: err != nil && ctx.Err() != nil})
+	h.tr.mu.Unlock()
+	return text, err
 }
 
 type seen struct {
@@ -338,12 +366,13 @@ func play(ctx context.Context, c Config, r *Report) error {
 			if err != nil {
 				return nil, err
 			}
-			if p.Name == agentName {
-				tr.mu.Lock()
-				tr.procs = append(tr.procs, proc)
-				tr.mu.Unlock()
+			if p.Name != agentName {
+				return referee.Wrap(proc), nil
 			}
-			return referee.Wrap(proc), nil
+			tr.mu.Lock()
+			tr.procs = append(tr.procs, proc)
+			tr.mu.Unlock()
+			return timed{referee.Wrap(proc), tr}, nil
 		}
 		ref := &referee.Referee{Launch: launch, OnEvent: func(_ *referee.Match, e record.Event) {
 			if e.Seat != seat {
@@ -389,32 +418,37 @@ func (r *Report) addGame(c Config, n int, opp string, seat int, rec *record.Game
 	}
 	r.Games = append(r.Games, g)
 
-	// Time: every move of the agent's own against the limit it had.
-	first := true
+	// Time: every reply of the agent, discarded late ones and timeouts
+	// included, against the limit it had (the first request of a game has
+	// the first-move allowance). The slowest is the one closest to, or
+	// furthest past, its own limit.
 	var cpu float64
 	for _, m := range rec.Moves {
-		if m.Seat != seat || m.Source != record.SourceAgent {
-			if m.Seat == seat && m.Source != record.SourceSkip {
-				first = false
+		if m.Seat == seat && m.Source == record.SourceAgent {
+			r.Time.Moves++
+			cpu = max(cpu, m.CPUMS)
+		}
+	}
+	tr.mu.Lock()
+	calls := append([]call(nil), tr.calls...)
+	tr.mu.Unlock()
+	for i, cl := range calls {
+		wall := ms(cl.elapsed)
+		if c.Profile.Time == engine.CPUBudget {
+			if wall > r.Time.SlowestMS {
+				r.Time.SlowestMS, r.Time.Game, r.Time.Ply = wall, n, cl.ply
 			}
 			continue
 		}
-		r.Time.Moves++
 		limit := c.Profile.MoveLimit
-		if first && c.Profile.FirstMoveLimit > 0 {
+		if i == 0 && c.Profile.FirstMoveLimit > 0 {
 			limit = c.Profile.FirstMoveLimit
 		}
-		first = false
-		if c.Profile.Time == engine.CPUBudget {
-			cpu = max(cpu, m.CPUMS)
-			if m.WallMS > r.Time.SlowestMS {
-				r.Time.SlowestMS, r.Time.Game, r.Time.Ply = m.WallMS, n, m.Ply
-			}
-			continue
+		if r.Time.NoReply {
+			continue // nothing is slower than no reply
 		}
-		// The slowest is the move that came closest to its own limit.
-		if r.Time.Game == 0 || m.WallMS-ms(limit) > r.Time.SlowestMS-r.Time.LimitMS {
-			r.Time.SlowestMS, r.Time.LimitMS, r.Time.Game, r.Time.Ply = m.WallMS, ms(limit), n, m.Ply
+		if r.Time.Game == 0 || cl.noReply || wall-ms(limit) > r.Time.SlowestMS-r.Time.LimitMS {
+			r.Time.SlowestMS, r.Time.LimitMS, r.Time.Game, r.Time.Ply, r.Time.NoReply = wall, ms(limit), n, cl.ply, cl.noReply
 		}
 	}
 	if r.CPU != nil {

@@ -66,8 +66,22 @@ func (r *Report) WriteText(w io.Writer) {
 			if r.Time.CushionMS > 0 {
 				after = fmt.Sprintf("before the %s cushion", fmtMS(r.Time.CushionMS))
 			}
+			if r.Time.NoReply {
+				fmt.Fprintf(w, "  slowest move:   no reply within %s for its %s limit (game %d, ply %d): past the cushion, a timeout\n",
+					fmtMS(r.Time.SlowestMS), fmtMS(r.Time.LimitMS), r.Time.Game, r.Time.Ply)
+				break
+			}
+			if r.Time.SpareMS < 0 {
+				where := "past the cushion: a timeout"
+				if -r.Time.SpareMS <= r.Time.CushionMS {
+					where = fmt.Sprintf("inside the %s cushion: discarded", fmtMS(r.Time.CushionMS))
+				}
+				fmt.Fprintf(w, "  slowest move:   %s for its %s limit (game %d, ply %d): %s over, %s\n",
+					fmtMS(r.Time.SlowestMS), fmtMS(r.Time.LimitMS), r.Time.Game, r.Time.Ply, fmtMS(-r.Time.SpareMS), where)
+				break
+			}
 			fmt.Fprintf(w, "  slowest move:   %s of its %s limit (game %d, ply %d): %s to spare %s\n",
-				fmtMS(r.Time.SlowestMS), fmtMS(r.Time.LimitMS), r.Time.Game, r.Time.Ply, fmtMS(max(r.Time.SpareMS, 0)), after)
+				fmtMS(r.Time.SlowestMS), fmtMS(r.Time.LimitMS), r.Time.Game, r.Time.Ply, fmtMS(r.Time.SpareMS), after)
 		}
 		if r.CPU != nil {
 			fmt.Fprintf(w, "  CPU per game:   at most %s of the %s budget\n", fmtMS(r.CPU.Value), fmtMS(r.CPU.Limit))

@@ -79,6 +79,14 @@ func TestCheckNamesEachFailure(t *testing.T) {
 				t.Fatalf("causes %v, want [%s]; verdict %q; problems %+v", causes, c.cause, r.Verdict, r.Problems)
 			}
 			p := r.Problems[0]
+			// The slowest move is the failing one: a discarded late reply
+			// past its limit, or no reply at all.
+			if c.mode == "late" && (r.Time.SpareMS >= 0 || r.Time.NoReply || r.Time.Ply != p.Ply) {
+				t.Errorf("late reply not the slowest move: %+v", r.Time)
+			}
+			if c.mode == "slow" && (!r.Time.NoReply || r.Time.Ply != p.Ply) {
+				t.Errorf("unanswered request not the slowest move: %+v", r.Time)
+			}
 			if c.mode == "version" && !strings.Contains(p.Detail, "needs the SDK of protocol version 1") {
 				t.Errorf("the refusal should name the SDK version needed: %s", p.Detail)
 			}
