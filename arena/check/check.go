@@ -286,6 +286,7 @@ func startInfo(c Config, id string, seat int, opponent string) protocol.StartInf
 type tracker struct {
 	mu     sync.Mutex
 	calls  []call          // every move request to the agent, in order
+	flying sync.WaitGroup  // move requests not yet returned
 	procs  []*host.Process // every process of the agent in this game (restarts included)
 	events []seen
 }
@@ -305,6 +306,8 @@ type timed struct {
 }
 
 func (h timed) Move(ctx context.Context, req protocol.MoveRequest) (string, error) {
+	h.tr.flying.Add(1)
+	defer h.tr.flying.Done()
 	start := time.Now()
 	text, err := h.Handle.Move(ctx, req)
 	d := time.Since(start)
@@ -327,6 +330,16 @@ func (t *tracker) current() *host.Process {
 		return nil
 	}
 	return t.procs[len(t.procs)-1]
+}
+
+// waitFlying waits up to d for the agent's move requests to return.
+func waitFlying(tr *tracker, d time.Duration) {
+	done := make(chan struct{})
+	go func() { tr.flying.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+	}
 }
 
 // settledStderr is the agent's stderr once it stops growing: the reply
@@ -398,6 +411,9 @@ func play(ctx context.Context, c Config, r *Report) error {
 		if err != nil {
 			return fmt.Errorf("check game %d against %s: %w", i+1, opp, err)
 		}
+		// A request the referee stopped waiting for returns once its
+		// call is cancelled or the agent killed: wait for its timing.
+		waitFlying(tr, 5*time.Second)
 		r.addGame(c, i+1, opp, seat, rec, tr)
 	}
 	return nil
