@@ -50,6 +50,8 @@ func TestCheckNamesEachFailure(t *testing.T) {
 		{"memory", []string{"--game", "bohnenspiel", "--set", "memory-mb=64"}, check.CauseMemory},
 		{"cpu", []string{"--game", "cachex", "--param", "n=5", "--set", "budget=500ms"}, check.CauseCPU},
 		{"version", []string{"--game", "bohnenspiel"}, check.CauseProtocol},
+		{"error", []string{"--game", "bohnenspiel"}, check.CauseError},
+		{"open", []string{"--game", "bohnenspiel"}, check.CauseOpen},
 	}
 	for _, c := range cases {
 		t.Run(c.mode, func(t *testing.T) {

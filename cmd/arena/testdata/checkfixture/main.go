@@ -1,7 +1,7 @@
 // Command fixture is an SDK agent that fails in one chosen way, for the
 // tests of arena check. The way is the binary's name (the tests link one
 // build under several names): ok, slow, late, illegal, unparseable,
-// crash, noise, memory, cpu, version, chatty.
+// crash, noise, memory, cpu, version, chatty, error, open.
 package main
 
 import (
@@ -36,6 +36,9 @@ func cpuTime() time.Duration {
 
 func (f *fixture) Start(_ context.Context, g sdk.Game) error {
 	f.game = g
+	if f.mode == "open" {
+		return fmt.Errorf("fixture open: cannot load my opening book")
+	}
 	return nil
 }
 
@@ -56,6 +59,8 @@ func (f *fixture) Move(ctx context.Context, t sdk.Turn) (string, error) {
 		return fmt.Sprintf("NOTHING %d", t.Seat), nil
 	case "unparseable":
 		return "hello world", nil
+	case "error":
+		return "", fmt.Errorf("fixture error: no idea what to play")
 	case "crash":
 		// A panic outside the Move call kills the process; the runtime
 		// writes its trace straight to file descriptor 2.
