@@ -43,7 +43,7 @@ const (
 // and the course's baseline. The baseline thinks a tenth of each move's
 // limit so a check takes seconds, not minutes; its strength is not what is
 // being checked.
-var DefaultOpponents = []string{"builtin:random", "builtin:baseline?time=0.1"}
+func DefaultOpponents() []string { return []string{"builtin:random", "builtin:baseline?time=0.1"} }
 
 // nearFraction is how much of a limit a move may use before the report
 // warns that a loaded machine could push it into the cushion.
@@ -57,7 +57,7 @@ type Config struct {
 	Profile   engine.Profile    // the course profile, with any overrides applied
 	Overrides []engine.Override // recorded in the report
 	Games     int               // games to play (default 4), seats and opponents alternating
-	Opponents []string          // default DefaultOpponents
+	Opponents []string          // default DefaultOpponents()
 	Seed      uint64
 	Launcher  *host.Launcher
 	// Progress, if set, is told when each game starts (for a console).
@@ -153,7 +153,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		c.Games = 4
 	}
 	if len(c.Opponents) == 0 {
-		c.Opponents = DefaultOpponents
+		c.Opponents = DefaultOpponents()
 	}
 	if err := c.Profile.Validate(); err != nil {
 		return nil, err

@@ -64,7 +64,7 @@ It ends with PASS (exit status 0) or FAIL naming the causes (exit status 1).
 	f.StringArrayVarP(&o.params, "param", "p", nil, "game parameter NAME=VALUE (repeatable), e.g. n=5")
 	f.StringArrayVar(&o.sets, "set", nil, "override a profile setting NAME=VALUE (repeatable; the report says so): "+strings.Join(engine.ProfileSettings(), ", "))
 	f.IntVarP(&o.games, "games", "n", 4, "games to play, seats and opponents alternating")
-	f.StringSliceVar(&o.opponents, "opponents", check.DefaultOpponents, "opponent agents, taken in turn")
+	f.StringSliceVar(&o.opponents, "opponents", check.DefaultOpponents(), "opponent agents, taken in turn")
 	f.StringVar(&o.seed, "seed", "1", "seed of the games")
 	f.BoolVar(&o.json, "json", false, "print the report as JSON")
 	f.StringVar(&o.isolate, "isolation", "auto", "agent sandboxes: auto, required or off (docs/security.md)")
