@@ -92,7 +92,8 @@ type Report struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// ProtocolCheck is the handshake.
+// ProtocolCheck is the handshake: OK when the agent completed it in this
+// arena's protocol version.
 type ProtocolCheck struct {
 	Arena int  `json:"arena_version"`
 	OK    bool `json:"ok"`
@@ -226,8 +227,7 @@ func handshake(ctx context.Context, c Config, r *Report) (bool, error) {
 			return false, ctx.Err()
 		}
 		r.Problems = append(r.Problems, startProblem(err, timeout))
-		r.Protocol.OK = !errors.Is(err, host.ErrVersion) && !strings.Contains(err.Error(), "plugin handshake")
-		return false, nil
+		return false, nil // Protocol.OK stays false: no handshake completed
 	}
 	defer p.Kill()
 	r.Protocol.OK = true
