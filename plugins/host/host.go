@@ -11,7 +11,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -193,6 +192,7 @@ type Process struct {
 	client *plugin.Client
 	pid    int // the sandbox's init, or the agent itself
 	stderr *Tail
+	stdout *Tail // what the agent printed on stdout after the handshake
 	limit  int64
 
 	sandboxed bool
@@ -352,7 +352,7 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	if opt.ProtocolVersion != 0 {
 		version = opt.ProtocolVersion
 	}
-	p := &Process{Cmd: c, stderr: NewTail(l.StderrBytes), stop: make(chan struct{}), memHit: make(chan struct{}), cleaned: make(chan struct{})}
+	p := &Process{Cmd: c, stderr: NewTail(l.StderrBytes), stdout: NewTail(l.StderrBytes), stop: make(chan struct{}), memHit: make(chan struct{}), cleaned: make(chan struct{})}
 	cmd, files, err := l.command(ctx, p, c)
 	if err != nil {
 		p.cleanup()
@@ -368,7 +368,7 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 		StartTimeout:     opt.StartTimeout,
 		Stderr:           p.stderr,
 		SyncStderr:       p.stderr,
-		SyncStdout:       io.Discard,
+		SyncStdout:       p.stdout,
 		Logger:           hclog.NewNullLogger(),
 		GRPCDialOptions: []grpc.DialOption{
 			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(protocol.RecvLimit(opt.MaxReplyBytes))),
@@ -506,8 +506,8 @@ func (p *Process) checkAddress() error {
 func (p *Process) launchError(err error, version uint) error {
 	msg := err.Error()
 	if strings.Contains(msg, "incompatible API version") {
-		return fmt.Errorf("agent %s was refused: %w: this arena speaks agent protocol version %d; %s; rebuild the agent against this arena's SDK",
-			p.Cmd.Ref, ErrVersion, version, firstLine(msg))
+		return fmt.Errorf("agent %s was refused: %w: %s (%s)",
+			p.Cmd.Ref, ErrVersion, protocol.Refusal(msg, version), firstLine(msg))
 	}
 	if strings.Contains(msg, "Unrecognized remote plugin message") {
 		msg = "it did not complete the plugin handshake (is it an agent built with the arena SDK?): " + firstLine(msg)
@@ -641,6 +641,11 @@ func (p *Process) Pids() []int {
 
 // Exited reports whether the agent process has ended.
 func (p *Process) Exited() bool { return p.client.Exited() }
+
+// Stdout returns the tail of what the agent wrote to stdout after the
+// handshake. Stdout belongs to the plugin protocol; this is kept only so a
+// check can report the noise, never passed to the game.
+func (p *Process) Stdout() string { return p.stdout.String() }
 
 // Stderr returns the captured tail of the agent's stderr.
 func (p *Process) Stderr() string { return p.stderr.String() }

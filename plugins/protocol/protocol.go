@@ -24,8 +24,27 @@ import (
 
 // Version is the agent protocol version. Bump it on any incompatible change
 // to agent.proto; agents built against another version are refused at the
-// handshake with a message naming both versions.
+// handshake with a message naming both versions and the SDK to rebuild
+// with (Refusal). The SDK serves this version (sdk.ProtocolVersion), so an
+// agent's protocol is the one of the arena checkout it was built against.
 const Version = 1
+
+// Refusal explains a handshake refused for the protocol version: goMsg is
+// go-plugin's error text ("... Plugin version: 2, Client versions: [1]"),
+// want the version the arena asked for. It names the SDK version the agent
+// needs and how to get it.
+func Refusal(goMsg string, want uint) string {
+	agent := "another version"
+	if _, rest, ok := strings.Cut(goMsg, "Plugin version: "); ok {
+		if v, _, ok := strings.Cut(rest, ","); ok {
+			agent = "version " + strings.TrimSpace(v)
+		}
+	}
+	return fmt.Sprintf("the agent speaks agent protocol %s, this arena protocol version %d; "+
+		"it needs the SDK of protocol version %d (arena/plugins/sdk with sdk.ProtocolVersion == %d, the SDK of this arena's checkout): "+
+		"point the agent's go.mod at this checkout (arena new-agent writes that replace line) and rebuild it",
+		agent, want, want, want)
+}
 
 // PluginName is the name the agent is served under.
 const PluginName = "agent"

@@ -1,6 +1,6 @@
 // Package sdk is what an agent author imports: write one type with a Move
 // method and call sdk.Serve from main. The arena starts the binary as a
-// go-plugin subprocess, one process per game.
+// go-plugin subprocess, one process per game, in a sandbox.
 //
 //	type bot struct{}
 //
@@ -10,8 +10,49 @@
 //
 //	func main() { sdk.Serve(bot{}) }
 //
-// Stdout belongs to the plugin handshake: print diagnostics to stderr, which
-// the arena keeps (the last few KiB) with the game record.
+// `arena new-agent --game GAME --lang go DIR` writes such an agent with a
+// search, a test, a go.mod pointing at the arena checkout and a README.
+//
+// # The move request
+//
+// Each Move call gets a Turn: the move history in the course's notation
+// (Turn.History, "" for a skipped turn), the canonical board text
+// (Turn.Board), the seat to move (Turn.Seat, 0 moves first), the ply, the
+// time left (Turn.TimeLeft: for this move under a per-move limit, for the
+// rest of the game under a CPU budget) and the deadline (Turn.Deadline),
+// the course's seat-relative JSON view where the course had one
+// (Turn.View), the game as it was opened (Turn.Game: game, parameters,
+// seat, profile, clock), and, rebuilt by the SDK from the history, the
+// position as the engine's own engine.State (Turn.State, the agent's own
+// copy) with its legal moves in course notation (Turn.Legal). The reply is
+// the move's course text, e.g. t.State.FormatMove(m) for an engine.Move m.
+// Package arena/plugins/sdk/search searches a Turn.State within the
+// Turn's clock.
+//
+// # Logging
+//
+// Stdout belongs to the plugin handshake: anything printed there before
+// Serve breaks the handshake (arena check names it), and later output is
+// discarded. Print diagnostics to stderr, which the arena keeps (the last
+// few KiB) with the game record; arena replay and arena check show it.
+// go-plugin forwards os.Stderr asynchronously, so lines written just before
+// the process exits may be lost; a panic's trace always arrives.
+//
+// # The sandbox
+//
+// The agent runs as an unprivileged user in its own namespaces: no
+// network, a read-only file system except its working directory (also
+// $HOME and $TMPDIR, emptied after the game), no view of other processes,
+// the profile's memory limit over its whole process tree. Its binary, and
+// any file it reads, must be readable by all users (docs/security.md).
+//
+// # Protocol versions
+//
+// An agent speaks the protocol version of the SDK it was built with
+// (ProtocolVersion). An incompatible change to the protocol bumps the
+// version, and an arena refuses an agent of another version at the
+// handshake with a message naming the SDK version the agent needs: rebuild
+// it against the arena's checkout.
 package sdk
 
 import (
@@ -28,10 +69,17 @@ import (
 	"arena/plugins/protocol"
 )
 
-// Game is what an agent learns when a game starts.
+// ProtocolVersion is the agent protocol version this SDK speaks; an arena
+// refuses agents of another version (see the package documentation).
+const ProtocolVersion = protocol.Version
+
+// Game is what an agent learns when a game starts: the game's registry
+// name and parameters, its seat, the course profile and its clock, the
+// opponent's display name, options from the league file, and a seed.
 type Game = protocol.StartInfo
 
-// Turn is one request for a move, with the position rebuilt for the agent.
+// Turn is one request for a move (history, board text, seat, ply, time
+// left, deadline, view), with the position rebuilt for the agent.
 type Turn struct {
 	protocol.MoveRequest
 	Game  Game
@@ -65,7 +113,7 @@ type (
 	}
 )
 
-// Option adjusts Serve.
+// Option adjusts Serve and ServeConfig.
 type Option func(*config)
 
 type config struct {

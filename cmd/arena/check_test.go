@@ -1,0 +1,157 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"arena/arena/check"
+)
+
+// checkReport runs arena check with --json and decodes the report.
+func checkReport(t *testing.T, args ...string) (*check.Report, error) {
+	t.Helper()
+	e, out, errb := testEnv(t)
+	err := run(t, e, append(append([]string{"check"}, args...), "--json")...)
+	var r check.Report
+	if jerr := json.Unmarshal(out.Bytes(), &r); jerr != nil {
+		t.Fatalf("check %v: no JSON report (%v): err %v\nstdout:\n%s\nstderr:\n%s", args, jerr, err, out, errb)
+	}
+	return &r, err
+}
+
+// TestCheckNamesEachFailure checks one fixture agent per failure mode: each
+// fails the check with exit status 1 naming its cause; the well-behaved
+// ones pass.
+func TestCheckNamesEachFailure(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "ok")
+	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/checkfixture").CombinedOutput(); err != nil {
+		t.Fatalf("build the fixture agent: %v\n%s", err, out)
+	}
+	cases := []struct {
+		mode  string
+		args  []string
+		cause string // "" for a pass
+	}{
+		{"ok", []string{"--game", "bohnenspiel"}, ""},
+		// Stdout after the handshake is discarded: a warning, not a failure.
+		{"chatty", []string{"--game", "bohnenspiel"}, ""},
+		{"slow", []string{"--game", "bohnenspiel"}, check.CauseSlow},
+		// A wide cushion keeps the late reply inside it on a loaded machine.
+		{"late", []string{"--game", "bohnenspiel", "--set", "cushion=5s"}, check.CauseLate},
+		{"illegal", []string{"--game", "bohnenspiel"}, check.CauseIllegal},
+		{"unparseable", []string{"--game", "bohnenspiel"}, check.CauseUnparseable},
+		{"crash", []string{"--game", "bohnenspiel"}, check.CauseCrash},
+		{"noise", []string{"--game", "bohnenspiel"}, check.CauseStdoutNoise},
+		{"memory", []string{"--game", "bohnenspiel", "--set", "memory-mb=64"}, check.CauseMemory},
+		{"cpu", []string{"--game", "cachex", "--param", "n=5", "--set", "budget=500ms"}, check.CauseCPU},
+		{"version", []string{"--game", "bohnenspiel"}, check.CauseProtocol},
+		{"error", []string{"--game", "bohnenspiel"}, check.CauseError},
+		{"open", []string{"--game", "bohnenspiel"}, check.CauseOpen},
+	}
+	for _, c := range cases {
+		t.Run(c.mode, func(t *testing.T) {
+			agent := filepath.Join(dir, c.mode)
+			if c.mode != "ok" {
+				if err := os.Link(bin, agent); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r, err := checkReport(t, append([]string{agent, "--games", "1"}, c.args...)...)
+			if c.cause == "" {
+				if err != nil || !r.Pass || r.Verdict != "PASS" {
+					t.Fatalf("want PASS, got %v (%s): %+v", err, r.Verdict, r.Problems)
+				}
+				if c.mode == "chatty" && (!strings.Contains(r.Stdout, "thinking about") || len(r.Warnings) == 0) {
+					t.Errorf("stdout noise not reported: stdout %q, warnings %q", r.Stdout, r.Warnings)
+				}
+				if r.Time.Moves == 0 || r.Startup.Value <= 0 || len(r.Games) != 1 {
+					t.Errorf("report lacks measurements: %+v", r)
+				}
+				return
+			}
+			if err == nil || exitCode(err) != 1 || r.Pass {
+				t.Fatalf("want FAIL with exit status 1, got %v, pass %v", err, r.Pass)
+			}
+			if causes := r.Causes(); len(causes) != 1 || causes[0] != c.cause {
+				t.Fatalf("causes %v, want [%s]; verdict %q; problems %+v", causes, c.cause, r.Verdict, r.Problems)
+			}
+			p := r.Problems[0]
+			// The slowest move is the failing one: a discarded late reply
+			// past its limit, or no reply at all.
+			if c.mode == "late" && (r.Time.SpareMS >= 0 || r.Time.NoReply || r.Time.Ply != p.Ply) {
+				t.Errorf("late reply not the slowest move: %+v", r.Time)
+			}
+			if c.mode == "slow" && (!r.Time.NoReply || r.Time.Ply != p.Ply) {
+				t.Errorf("unanswered request not the slowest move: %+v", r.Time)
+			}
+			if c.mode == "version" && !strings.Contains(p.Detail, "needs the SDK of protocol version 1") {
+				t.Errorf("the refusal should name the SDK version needed: %s", p.Detail)
+			}
+			if p.Game > 0 {
+				// Mid-game failures carry the position and the stderr the
+				// fixture wrote before misbehaving.
+				if p.Board == "" || !strings.Contains(p.Stderr, "fixture "+c.mode+": misbehaving at ply 2") {
+					t.Errorf("problem lacks the board or the stderr there: %+v", p)
+				}
+			}
+		})
+	}
+}
+
+// TestCheckText is the plain-words report of an illegal move: the cause,
+// the reply, the board drawing and the agent's stderr, then FAIL.
+func TestCheckText(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "illegal")
+	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/checkfixture").CombinedOutput(); err != nil {
+		t.Fatalf("build the fixture agent: %v\n%s", err, out)
+	}
+	e, out, _ := testEnv(t)
+	err := run(t, e, "check", bin, "--game", "bohnenspiel", "--games", "1")
+	if err == nil || exitCode(err) != 1 {
+		t.Fatalf("want exit status 1: %v", err)
+	}
+	s := out.String()
+	for _, want := range []string{"handshake:      ok, protocol version 1", "start-up:", "memory peak:", "FAIL illegal (game 1, ply 2)",
+		`the reply:     "NOTHING 0"`, "+----+----+", "| fixture illegal: misbehaving at ply 2", "\nFAIL: illegal\n"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("report lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+// TestCheckMissingAgent reports a start failure as a report, not a crash.
+func TestCheckMissingAgent(t *testing.T) {
+	r, err := checkReport(t, filepath.Join(t.TempDir(), "nosuch"), "--game", "pentago-twist")
+	if err == nil || r.Pass || r.Causes()[0] != check.CauseStart || r.Protocol.OK {
+		t.Fatalf("want a start failure: %v %+v", err, r)
+	}
+}
+
+// TestCheckUnreadableBinary: in a sandbox the agent runs as another user,
+// so a binary only its owner can read fails with a message saying so.
+func TestCheckUnreadableBinary(t *testing.T) {
+	e, _, _ := testEnv(t)
+	if !e.launcher.Sandboxed() {
+		t.Skip("agents are not sandboxed on this machine: the owner's binary is runnable")
+	}
+	bin := filepath.Join(t.TempDir(), "ok")
+	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/checkfixture").CombinedOutput(); err != nil {
+		t.Fatalf("build the fixture agent: %v\n%s", err, out)
+	}
+	if err := os.Chmod(bin, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	r, err := checkReport(t, bin, "--game", "bohnenspiel", "--games", "1")
+	if err == nil || r.Pass || r.Causes()[0] != check.CauseStart {
+		t.Fatalf("want a start failure: %v %+v", err, r)
+	}
+	if d := r.Problems[0].Detail; !strings.Contains(d, "chmod") || !strings.Contains(d, "readable by all users") {
+		t.Errorf("the message should say how to fix it: %s", d)
+	}
+}
