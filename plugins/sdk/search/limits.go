@@ -88,6 +88,14 @@ func forClock(now time.Time, model string, left time.Duration, deadline time.Tim
 		if d := deadline.Sub(now); d < avail || avail <= 0 {
 			avail = d
 		}
+		// The request was sent at deadline - left; if it took a while to
+		// arrive (a loaded machine), the reply will likely take as long
+		// to get back: keep that time too.
+		if left > 0 {
+			if lag := now.Sub(deadline.Add(-left)); lag > 0 {
+				avail -= lag
+			}
+		}
 	}
 	if avail <= 0 {
 		return Limits{Deadline: now}

@@ -211,6 +211,11 @@ func TestForTurnPerMove(t *testing.T) {
 			t.Errorf("limit %v: search stops after %v, want within [%v, %v]", c.limit, got, c.min, c.max)
 		}
 	}
+	// A request that took 200 ms to arrive keeps 200 ms more for the reply.
+	late := search.ForTurnAt(now, "per-move", 2*time.Second, now.Add(1800*time.Millisecond), search.Budget{})
+	if got := late.Deadline.Sub(now); got > 1800*time.Millisecond/2 {
+		t.Errorf("a request 200 ms late: search stops after %v, want at most %v", got, 900*time.Millisecond)
+	}
 	l := search.ForTurnAt(now, "cpu-budget", 64*time.Second, now.Add(69*time.Second), search.Budget{MovesLeft: 16})
 	if l.CPU <= 0 || l.CPU > 4*time.Second || l.Deadline.Sub(now) != l.CPU {
 		t.Errorf("CPU budget 64s over 16 moves: CPU %v deadline %v, want at most 4s each", l.CPU, l.Deadline.Sub(now))
