@@ -73,8 +73,9 @@ func newRoot(e *env) *cobra.Command {
 course referees' rules, time limits and penalties, and runs leagues of them.
 
 Agents run as plugin subprocesses: built-in agents (builtin:random,
-builtin:greedy), Lua scripts (lua:path/to/bot.lua), or agent binaries built
-with the arena SDK (a path).`,
+builtin:greedy, and the house bots builtin:baseline and builtin:strong, which
+take options as builtin:strong?time=0.4), Lua scripts (lua:path/to/bot.lua),
+or agent binaries built with the arena SDK (a path).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
