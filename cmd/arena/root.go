@@ -85,9 +85,11 @@ func newRoot(e *env) *cobra.Command {
 		Long: `arena referees two-player course board games between agent programs, with the
 course referees' rules, time limits and penalties, and runs leagues of them.
 
-Agents run as plugin subprocesses: built-in searchers (builtin:random,
-builtin:greedy), Lua scripts (lua:path/to/bot.lua), agents written for the
-game's course and run unmodified (course:PATH, see docs/course-agents.md),
+Agents run as plugin subprocesses: built-in agents (builtin:random,
+builtin:greedy, and the house bots builtin:baseline and builtin:strong, which
+take options as builtin:strong?time=0.4), Lua scripts (lua:path/to/bot.lua),
+agents written for the game's course and run unmodified (course:PATH, see
+docs/course-agents.md),
 or agent binaries built with the arena SDK (a path).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,

@@ -6,7 +6,6 @@ package bohnenspiel
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"arena/agents/housebots"
 	"arena/engine"
@@ -101,7 +100,7 @@ func (b *baseline) Move(ctx context.Context, t sdk.Turn) (string, error) {
 
 // StrongOptions are the options of the strong bot.
 var StrongOptions = []housebots.OptionDoc{
-	housebots.Opt("tt", "64", "transposition table size in MiB"),
+	housebots.Opt("tt", "16", "transposition table size in MiB"),
 }
 
 // StrongDoc describes the strong bot.
@@ -119,7 +118,7 @@ func Strong(o housebots.Options, seed uint64) (sdk.Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	mb, err := o.Int("tt", 64, 1, 400)
+	mb, err := o.Int("tt", 16, 1, 400)
 	if err != nil {
 		return nil, err
 	}
@@ -144,8 +143,10 @@ func (s *strong) Move(ctx context.Context, t sdk.Turn) (string, error) {
 		return "", err
 	}
 	lim := s.clk.Limits(t, 0)
-	// Iterations grow about fourfold: start one only while it can finish.
-	lim.Soft = time.Now().Add(time.Until(lim.Deadline) * 2 / 5)
+	// Depth is what wins here: keep deepening to the deadline. An
+	// iteration cut short still counts where a move beat the previous
+	// best, which is searched first.
+	lim.Soft = lim.Deadline
 	r := s.ab.Search(ctx, p, lim)
 	if !r.OK {
 		return "", fmt.Errorf("no legal move at ply %d", t.Ply)

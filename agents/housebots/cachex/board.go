@@ -5,6 +5,7 @@ package cachex
 
 import (
 	"fmt"
+	"sync"
 
 	"arena/engine"
 )
@@ -70,18 +71,29 @@ func (b board) onEdge(i, seat int, end bool) bool {
 
 const unreachable = 1 << 20
 
+// scratch is the distance search's working memory, reused: the search
+// calls it at every node, and the Cachex profile caps memory at 100 MiB.
+type scratch struct{ dist, dq []int }
+
+var scratchPool = sync.Pool{New: func() any { return &scratch{} }}
+
 // distance is seat's shortest-path cost between its edges: own stones
 // cost 0, empty cells 1, enemy stones block (0-1 breadth-first search).
 // It returns the cost and, if asked, the cells of one cheapest path.
 func (b board) distance(seat int, wantPath bool) (int, []int) {
 	n2 := b.n * b.n
-	dist := make([]int, n2)
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	if len(sc.dist) < n2 {
+		sc.dist, sc.dq = make([]int, n2), make([]int, 14*n2)
+	}
+	dist := sc.dist[:n2]
 	var prev []int
 	if wantPath {
 		prev = make([]int, n2)
 	}
 	// Every relaxation pushes once: at most 7·n² pushes either way.
-	dq := make([]int, 14*n2)
+	dq := sc.dq[:14*n2]
 	head, tail := 7*n2, 7*n2
 	enemy := int8(1 - seat)
 	cost := func(i int) int {

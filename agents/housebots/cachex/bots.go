@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,7 +51,7 @@ func movesLeft(b board) int {
 
 // StrongOptions are the options of the strong bot.
 var StrongOptions = []housebots.OptionDoc{
-	housebots.Opt("tt", "16", "transposition table size in MiB (the profile allows 100 MiB per process)"),
+	housebots.Opt("tt", "8", "transposition table size in MiB (the profile allows 100 MiB per process)"),
 }
 
 // StrongDoc describes the strong bot.
@@ -68,7 +69,7 @@ func Strong(o housebots.Options, seed uint64) (sdk.Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	mb, err := o.Int("tt", 16, 1, 64)
+	mb, err := o.Int("tt", 8, 1, 32)
 	if err != nil {
 		return nil, err
 	}
@@ -85,8 +86,14 @@ type strong struct {
 
 func (s *strong) Start(_ context.Context, g sdk.Game) error {
 	s.ab.Threads = s.clk.ThreadsFor(g)
+	limitMemory()
 	return nil
 }
+
+// limitMemory makes the collector keep the heap well under the profile's
+// 100 MiB of resident memory: a search produces garbage at every node
+// faster than a starved background collector frees it.
+func limitMemory() { debug.SetMemoryLimit(48 << 20) }
 
 func (s *strong) Move(ctx context.Context, t sdk.Turn) (string, error) {
 	b, err := readBoard(t.State)
@@ -174,6 +181,11 @@ func Baseline(o housebots.Options, seed uint64) (sdk.Agent, error) {
 	b := &baseline{clk: clk, threshold: th, rng: housebots.Rand(seed)}
 	b.ab = search.AlphaBeta{Eval: reportLeaf, NoTT: true, NoPVS: true, Moves: b.candidates}
 	return b, nil
+}
+
+func (b *baseline) Start(context.Context, sdk.Game) error {
+	limitMemory()
+	return nil
 }
 
 type baseline struct {

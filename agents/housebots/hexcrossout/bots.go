@@ -175,7 +175,6 @@ type strong struct {
 	model   *model
 	solver  *solver
 	mcts    search.MCTS
-	lost    bool // proven lost: the solver has nothing to offer
 }
 
 func (s *strong) Start(_ context.Context, g sdk.Game) error {
@@ -195,16 +194,14 @@ func (s *strong) Move(ctx context.Context, t sdk.Turn) (string, error) {
 		s.model, s.solver = m, newSolver(m, s.logSize)
 	}
 	free := s.model.freeSet(text)
-	if !s.lost {
-		// The solver gets most of the time; MCTS the rest if it fails.
-		solveBy := start.Add(lim.Deadline.Sub(start) * 7 / 10)
-		cm, win, solved := s.solver.best(ctx, free, solveBy)
-		if solved && win {
-			if mv, err := s.model.moveFor(t.State, cm); err == nil {
-				return t.State.FormatMove(mv), nil
-			}
+	// The solver gets most of the time; MCTS the rest if it fails or the
+	// position is lost (the opponent may still go wrong later; the table
+	// makes asking again cheap).
+	solveBy := start.Add(lim.Deadline.Sub(start) * 7 / 10)
+	if cm, win, solved := s.solver.best(ctx, free, solveBy); solved && win {
+		if mv, err := s.model.moveFor(t.State, cm); err == nil {
+			return t.State.FormatMove(mv), nil
 		}
-		s.lost = solved && !win
 	}
 	return housebots.Format(t, s.mcts.Search(ctx, t.State, lim))
 }

@@ -66,7 +66,7 @@ func (b Budget) withDefaults() Budget {
 //
 // Per-move profiles: the search stops at Fraction of the limit, and at
 // least Margin before it; a very short limit still gets a quarter of
-// itself. Whole-game CPU budgets (Cachex): the remaining budget less the
+// itself (or the Fraction, if smaller). Whole-game CPU budgets (Cachex): the remaining budget less the
 // Reserve, shared over MovesLeft moves, enforced on the process's own CPU
 // time and on the wall clock (wall time is never less than the CPU time of
 // a single search thread).
@@ -88,17 +88,21 @@ func forClock(now time.Time, model string, left time.Duration, deadline time.Tim
 		if d := deadline.Sub(now); d < avail || avail <= 0 {
 			avail = d
 		}
+		// The request was sent at deadline - left; if it took a while to
+		// arrive (a loaded machine), the reply will likely take as long
+		// to get back: keep that time too.
+		if left > 0 {
+			if lag := now.Sub(deadline.Add(-left)); lag > 0 {
+				avail -= lag
+			}
+		}
 	}
 	if avail <= 0 {
 		return Limits{Deadline: now}
 	}
-	use := time.Duration(float64(avail) * b.Fraction)
-	if m := avail - b.Margin; m < use {
-		use = m
-	}
-	if floor := avail / 4; use < floor {
-		use = floor
-	}
+	// The fraction, but never closer than Margin to the limit, unless the
+	// limit is so short that this leaves under a quarter of it.
+	use := min(time.Duration(float64(avail)*b.Fraction), max(avail-b.Margin, avail/4))
 	return Limits{Deadline: now.Add(use)}
 }
 

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"arena/agents"
+	"arena/agents/builtin"
+	"arena/arena/referee"
+	"arena/games/all"
+	"arena/plugins/host"
+)
+
+// TestMain lets the test binary host the agents, as the command does.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 2 && os.Args[1] == agents.HostArg {
+		if err := agents.Serve(os.Args[2]); err != nil {
+			os.Exit(1)
+		}
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// The short version of the ladder: strong and baseline against random,
+// two Bohnenspiel games each through the referee with subprocess agents.
+// The bots think for a tenth of a generous 2 s limit, so a loaded machine
+// cannot make them late. Every game must be won, with no penalty.
+func TestShortLadder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays real games")
+	}
+	l := &host.Launcher{Self: []string{os.Args[0], agents.HostArg}, Builtins: builtin.Names(), StderrBytes: 8192}
+	ref := &referee.Referee{Launch: referee.HostLauncher(l)}
+	g, err := all.Registry().Lookup("bohnenspiel")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []pairing{{"strong?time=0.1", "random"}, {"baseline?time=0.1", "random"}} {
+		var tl tally
+		for i := 0; i < 2; i++ {
+			m := match(g, p, i, 9)
+			for _, kv := range [][2]string{{"move-limit", "2s"}, {"first-move-limit", "2s"}} {
+				if _, err := m.Profile.Apply(kv[0], kv[1]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rec, err := ref.Play(context.Background(), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			add(&tl, rec, i%2 == 1)
+			for _, e := range rec.Events {
+				t.Errorf("%s: %s %s", rec.ID, e.Kind, e.Detail)
+			}
+		}
+		if tl.wins != 2 {
+			t.Errorf("%s vs %s: %d-%d-%d, want two wins", p.a, p.b, tl.wins, tl.draws, tl.los)
+		}
+		if lo, hi := wilson(tl.points, tl.games); lo <= 0 || hi != 1 {
+			t.Errorf("interval %v–%v for two wins", lo, hi)
+		}
+	}
+}
