@@ -72,7 +72,9 @@ func TestCachexBrokenPackages(t *testing.T) {
 		{"numpy_ints", string(engine.FailUnparseable), "error: invalid action!", "Action does not exist or is not well formed."},
 		{"hangs", string(engine.FailTimeout), "player 1 exceeded available time", ""},
 		{"exits", string(engine.FailDead), "player 1 process died", ""},
-		{"missing", string(engine.FailDead), "player 1 process died", "No module named 'notthere_arena_test_module'"},
+		// A package that cannot be imported never opens its game: a no-show,
+		// which forfeits under every profile.
+		{"missing", string(engine.FailNoShow), "NO-SHOW: player 1", "No module named 'notthere_arena_test_module'"},
 		// The interpreter is the agent process's child in its sandbox:
 		// its memory is the agent's.
 		{"hogs", string(engine.FailMemory), "player 1 exceeded space limit", ""},

@@ -81,7 +81,7 @@ func TestComp424BrokenPlayers(t *testing.T) {
 		{"Late", string(engine.FailLate), string(engine.RandomMove), ""},
 		{"Hangs", string(engine.FailTimeout), string(engine.Loss), ""},
 		{"Exits", string(engine.FailDead), string(engine.RandomMove), "the client JVM"},
-		{"Nope", string(engine.FailDead), string(engine.RandomMove), ""},
+		{"Nope", string(engine.FailNoShow), string(engine.Loss), ""}, // no such class: never opens its game
 	}
 	for _, c := range cases {
 		t.Run(c.class, func(t *testing.T) {

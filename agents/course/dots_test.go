@@ -44,10 +44,12 @@ func TestDotsBrokenBots(t *testing.T) {
 		{"none.py", string(engine.FailError), "calculate_move returned None"},
 		{"hangs.py", string(engine.FailTimeout), ""},
 		{"exits.py", string(engine.FailDead), ""},
-		{"missing.py", string(engine.FailDead), "No module named 'notthere_arena_test_module'"},
+		// Cannot be imported, or no interpreter: the bot never opens its
+		// game, a no-show.
+		{"missing.py", string(engine.FailNoShow), "No module named 'notthere_arena_test_module'"},
 		{"garbage.py", string(engine.FailUnparseable), ""},
 		// No interpreter: the reason names the Debian packages.
-		{"greedy.py?python=/no/such/python3", string(engine.FailDead), "Debian: apt-get install python3 python3-numpy"},
+		{"greedy.py?python=/no/such/python3", string(engine.FailNoShow), "Debian: apt-get install python3 python3-numpy"},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

@@ -53,7 +53,8 @@ func TestHexScriptsPlayFullGamesSideBySide(t *testing.T) {
 }
 
 // TestHexBrokenScripts: each failure mode gets the nycu-aicap-2023
-// verdict: a dead script's turns are skipped, a late one gets a random
+// verdict: a dead script's turns are skipped, one that never connects
+// is a no-show and forfeits, a late one gets a random
 // move and plays on, an illegal move loses.
 func TestHexBrokenScripts(t *testing.T) {
 	needPython(t)
@@ -63,7 +64,7 @@ func TestHexBrokenScripts(t *testing.T) {
 		{"raises.py", string(engine.FailDead), "skip-turn", ""},
 		{"returns_none.py", string(engine.FailDead), "skip-turn", ""},
 		{"exits.py", string(engine.FailDead), "skip-turn", ""},
-		{"missing.py", string(engine.FailDead), "skip-turn", "notthere_arena_test_module"},
+		{"missing.py", string(engine.FailNoShow), "loss", "notthere_arena_test_module"}, // never connects: a no-show
 		{"hangs.py", string(engine.FailTimeout), "random-move", ""},
 		{"illegal.py", string(engine.FailIllegal), "loss", ""},
 	}
@@ -97,7 +98,11 @@ func TestHexBrokenScripts(t *testing.T) {
 					t.Fatalf("the game should have gone on to a normal end: %+v", rec.Result)
 				}
 			case "loss":
-				if rec.Result.Winner != 1 || !strings.HasPrefix(rec.Result.Reason, `ILLEGAL MOVE: player 1 played "12,0,1,1"`) {
+				want := `ILLEGAL MOVE: player 1 played "12,0,1,1"`
+				if c.kind == string(engine.FailNoShow) {
+					want = "NO-SHOW: player 1"
+				}
+				if rec.Result.Winner != 1 || !strings.HasPrefix(rec.Result.Reason, want) {
 					t.Fatalf("result %+v", rec.Result)
 				}
 			}
