@@ -17,6 +17,8 @@ import (
 	"arena/arena/record"
 	"arena/arena/referee"
 	"arena/arena/results"
+	"arena/arena/slots"
+	"arena/engine"
 	"arena/plugins/host"
 )
 
@@ -50,6 +52,13 @@ type RunOptions struct {
 	// played; OnGame after each stored game.
 	OnStart func(total, done int)
 	OnGame  func(Progress)
+	// Slots are the CPU slots games under a wall-clock profile reserve,
+	// one per agent, for the whole game; nil makes a pool of the spec's
+	// Machine shared host-wide through slots.DefaultDir().
+	Slots *slots.Pool
+	// Warn receives warnings that do not stop the run (a busy machine);
+	// nil writes them to Log.
+	Warn func(msg string)
 }
 
 // Progress describes the run after one more finished game.
@@ -212,6 +221,19 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 		}
 		total += p.kept + len(p.pending)
 		done += p.kept
+	}
+	if opt.Slots == nil && wallClock(s) {
+		pool, err := slots.New(slots.DefaultDir(), s.Machine)
+		if err != nil {
+			return err
+		}
+		opt.Slots = pool
+	}
+	if opt.Warn == nil {
+		opt.Warn = func(msg string) { fmt.Fprintln(logw, "warning:", msg) }
+	}
+	if opt.Slots != nil {
+		warnSlots(opt.Slots, s.Machine, opt.Warn)
 	}
 	if opt.OnStart != nil {
 		opt.OnStart(total, done)
@@ -439,12 +461,38 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 		launch[a.Name] = a.Launch
 		players[a.Name] = referee.Player{Name: a.Name, Ref: a.Ref, Options: a.Options, Hash: a.Hash}
 	}
-	ref := &referee.Referee{Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
-		// Records keep the reference as written; the launcher gets the
-		// resolved one.
-		p.Ref = launch[p.Name]
-		return opt.Launch(ctx, p, o)
-	}, OnEvent: opt.OnEvent}
+	// play referees one game, its agents each pinned to a slot of their
+	// own for the whole game under a wall-clock profile.
+	pool := opt.Slots
+	if l.Profile.Time != engine.PerMove {
+		pool = nil
+	}
+	play := func(ctx context.Context, m referee.Match) (*record.Game, error) {
+		cpus := map[string][]int{}
+		if pool != nil {
+			lease, err := pool.Acquire(ctx, min(2, pool.Size()))
+			if err != nil {
+				return nil, err
+			}
+			defer lease.Release()
+			c := lease.CPUs()
+			for seat, p := range m.Players {
+				cpus[p.Name] = []int{c[seat%len(c)]}
+			}
+			if m.Players[0].Name == m.Players[1].Name {
+				// An agent playing itself: both copies share the pair.
+				cpus[m.Players[0].Name] = c
+			}
+		}
+		ref := &referee.Referee{Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
+			// Records keep the reference as written; the launcher gets
+			// the resolved one.
+			p.Ref = launch[p.Name]
+			o.CPUs = cpus[p.Name]
+			return opt.Launch(ctx, p, o)
+		}, OnEvent: opt.OnEvent}
+		return ref.Play(ctx, m)
+	}
 
 	// The SPRT's decision cancels the games in progress: the test has used
 	// exactly the games stored, and a game cut short is never stored.
@@ -466,7 +514,7 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 		go func() {
 			defer wg.Done()
 			for m := range jobs {
-				rec, err := ref.Play(lctx, referee.Match{
+				rec, err := play(lctx, referee.Match{
 					ID: m.ID, Game: l.Game, Params: l.Params, Profile: l.Profile.Clone(), Overrides: l.Overrides,
 					Players: [2]referee.Player{players[m.Seats[0]], players[m.Seats[1]]}, Seed: m.Seed,
 				})
@@ -553,6 +601,34 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 		return err
 	}
 	return firstErr
+}
+
+// wallClock reports whether any league of s times moves by the wall clock.
+func wallClock(s *Spec) bool {
+	for _, l := range s.Leagues {
+		if l.Profile.Time == engine.PerMove {
+			return true
+		}
+	}
+	return false
+}
+
+// warnSlots warns when agents cannot have a core each, or when the
+// machine is already busier than the slots left free: moves timed by the
+// wall clock may then be late through no fault of the agents.
+func warnSlots(pool *slots.Pool, m slots.Machine, warn func(string)) {
+	if pool.Size() < 2 {
+		warn(fmt.Sprintf("one CPU slot only (%s): both agents of a game share it, and a move timed by the wall clock may wait for the opponent's", m.Why))
+	}
+	free := pool.Free()
+	load, err := slots.Load()
+	if err != nil {
+		return
+	}
+	if load > float64(free) {
+		warn(fmt.Sprintf("the machine is busy: load average %.2f over the %d free CPU slot(s) of %d (%s); a move timed by the wall clock may be late while waiting for a core, and such moves are marked \"possibly contention\"",
+			load, free, pool.Size(), pool.Dir()))
+	}
 }
 
 // lockDir takes an exclusive lock on a league directory, so two runs never

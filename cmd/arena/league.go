@@ -39,6 +39,7 @@ type runFlags struct {
 	broken bool
 	sets   []string
 	serve  string
+	cores  int
 }
 
 func newLeagueRunCmd(e *env) *cobra.Command {
@@ -84,6 +85,7 @@ Every key of the file can be overridden by an environment variable
 	f.BoolVarP(&rf.quiet, "quiet", "q", false, "do not print each penalty as it happens")
 	f.BoolVar(&rf.broken, "allow-broken", false, "enter agents that fail the pre-flight check anyway (their games record the course's penalties)")
 	f.StringVar(&rf.serve, "serve", "", "also serve the live web viewer of this league on ADDR (\":8080\" is loopback port 8080), until Ctrl-C")
+	f.IntVar(&rf.cores, "cores", 0, "use at most N CPU slots (default: every CPU the process may use, capped by GOMAXPROCS and the cgroup quota); under a wall-clock profile each game holds one slot per agent, shared with other arena runs on this machine")
 	f.StringArrayVar(&rf.sets, "set", nil, "override any key KEY=VALUE (repeatable), e.g. sprt.elo1=20")
 	league.AddFlags(f)
 	return cmd
@@ -98,6 +100,9 @@ func (e *env) loadLeague(cmd *cobra.Command, file string, sets []string, forRun 
 	if forRun {
 		opt.Sources.Flags = cmd.Flags()
 		opt.CheckAgent = e.checkAgent
+		if f := cmd.Flags().Lookup("cores"); f != nil {
+			opt.Cores, _ = cmd.Flags().GetInt("cores")
+		}
 	}
 	return league.Load(file, opt)
 }
@@ -129,6 +134,7 @@ func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf 
 		Force:      rf.force > 0,
 		ForceMixed: rf.force > 1,
 		Log:        notes,
+		Warn:       func(msg string) { fmt.Fprintln(e.stderr, "warning:", msg) },
 		OnEvent:    plog.onEvent,
 		Preflight: func(ctx context.Context, s *league.Spec) error {
 			refused, err := e.refusal(ctx, e.preflightCheck(ctx, launch, leagueCheckItems(s)), rf.broken)

@@ -80,6 +80,10 @@ const agentPath = "/usr/local/bin:/usr/bin:/bin"
 type Options struct {
 	StartTimeout time.Duration // handshake deadline (default 30 s)
 	MemoryMB     int           // resident memory limit; 0 = none
+	// CPUs, when set, are the only CPUs the agent's process tree may run
+	// on (its fair slot): applied with sched_setaffinity to the thread that
+	// starts it, so the process, its threads and its children inherit it.
+	CPUs []int
 	// ProtocolVersion overrides the protocol version the arena asks for
 	// (tests of the version check only).
 	ProtocolVersion uint
@@ -345,6 +349,10 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	p.client = client
 	started := make(chan error, 1)
 	go func() {
+		if err := pinThread(opt.CPUs); err != nil {
+			started <- err
+			return
+		}
 		_, err := client.Start()
 		started <- err
 	}()
