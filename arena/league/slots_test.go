@@ -118,8 +118,15 @@ agents:
 		if err != nil {
 			t.Fatalf("run %d: %v", i, err)
 		}
-		if n := len(storedGames(t, outs[i], fmt.Sprintf("fair%d", i))); n != 4 {
-			t.Fatalf("run %d stored %d games, want 4", i, n)
+		games := storedGames(t, outs[i], fmt.Sprintf("fair%d", i))
+		if len(games) != 4 {
+			t.Fatalf("run %d stored %d games, want 4", i, len(games))
+		}
+		// Pinned agents play their games out: no death, no substitute.
+		for _, g := range games {
+			for _, e := range g.Record.Events {
+				t.Errorf("game %s: %s event: %s", g.Record.ID, e.Kind, e.Detail)
+			}
 		}
 	}
 	for _, e := range spy.errs {

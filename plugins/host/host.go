@@ -349,11 +349,15 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	p.client = client
 	started := make(chan error, 1)
 	go func() {
-		if err := pinThread(opt.CPUs); err != nil {
+		restore, err := pinThread(opt.CPUs)
+		if err != nil {
 			started <- err
 			return
 		}
-		_, err := client.Start()
+		_, err = client.Start()
+		if rerr := restore(); rerr != nil && err == nil {
+			err = rerr
+		}
 		started <- err
 	}()
 	select {

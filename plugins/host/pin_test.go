@@ -1,15 +1,19 @@
 package host_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
 	"arena/plugins/host"
+	"arena/plugins/protocol"
 )
 
 func affinity(t *testing.T, tid int) []int {
@@ -27,6 +31,46 @@ func affinity(t *testing.T, tid int) []int {
 	return out
 }
 
+func tasksOf(pid int) []int {
+	var out []int
+	tasks, _ := filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "task", "*"))
+	for _, task := range tasks {
+		if tid, err := strconv.Atoi(filepath.Base(task)); err == nil {
+			out = append(out, tid)
+		}
+	}
+	return out
+}
+
+// tree lists pid and its descendants, from /proc's parent links.
+func tree(pid int) []int {
+	parent := map[int]int{}
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, st := range stats {
+		b, err := os.ReadFile(st)
+		if err != nil {
+			continue
+		}
+		i := strings.LastIndexByte(string(b), ')')
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) < 2 {
+			continue
+		}
+		child, _ := strconv.Atoi(filepath.Base(filepath.Dir(st)))
+		pp, _ := strconv.Atoi(f[1])
+		parent[child] = pp
+	}
+	out := []int{pid}
+	for i := 0; i < len(out); i++ {
+		for c, pp := range parent {
+			if pp == out[i] {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
 // TestCPUsPinEveryThreadOfTheAgent checks that an agent started with CPUs
 // runs, with every thread of every process of its tree, on those CPUs
 // only, and that the arena itself keeps all of its own.
@@ -38,10 +82,7 @@ func TestCPUsPinEveryThreadOfTheAgent(t *testing.T) {
 	want := []int{mine[len(mine)-1]}
 	p := launch(t, "echo", host.Options{CPUs: want})
 	defer p.Kill()
-	pids := p.Pids()
-	if len(pids) == 0 {
-		t.Fatal("no agent process found")
-	}
+	pids := tree(p.Pid())
 	threads := 0
 	for _, pid := range pids {
 		tasks, _ := filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "task", "*"))
@@ -62,8 +103,16 @@ func TestCPUsPinEveryThreadOfTheAgent(t *testing.T) {
 	if threads == 0 {
 		t.Fatal("no thread of the agent found")
 	}
-	if got := affinity(t, 0); !slices.Equal(got, mine) {
-		t.Fatalf("the arena's own thread now runs on %v, was %v", got, mine)
+	// The agent outlives its start: the launching thread is not discarded
+	// (its parent-death signal would kill the agent).
+	time.Sleep(300 * time.Millisecond)
+	if _, err := p.Agent.Move(context.Background(), protocol.MoveRequest{}); err != nil {
+		t.Fatalf("pinned agent no longer answers: %v", err)
+	}
+	for _, task := range tasksOf(os.Getpid()) {
+		if got := affinity(t, task); !slices.Equal(got, mine) {
+			t.Fatalf("the arena's thread %d now runs on %v, was %v", task, got, mine)
+		}
 	}
 	// Another agent started unpinned gets every CPU.
 	q := launch(t, "echo", host.Options{})
