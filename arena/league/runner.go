@@ -56,6 +56,13 @@ type RunOptions struct {
 	// one per agent, for the whole game; nil makes a pool of the spec's
 	// Machine shared host-wide through slots.DefaultDir().
 	Slots *slots.Pool
+	// Sample reads the machine's load for the evidence of late moves
+	// (default: slots.Now).
+	Sample func() (slots.Sample, bool)
+	// ReplayLate deletes the stored games where a move was late with
+	// evidence of contention (record.Evidence), so that the run plays them
+	// again.
+	ReplayLate bool
 	// Warn receives warnings that do not stop the run (a busy machine);
 	// nil writes them to Log.
 	Warn func(msg string)
@@ -135,6 +142,11 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 	}
 	if err := otherLeagues(ctx, st, s); err != nil {
 		return err
+	}
+	if opt.ReplayLate {
+		if err := dropContended(ctx, st, s, logw); err != nil {
+			return err
+		}
 	}
 
 	type plan struct {
@@ -490,7 +502,7 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 			p.Ref = launch[p.Name]
 			o.CPUs = cpus[p.Name]
 			return opt.Launch(ctx, p, o)
-		}, OnEvent: opt.OnEvent}
+		}, OnEvent: opt.OnEvent, Sample: opt.Sample}
 		return ref.Play(ctx, m)
 	}
 
@@ -603,6 +615,41 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 	return firstErr
 }
 
+// gameDeleter is a store that can remove games (results.SQLite).
+type gameDeleter interface {
+	DeleteGames(ctx context.Context, league string, ids []string) (int, error)
+}
+
+// dropContended deletes the games with a move marked possibly contention.
+func dropContended(ctx context.Context, st results.Store, s *Spec, logw io.Writer) error {
+	del, ok := st.(gameDeleter)
+	if !ok {
+		return errors.New("replay-late: the results store cannot delete games")
+	}
+	for _, l := range s.Leagues {
+		games, err := st.Games(ctx, l.Name)
+		if err != nil {
+			return err
+		}
+		var ids []string
+		for _, g := range games {
+			if g.Record.Contention(0)+g.Record.Contention(1) > 0 {
+				ids = append(ids, g.Match.ID)
+			}
+		}
+		if len(ids) == 0 {
+			fmt.Fprintf(logw, "league %s: no game has a late move marked possibly contention\n", l.Name)
+			continue
+		}
+		n, err := del.DeleteGames(ctx, l.Name, ids)
+		if err != nil {
+			return fmt.Errorf("league %s: %w", l.Name, err)
+		}
+		fmt.Fprintf(logw, "league %s: replaying %d game(s) with a late move marked possibly contention: %s\n", l.Name, n, strings.Join(ids, ", "))
+	}
+	return nil
+}
+
 // wallClock reports whether any league of s times moves by the wall clock.
 func wallClock(s *Spec) bool {
 	for _, l := range s.Leagues {
@@ -621,13 +668,15 @@ func warnSlots(pool *slots.Pool, m slots.Machine, warn func(string)) {
 		warn(fmt.Sprintf("one CPU slot only (%s): both agents of a game share it, and a move timed by the wall clock may wait for the opponent's", m.Why))
 	}
 	free := pool.Free()
-	load, err := slots.Load()
-	if err != nil {
+	smp, ok := slots.Now()
+	if !ok {
 		return
 	}
-	if load > float64(free) {
-		warn(fmt.Sprintf("the machine is busy: load average %.2f over the %d free CPU slot(s) of %d (%s); a move timed by the wall clock may be late while waiting for a core, and such moves are marked \"possibly contention\"",
-			load, free, pool.Size(), pool.Dir()))
+	// The one-minute average lags behind a machine that just got busy;
+	// the tasks running now do not.
+	if smp.Load > float64(free) || smp.Runnable > free {
+		warn(fmt.Sprintf("the machine is busy: load average %.2f, %d task(s) running, over the %d free CPU slot(s) of %d; a move timed by the wall clock may be late while waiting for a core, and such moves are marked \"possibly contention\" (arena league replay-late replays their games)",
+			smp.Load, smp.Runnable, free, pool.Size()))
 	}
 }
 

@@ -45,6 +45,9 @@ type Row struct {
 	Crash   int     `json:"crashes"`  // dead processes, agent errors, memory
 	// Penalties counts every event by its kind.
 	Penalties map[string]int `json:"penalties"`
+	// Contention counts the timeouts marked possibly contention: late
+	// while the machine was loaded and the agent used little CPU.
+	Contention int `json:"possibly_contention"`
 }
 
 // Cell is one agent's results against one opponent.
@@ -174,6 +177,7 @@ func Compute(l results.League, names []string, scheduled int, games []results.Ga
 				r.L++
 			}
 			r.Score += rec.Outcome(seat)
+			r.Contention += rec.Contention(seat)
 			for k, n := range rec.Penalties(seat) {
 				r.Penalties[k] += n
 				switch penaltyClass(k) {

@@ -278,6 +278,36 @@ func unlock(f *os.File) {
 	f.Close()
 }
 
+// Sample is the machine's load at one moment.
+type Sample struct {
+	Load     float64 // one-minute load average
+	Runnable int     // tasks running or ready to run, this reader excluded
+	CPUs     int     // CPUs this process may use
+}
+
+// Now samples the machine's load; ok is false where /proc/loadavg cannot
+// be read.
+func Now() (Sample, bool) {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return Sample{}, false
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 4 {
+		return Sample{}, false
+	}
+	load, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return Sample{}, false
+	}
+	r, _, _ := strings.Cut(f[3], "/")
+	run, err := strconv.Atoi(r)
+	if err != nil {
+		return Sample{}, false
+	}
+	return Sample{Load: load, Runnable: max(0, run-1), CPUs: runtime.NumCPU()}, true
+}
+
 // Load is the machine's one-minute load average (/proc/loadavg).
 func Load() (float64, error) {
 	b, err := os.ReadFile("/proc/loadavg")

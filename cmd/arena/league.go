@@ -27,7 +27,7 @@ ab with an SPRT), games per pairing and seeds. Results go to a SQLite store in
 the league directory; running the same file again resumes where it stopped.
 See docs/leagues.md for every key.`,
 	}
-	cmd.AddCommand(newLeagueRunCmd(e), newLeagueStandingsCmd(e), newLeagueExportCmd(e))
+	cmd.AddCommand(newLeagueRunCmd(e), newLeagueStandingsCmd(e), newLeagueExportCmd(e), newLeagueReplayLateCmd(e))
 	return cmd
 }
 
@@ -40,6 +40,9 @@ type runFlags struct {
 	sets   []string
 	serve  string
 	cores  int
+	// replayLate deletes the games with a late move marked possibly
+	// contention before playing the missing ones (league replay-late).
+	replayLate bool
 }
 
 func newLeagueRunCmd(e *env) *cobra.Command {
@@ -91,6 +94,32 @@ Every key of the file can be overridden by an environment variable
 	return cmd
 }
 
+func newLeagueReplayLateCmd(e *env) *cobra.Command {
+	rf := runFlags{replayLate: true}
+	cmd := &cobra.Command{
+		Use:   "replay-late LEAGUE.yaml",
+		Short: "Replay the games where a move was late possibly for want of a core",
+		Long: `Delete from the league's results every game in which a move was late (or
+timed out) while the machine was loaded and the agent used well under its
+wall time in CPU — the moves the records and the standings mark "possibly
+contention" — and play those games again, with the same seeds, then print
+the standings. Other games are kept. Run it on a quieter machine, or with
+fewer --cores, so the replayed games get the cores their agents are owed.`,
+		Example: `  arena league replay-late configs/bohnenspiel.yaml
+  arena league replay-late configs/bohnenspiel.yaml --cores 2`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runLeague(cmd.Context(), e, cmd, args[0], rf)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVarP(&rf.quiet, "quiet", "q", false, "do not print each penalty as it happens")
+	f.IntVar(&rf.cores, "cores", 0, "use at most N CPU slots (see league run --cores)")
+	f.StringArrayVar(&rf.sets, "set", nil, "override any key KEY=VALUE (repeatable), as for league run")
+	league.AddFlags(f)
+	return cmd
+}
+
 // loadLeague loads a league file. For run, the command's flags override
 // keys and agents are checked; the report commands only need to find the
 // league directory (their own flags, such as export's --format, are not
@@ -133,6 +162,7 @@ func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf 
 		Launch:     launch,
 		Force:      rf.force > 0,
 		ForceMixed: rf.force > 1,
+		ReplayLate: rf.replayLate,
 		Log:        notes,
 		Warn:       func(msg string) { fmt.Fprintln(e.stderr, "warning:", msg) },
 		OnEvent:    plog.onEvent,
