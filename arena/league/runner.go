@@ -59,6 +59,9 @@ type RunOptions struct {
 	// Sample reads the machine's load for the evidence of late moves
 	// (default: slots.Now).
 	Sample func() (slots.Sample, bool)
+	// Remote, when set, plays the games instead of local agents
+	// (league run --cluster).
+	Remote Remote
 	// ReplayLate deletes the stored games where a move was late with
 	// evidence of contention (record.Evidence), so that the run plays them
 	// again.
@@ -234,7 +237,7 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 		total += p.kept + len(p.pending)
 		done += p.kept
 	}
-	if opt.Slots == nil && wallClock(s) {
+	if opt.Slots == nil && opt.Remote == nil && wallClock(s) {
 		pool, err := slots.New(slots.DefaultDir(), s.Machine)
 		if err != nil {
 			return err
@@ -244,7 +247,7 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 	if opt.Warn == nil {
 		opt.Warn = func(msg string) { fmt.Fprintln(logw, "warning:", msg) }
 	}
-	if opt.Slots != nil {
+	if opt.Slots != nil && opt.Remote == nil {
 		warnSlots(opt.Slots, s.Machine, opt.Warn)
 	}
 	if opt.OnStart != nil {
@@ -473,37 +476,30 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 		launch[a.Name] = a.Launch
 		players[a.Name] = referee.Player{Name: a.Name, Ref: a.Ref, Options: a.Options, Hash: a.Hash}
 	}
-	// play referees one game, its agents each pinned to a slot of their
-	// own for the whole game under a wall-clock profile.
 	pool := opt.Slots
 	if l.Profile.Time != engine.PerMove {
 		pool = nil
 	}
-	play := func(ctx context.Context, m referee.Match) (*record.Game, error) {
-		cpus := map[string][]int{}
-		if pool != nil {
-			lease, err := pool.Acquire(ctx, min(2, pool.Size()))
-			if err != nil {
-				return nil, err
-			}
-			defer lease.Release()
-			c := lease.CPUs()
-			for seat, p := range m.Players {
-				cpus[p.Name] = []int{c[seat%len(c)]}
-			}
-			if m.Players[0].Name == m.Players[1].Name {
-				// An agent playing itself: both copies share the pair.
-				cpus[m.Players[0].Name] = c
-			}
+	play := func(ctx context.Context, m referee.Match, sm results.Match) (*record.Game, func() error, error) {
+		if opt.Remote != nil {
+			return opt.Remote.Play(ctx, l, sm)
 		}
-		ref := &referee.Referee{Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
+		rec, err := PlayPinned(ctx, pool, referee.Referee{Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
 			// Records keep the reference as written; the launcher gets
 			// the resolved one.
 			p.Ref = launch[p.Name]
-			o.CPUs = cpus[p.Name]
 			return opt.Launch(ctx, p, o)
-		}, OnEvent: opt.OnEvent, Sample: opt.Sample}
-		return ref.Play(ctx, m)
+		}, OnEvent: opt.OnEvent, Sample: opt.Sample}, m)
+		return rec, nil, err
+	}
+	if opt.Remote != nil {
+		have := map[string]bool{}
+		for _, g := range stored {
+			have[g.Match.ID] = true
+		}
+		if err := opt.Remote.Begin(ctx, l, have); err != nil {
+			return err
+		}
 	}
 
 	// The SPRT's decision cancels the games in progress: the test has used
@@ -511,9 +507,10 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 	lctx, decide := context.WithCancel(ctx)
 	defer decide()
 	type outcome struct {
-		m   results.Match
-		rec *record.Game
-		err error
+		m      results.Match
+		rec    *record.Game
+		commit func() error // acknowledges a remote result once stored
+		err    error
 	}
 	jobs := make(chan results.Match)
 	outs := make(chan outcome)
@@ -521,16 +518,22 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 	var stopOnce sync.Once
 	halt := func() { stopOnce.Do(func() { close(stop) }) }
 	var wg sync.WaitGroup
-	for range max(1, l.Concurrency) {
+	workers := max(1, l.Concurrency)
+	if opt.Remote != nil {
+		// Remote workers bring their own slots: every pending match is
+		// handed out at once, and the workers take them as they can.
+		workers = max(1, len(pending))
+	}
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for m := range jobs {
-				rec, err := play(lctx, referee.Match{
+				rec, commit, err := play(lctx, referee.Match{
 					ID: m.ID, Game: l.Game, Params: l.Params, Profile: l.Profile.Clone(), Overrides: l.Overrides,
 					Players: [2]referee.Player{players[m.Seats[0]], players[m.Seats[1]]}, Seed: m.Seed,
-				})
-				outs <- outcome{m, rec, err}
+				}, m)
+				outs <- outcome{m, rec, commit, err}
 			}
 		}()
 	}
@@ -581,6 +584,13 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 			halt()
 			continue
 		}
+		// A remote result is acknowledged only once stored: a coordinator
+		// that dies in between gets it again and finds it stored.
+		if o.commit != nil {
+			if err := o.commit(); err != nil && firstErr == nil && lctx.Err() == nil {
+				firstErr = fmt.Errorf("league %s: match %s: acknowledge result: %w", l.Name, o.m.ID, err)
+			}
+		}
 		finished++
 		if !added {
 			continue
@@ -613,6 +623,46 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 		return err
 	}
 	return firstErr
+}
+
+// Remote plays a league's matches elsewhere (arena/cluster). The runner
+// stays the only writer of the store: it stores each result, then calls
+// the commit Play returned.
+type Remote interface {
+	// Begin is told the league about to be played and the matches the
+	// store already holds, before any Play.
+	Begin(ctx context.Context, l *League, stored map[string]bool) error
+	// Play has the match played and returns its record.
+	Play(ctx context.Context, l *League, m results.Match) (rec *record.Game, commit func() error, err error)
+}
+
+// PlayPinned referees one game. Under a wall-clock profile, with a pool,
+// it first holds a slot per agent for the whole game and pins each agent
+// to its own.
+func PlayPinned(ctx context.Context, pool *slots.Pool, ref referee.Referee, m referee.Match) (*record.Game, error) {
+	if pool == nil || m.Profile.Time != engine.PerMove {
+		return ref.Play(ctx, m)
+	}
+	lease, err := pool.Acquire(ctx, min(2, pool.Size()))
+	if err != nil {
+		return nil, err
+	}
+	defer lease.Release()
+	c := lease.CPUs()
+	cpus := map[string][]int{}
+	for seat, p := range m.Players {
+		cpus[p.Name] = []int{c[seat%len(c)]}
+	}
+	if m.Players[0].Name == m.Players[1].Name {
+		// An agent playing itself: both copies share the pair.
+		cpus[m.Players[0].Name] = c
+	}
+	launch := ref.Launch
+	ref.Launch = func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
+		o.CPUs = cpus[p.Name]
+		return launch(ctx, p, o)
+	}
+	return ref.Play(ctx, m)
 }
 
 // gameDeleter is a store that can remove games (results.SQLite).

@@ -125,6 +125,17 @@ type Game struct {
 	Stderr    [2]string         `json:"stderr"`
 	Started   time.Time         `json:"started"`
 	Ended     time.Time         `json:"ended"`
+	// Worker is the machine that played the game, for games played by a
+	// cluster worker (arena worker).
+	Worker *Worker `json:"worker,omitempty"`
+}
+
+// Worker describes the machine a cluster worker played a game on.
+type Worker struct {
+	Name  string `json:"name"`  // the worker's name (--name, default host-pid)
+	Host  string `json:"host"`  // its host name
+	CPU   string `json:"cpu"`   // CPU model
+	Cores int    `json:"cores"` // its CPU slots
 }
 
 // SchemaVersion is written into every record.
