@@ -47,18 +47,27 @@ type Worker struct {
 // Run takes jobs until ctx is cancelled. A game in progress when ctx ends
 // is abandoned: its job goes back to the stream.
 func (w *Worker) Run(ctx context.Context) error {
+	logw := w.Log
+	if logw == nil {
+		logw = io.Discard
+	}
+	// A worker may start before its coordinator's server: it waits.
 	nc, js, err := connect(ctx, w.URL, "arena worker "+w.Machine.Name)
-	if err != nil {
-		return err
+	for said := false; err != nil; nc, js, err = connect(ctx, w.URL, "arena worker "+w.Machine.Name) {
+		if !said {
+			fmt.Fprintf(logw, "%v; retrying every second\n", err)
+			said = true
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
 	}
 	defer nc.Close()
 	cons, err := consumer(ctx, js, JobsStream, workerConsumer, w.Config)
 	if err != nil {
 		return fmt.Errorf("cluster %s: %w", w.URL, err)
-	}
-	logw := w.Log
-	if logw == nil {
-		logw = io.Discard
 	}
 	n := w.Concurrency
 	if n <= 0 {
