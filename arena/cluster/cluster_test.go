@@ -243,6 +243,23 @@ func TestClusterLeagueSurvivesAKilledWorker(t *testing.T) {
 		t.Fatalf("games by worker: %v", byWorker)
 	}
 	t.Logf("games by worker: %v", byWorker)
+	st, err := results.OpenDirReadOnly(ctx, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups, err := league.ReportByWorker(ctx, st, "cl")
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range groups {
+		if g.Played != byWorker[g.Worker.Name] {
+			t.Fatalf("standings of worker %s count %d games, it played %d", g.Worker.Name, g.Played, byWorker[g.Worker.Name])
+		}
+	}
+	if len(groups) != len(byWorker) {
+		t.Fatalf("%d worker tables for %d workers", len(groups), len(byWorker))
+	}
 
 	// The same league, locally.
 	local := filepath.Join(t.TempDir(), "local")

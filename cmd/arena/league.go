@@ -353,6 +353,7 @@ func writeStandingsText(ctx context.Context, out io.Writer, st results.Store, na
 
 func newLeagueStandingsCmd(e *env) *cobra.Command {
 	var only string
+	var byWorker bool
 	cmd := &cobra.Command{
 		Use:   "standings LEAGUE.yaml|DIR",
 		Short: "Print the standings of a league from its results store",
@@ -367,6 +368,9 @@ league runs.`,
 				return err
 			}
 			defer st.Close()
+			if byWorker {
+				return writeStandingsByWorker(cmd.Context(), cmd.OutOrStdout(), st, names)
+			}
 			if err := writeStandingsText(cmd.Context(), cmd.OutOrStdout(), st, names); err != nil {
 				return err
 			}
@@ -381,7 +385,29 @@ league runs.`,
 		},
 	}
 	cmd.Flags().StringVar(&only, "league", "", "only this league of a multi-game file")
+	cmd.Flags().BoolVar(&byWorker, "by-worker", false, "one table per cluster worker that played games (machine, CPU model, cores), to compare machines")
 	return cmd
+}
+
+func writeStandingsByWorker(ctx context.Context, out io.Writer, st results.Store, names []string) error {
+	for _, n := range names {
+		groups, err := league.ReportByWorker(ctx, st, n)
+		if err != nil {
+			return err
+		}
+		for _, g := range groups {
+			w := g.Worker
+			if w.Name == "" {
+				fmt.Fprintf(out, "\n== played locally (no cluster worker): %d game(s)\n", g.Played)
+			} else {
+				fmt.Fprintf(out, "\n== worker %s on %s (%s, %d slot(s)): %d game(s)\n", w.Name, w.Host, w.CPU, w.Cores, g.Played)
+			}
+			if err := g.WriteText(out); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func newLeagueExportCmd(e *env) *cobra.Command {
