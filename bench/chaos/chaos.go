@@ -54,7 +54,25 @@ func main() {
 	games := flag.Int("games", 1000, "at least this many games (rounded up to whole pairings)")
 	kills := flag.Int("kills", 10, "SIGKILLs of the coordinator, and of the workers, at least")
 	dir := flag.String("dir", "", "work directory (default: a new temporary one, removed after a clean run)")
+	scale := flag.Bool("scale", false, "instead: no kills, the league's wall time with 1, 2 and 3 workers (the scaling curve)")
 	flag.Parse()
+	if *scale {
+		for n := 1; n <= 3; n++ {
+			d, err := os.MkdirTemp("", "arena-scale-")
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			sum, err := Run(context.Background(), Options{Games: *games, Workers: n, Dir: d, NoLocal: true})
+			os.RemoveAll(d)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "scale:", err)
+				os.Exit(1)
+			}
+			fmt.Printf("scale: %d worker(s), %d games, wall %v, %.1f ms/game\n", n, sum.Games, sum.Wall.Round(100*time.Millisecond), float64(sum.Wall.Milliseconds())/float64(sum.Games))
+		}
+		return
+	}
 	work := *dir
 	if work == "" {
 		d, err := os.MkdirTemp("", "arena-chaos-")
@@ -172,6 +190,10 @@ type Options struct {
 	Log          *os.File
 	// Self is the binary to start children from (default os.Args[0]).
 	Self string
+	// Workers is the number of worker processes (default 3).
+	Workers int
+	// NoLocal skips the local replay of the league (timing runs).
+	NoLocal bool
 }
 
 // Summary is the one line a run prints.
@@ -244,7 +266,10 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	url := srv.URL()
 
 	coord := &proc{args: []string{roleCoord, url, file, out}}
-	workers := make([]*proc, 3)
+	workers := make([]*proc, max(1, o.Workers))
+	if o.Workers == 0 {
+		workers = make([]*proc, 3)
+	}
 	for i := range workers {
 		workers[i] = &proc{args: []string{roleWorker, url, fmt.Sprintf("w%d", i), filepath.Join(o.Dir, fmt.Sprintf("slots%d", i))}}
 	}
@@ -333,6 +358,13 @@ finished:
 	}
 	sum.Integrity = integrity(filepath.Join(out, results.FileName))
 
+	sum.Wall = time.Since(start)
+	if o.NoLocal {
+		if sum.Lost > 0 || sum.Games != sum.Scheduled {
+			return sum, fmt.Errorf("%d game(s) lost", sum.Lost)
+		}
+		return sum, nil
+	}
 	local := filepath.Join(o.Dir, "local")
 	ls, err := load(file, local)
 	if err != nil {
