@@ -567,6 +567,12 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 				firstErr = fmt.Errorf("league %s: match %s: %w", l.Name, o.m.ID, o.err)
 			}
 			halt()
+			if opt.Remote != nil {
+				// Remote games wait for results that may never come (a
+				// refused agent copy): stop waiting. Their jobs stay in
+				// the stream for the next run.
+				decide()
+			}
 			continue
 		}
 		if decided {
