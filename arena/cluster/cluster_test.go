@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -212,8 +213,11 @@ func TestClusterLeagueSurvivesAKilledWorker(t *testing.T) {
 	case <-done:
 		t.Fatalf("league over before the kill: %v", runErr)
 	}
-	// w1 plays without pause: a kill now lands in a game (its agents are
-	// running), which must be replayed by another worker.
+	// Kill w1 while its agents run: in the middle of a game, which must be
+	// replayed by another worker.
+	for !hasChildren(w1.cmd.Process.Pid) {
+		time.Sleep(time.Millisecond)
+	}
 	if err := w1.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -261,16 +265,37 @@ func TestClusterLeagueSurvivesAKilledWorker(t *testing.T) {
 		t.Fatalf("%d worker tables for %d workers", len(groups), len(byWorker))
 	}
 
-	// The same league, locally.
+	// The same league, locally: the same agents' code with the same seeds,
+	// run in this process to keep the test short.
 	local := filepath.Join(t.TempDir(), "local")
 	ls := loadSpec(t, local, gpp)
-	if err := league.Run(ctx, ls, league.RunOptions{Launch: launcher(), Slots: mustPool(t)}); err != nil {
+	if err := league.Run(ctx, ls, league.RunOptions{Launch: inProcessLauncher, Slots: mustPool(t)}); err != nil {
 		t.Fatal(err)
 	}
 	want, _ := standings(t, local)
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("cluster standings %v\nlocal standings %v", got, want)
 	}
+}
+
+// hasChildren reports whether a process has a child now (a worker's agent).
+func hasChildren(pid int) bool {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, st := range stats {
+		b, err := os.ReadFile(st)
+		if err != nil {
+			continue
+		}
+		i := strings.LastIndexByte(string(b), ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			return true
+		}
+	}
+	return false
 }
 
 func mustPool(t *testing.T) *slots.Pool {
