@@ -256,7 +256,7 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 	prog := &Progress{Done: done, Total: total}
 	var runErr error
 	for _, p := range plans {
-		describe(logw, p.l, len(p.sched), len(p.sched)-len(p.pending))
+		describe(logw, p.l, len(p.sched), len(p.sched)-len(p.pending), opt.Remote != nil)
 		if err := runLeague(ctx, st, p.l, p.pending, p.games, opt, logw, prog); err != nil {
 			runErr = err
 			break
@@ -399,13 +399,18 @@ func configDiff(old, new string) string {
 }
 
 // describe prints a league's setup; overrides are always shown.
-func describe(w io.Writer, l *League, total, done int) {
+func describe(w io.Writer, l *League, total, done int, remote bool) {
 	fmt.Fprintf(w, "league %s: %s under profile %s", l.Name, l.Game.Info().Name, l.Profile.Name)
 	if len(l.Params) > 0 {
 		fmt.Fprintf(w, ", params %s", l.Params)
 	}
-	fmt.Fprintf(w, ", %s, %d agents, %d games (%d already played), %d at a time (%s)\n",
-		l.Format, len(l.Agents), total, done, l.Concurrency, l.ConcurrencyWhy)
+	if remote {
+		fmt.Fprintf(w, ", %s, %d agents, %d games (%d already played), on cluster workers (each with its own CPU slots)\n",
+			l.Format, len(l.Agents), total, done)
+	} else {
+		fmt.Fprintf(w, ", %s, %d agents, %d games (%d already played), %d at a time (%s)\n",
+			l.Format, len(l.Agents), total, done, l.Concurrency, l.ConcurrencyWhy)
+	}
 	for _, o := range l.Overrides {
 		fmt.Fprintf(w, "  override %s\n", o)
 	}
