@@ -170,3 +170,7 @@ func sourceKey(ctx context.Context, dir string) (key, name string, err error) {
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32], name, nil
 }
+
+// FileHash is the content hash the league records for an agent's script or
+// binary ("sha256:HEX"), for checking a copy on another machine.
+func FileHash(path string) (string, error) { return fileHash(path) }

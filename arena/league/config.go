@@ -51,6 +51,13 @@ type Config struct {
 	// does not stop a league from resuming.
 	Isolation string   `mapstructure:"isolation" json:"-"`
 	AgentEnv  []string `mapstructure:"agent_env" json:"-"`
+	// Cluster says where games are played, not how: out of the hash too.
+	Cluster ClusterConfig `mapstructure:"cluster" json:"-"`
+}
+
+// ClusterConfig sends a league's games to workers (docs/cluster.md).
+type ClusterConfig struct {
+	URL string `mapstructure:"url" json:"-"`
 }
 
 // GameConfig is one entry of games: a league of its own.

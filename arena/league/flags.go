@@ -31,6 +31,8 @@ func keyDoc(key string) string {
 		return "league directory (default arena-results/NAME)"
 	case "cache_dir":
 		return "where Go package agents are built"
+	case "cluster.url":
+		return "play the games on cluster workers through this NATS JetStream server (docs/cluster.md)"
 	case "sprt.elo0":
 		return "SPRT H0 Elo (format ab)"
 	case "sprt.elo1":

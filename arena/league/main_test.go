@@ -24,14 +24,21 @@ import (
 const (
 	hostArg = "__test_agent"
 	runArg  = "__test_league"
+	hogArg  = "__test_hog"
 )
 
-var testAgents = []string{"random", "greedy", "slow", "erring"}
+var testAgents = []string{"random", "greedy", "slow", "erring", "ninety", "dozy"}
 
 func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == hostArg {
 		serveAgent(strings.TrimPrefix(os.Args[2], "builtin:"))
 		return
+	}
+	if len(os.Args) > 1 && os.Args[1] == hogArg {
+		// A CPU hog outside the arena: spin until killed.
+		for x := 0; ; x++ {
+			_ = x
+		}
 	}
 	if len(os.Args) > 3 && os.Args[1] == runArg {
 		if err := runChild(os.Args[2], os.Args[3]); err != nil {
@@ -49,6 +56,10 @@ func serveAgent(name string) {
 		sdk.Serve(&slow{})
 	case "erring":
 		sdk.Serve(&erring{})
+	case "ninety":
+		sdk.Serve(&ninety{})
+	case "dozy":
+		sdk.Serve(&dozy{})
 	default:
 		a, err := builtin.New(name)
 		if err != nil {
@@ -66,6 +77,36 @@ type slow struct{ builtin.Random }
 func (s *slow) Move(ctx context.Context, t sdk.Turn) (string, error) {
 	time.Sleep(5 * time.Millisecond)
 	return s.Random.Move(ctx, t)
+}
+
+// ninety thinks, spinning on its CPU, for 90% of the time to its deadline
+// on its first three moves of a game, the way course agents budget their
+// time by the clock, then plays at once.
+type ninety struct {
+	builtin.Random
+	moves int
+}
+
+func (n *ninety) Move(ctx context.Context, t sdk.Turn) (string, error) {
+	if n.moves++; n.moves <= 3 {
+		end := time.Now().Add(time.Until(t.Deadline) * 9 / 10)
+		for time.Now().Before(end) {
+		}
+	}
+	return n.Random.Move(ctx, t)
+}
+
+// dozy sleeps 1 s on its second move of a game, using no CPU.
+type dozy struct {
+	builtin.Random
+	moves int
+}
+
+func (d *dozy) Move(ctx context.Context, t sdk.Turn) (string, error) {
+	if d.moves++; d.moves == 2 {
+		time.Sleep(time.Second)
+	}
+	return d.Random.Move(ctx, t)
 }
 
 // erring reports an error instead of its first move of each game.

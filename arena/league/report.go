@@ -103,6 +103,12 @@ func (s *Standings) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "* %d game(s) decided with a dead agent's turns skipped (the profile's dead-agent rule; `penalties: {dead: loss}` in the league file changes it): %s\n",
 			s.Skipped, strings.Join(who, ", "))
 	}
+	for _, r := range s.Rows {
+		if r.Contention > 0 {
+			fmt.Fprintf(w, "%s: %d of its %d timeout(s) possibly contention (late while the machine was loaded, using little CPU); `arena league replay-late` replays those games\n",
+				r.Agent, r.Contention, r.Timeout)
+		}
+	}
 	if len(s.Rows) > 2 {
 		fmt.Fprintln(w, "\ncross-table (row's points / games against column):")
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

@@ -17,6 +17,8 @@ import (
 	"arena/arena/record"
 	"arena/arena/referee"
 	"arena/arena/results"
+	"arena/arena/slots"
+	"arena/engine"
 	"arena/plugins/host"
 )
 
@@ -50,6 +52,23 @@ type RunOptions struct {
 	// played; OnGame after each stored game.
 	OnStart func(total, done int)
 	OnGame  func(Progress)
+	// Slots are the CPU slots games under a wall-clock profile reserve,
+	// one per agent, for the whole game; nil makes a pool of the spec's
+	// Machine shared host-wide through slots.DefaultDir().
+	Slots *slots.Pool
+	// Sample reads the machine's load for the evidence of late moves
+	// (default: slots.Now).
+	Sample func() (slots.Sample, bool)
+	// Remote, when set, plays the games instead of local agents
+	// (league run --cluster).
+	Remote Remote
+	// ReplayLate deletes the stored games where a move was late with
+	// evidence of contention (record.Evidence), so that the run plays them
+	// again.
+	ReplayLate bool
+	// Warn receives warnings that do not stop the run (a busy machine);
+	// nil writes them to Log.
+	Warn func(msg string)
 }
 
 // Progress describes the run after one more finished game.
@@ -126,6 +145,11 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 	}
 	if err := otherLeagues(ctx, st, s); err != nil {
 		return err
+	}
+	if opt.ReplayLate {
+		if err := dropContended(ctx, st, s, logw); err != nil {
+			return err
+		}
 	}
 
 	type plan struct {
@@ -213,13 +237,26 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 		total += p.kept + len(p.pending)
 		done += p.kept
 	}
+	if opt.Slots == nil && opt.Remote == nil && wallClock(s) {
+		pool, err := slots.New(slots.DefaultDir(), s.Machine)
+		if err != nil {
+			return err
+		}
+		opt.Slots = pool
+	}
+	if opt.Warn == nil {
+		opt.Warn = func(msg string) { fmt.Fprintln(logw, "warning:", msg) }
+	}
+	if opt.Slots != nil && opt.Remote == nil {
+		warnSlots(opt.Slots, s.Machine, opt.Warn)
+	}
 	if opt.OnStart != nil {
 		opt.OnStart(total, done)
 	}
 	prog := &Progress{Done: done, Total: total}
 	var runErr error
 	for _, p := range plans {
-		describe(logw, p.l, len(p.sched), len(p.sched)-len(p.pending))
+		describe(logw, p.l, len(p.sched), len(p.sched)-len(p.pending), opt.Remote != nil)
 		if err := runLeague(ctx, st, p.l, p.pending, p.games, opt, logw, prog); err != nil {
 			runErr = err
 			break
@@ -362,13 +399,18 @@ func configDiff(old, new string) string {
 }
 
 // describe prints a league's setup; overrides are always shown.
-func describe(w io.Writer, l *League, total, done int) {
+func describe(w io.Writer, l *League, total, done int, remote bool) {
 	fmt.Fprintf(w, "league %s: %s under profile %s", l.Name, l.Game.Info().Name, l.Profile.Name)
 	if len(l.Params) > 0 {
 		fmt.Fprintf(w, ", params %s", l.Params)
 	}
-	fmt.Fprintf(w, ", %s, %d agents, %d games (%d already played), %d at a time (%s)\n",
-		l.Format, len(l.Agents), total, done, l.Concurrency, l.ConcurrencyWhy)
+	if remote {
+		fmt.Fprintf(w, ", %s, %d agents, %d games (%d already played), on cluster workers (each with its own CPU slots)\n",
+			l.Format, len(l.Agents), total, done)
+	} else {
+		fmt.Fprintf(w, ", %s, %d agents, %d games (%d already played), %d at a time (%s)\n",
+			l.Format, len(l.Agents), total, done, l.Concurrency, l.ConcurrencyWhy)
+	}
 	for _, o := range l.Overrides {
 		fmt.Fprintf(w, "  override %s\n", o)
 	}
@@ -439,21 +481,41 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 		launch[a.Name] = a.Launch
 		players[a.Name] = referee.Player{Name: a.Name, Ref: a.Ref, Options: a.Options, Hash: a.Hash}
 	}
-	ref := &referee.Referee{Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
-		// Records keep the reference as written; the launcher gets the
-		// resolved one.
-		p.Ref = launch[p.Name]
-		return opt.Launch(ctx, p, o)
-	}, OnEvent: opt.OnEvent}
+	pool := opt.Slots
+	if l.Profile.Time != engine.PerMove {
+		pool = nil
+	}
+	play := func(ctx context.Context, m referee.Match, sm results.Match) (*record.Game, func() error, error) {
+		if opt.Remote != nil {
+			return opt.Remote.Play(ctx, l, sm)
+		}
+		rec, err := PlayPinned(ctx, pool, referee.Referee{Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
+			// Records keep the reference as written; the launcher gets
+			// the resolved one.
+			p.Ref = launch[p.Name]
+			return opt.Launch(ctx, p, o)
+		}, OnEvent: opt.OnEvent, Sample: opt.Sample}, m)
+		return rec, nil, err
+	}
+	if opt.Remote != nil {
+		have := map[string]bool{}
+		for _, g := range stored {
+			have[g.Match.ID] = true
+		}
+		if err := opt.Remote.Begin(ctx, l, have); err != nil {
+			return err
+		}
+	}
 
 	// The SPRT's decision cancels the games in progress: the test has used
 	// exactly the games stored, and a game cut short is never stored.
 	lctx, decide := context.WithCancel(ctx)
 	defer decide()
 	type outcome struct {
-		m   results.Match
-		rec *record.Game
-		err error
+		m      results.Match
+		rec    *record.Game
+		commit func() error // acknowledges a remote result once stored
+		err    error
 	}
 	jobs := make(chan results.Match)
 	outs := make(chan outcome)
@@ -461,16 +523,22 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 	var stopOnce sync.Once
 	halt := func() { stopOnce.Do(func() { close(stop) }) }
 	var wg sync.WaitGroup
-	for range max(1, l.Concurrency) {
+	workers := max(1, l.Concurrency)
+	if opt.Remote != nil {
+		// Remote workers bring their own slots: every pending match is
+		// handed out at once, and the workers take them as they can.
+		workers = max(1, len(pending))
+	}
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for m := range jobs {
-				rec, err := ref.Play(lctx, referee.Match{
+				rec, commit, err := play(lctx, referee.Match{
 					ID: m.ID, Game: l.Game, Params: l.Params, Profile: l.Profile.Clone(), Overrides: l.Overrides,
 					Players: [2]referee.Player{players[m.Seats[0]], players[m.Seats[1]]}, Seed: m.Seed,
-				})
-				outs <- outcome{m, rec, err}
+				}, m)
+				outs <- outcome{m, rec, commit, err}
 			}
 		}()
 	}
@@ -504,6 +572,12 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 				firstErr = fmt.Errorf("league %s: match %s: %w", l.Name, o.m.ID, o.err)
 			}
 			halt()
+			if opt.Remote != nil {
+				// Remote games wait for results that may never come (a
+				// refused agent copy): stop waiting. Their jobs stay in
+				// the stream for the next run.
+				decide()
+			}
 			continue
 		}
 		if decided {
@@ -520,6 +594,13 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 			}
 			halt()
 			continue
+		}
+		// A remote result is acknowledged only once stored: a coordinator
+		// that dies in between gets it again and finds it stored.
+		if o.commit != nil {
+			if err := o.commit(); err != nil && firstErr == nil && lctx.Err() == nil {
+				firstErr = fmt.Errorf("league %s: match %s: acknowledge result: %w", l.Name, o.m.ID, err)
+			}
 		}
 		finished++
 		if !added {
@@ -553,6 +634,111 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 		return err
 	}
 	return firstErr
+}
+
+// Remote plays a league's matches elsewhere (arena/cluster). The runner
+// stays the only writer of the store: it stores each result, then calls
+// the commit Play returned.
+type Remote interface {
+	// Begin is told the league about to be played and the matches the
+	// store already holds, before any Play.
+	Begin(ctx context.Context, l *League, stored map[string]bool) error
+	// Play has the match played and returns its record.
+	Play(ctx context.Context, l *League, m results.Match) (rec *record.Game, commit func() error, err error)
+}
+
+// PlayPinned referees one game. Under a wall-clock profile, with a pool,
+// it first holds a slot per agent for the whole game and pins each agent
+// to its own.
+func PlayPinned(ctx context.Context, pool *slots.Pool, ref referee.Referee, m referee.Match) (*record.Game, error) {
+	if pool == nil || m.Profile.Time != engine.PerMove {
+		return ref.Play(ctx, m)
+	}
+	lease, err := pool.Acquire(ctx, min(2, pool.Size()))
+	if err != nil {
+		return nil, err
+	}
+	defer lease.Release()
+	c := lease.CPUs()
+	cpus := map[string][]int{}
+	for seat, p := range m.Players {
+		cpus[p.Name] = []int{c[seat%len(c)]}
+	}
+	if m.Players[0].Name == m.Players[1].Name {
+		// An agent playing itself: both copies share the pair.
+		cpus[m.Players[0].Name] = c
+	}
+	launch := ref.Launch
+	ref.Launch = func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
+		o.CPUs = cpus[p.Name]
+		return launch(ctx, p, o)
+	}
+	return ref.Play(ctx, m)
+}
+
+// gameDeleter is a store that can remove games (results.SQLite).
+type gameDeleter interface {
+	DeleteGames(ctx context.Context, league string, ids []string) (int, error)
+}
+
+// dropContended deletes the games with a move marked possibly contention.
+func dropContended(ctx context.Context, st results.Store, s *Spec, logw io.Writer) error {
+	del, ok := st.(gameDeleter)
+	if !ok {
+		return errors.New("replay-late: the results store cannot delete games")
+	}
+	for _, l := range s.Leagues {
+		games, err := st.Games(ctx, l.Name)
+		if err != nil {
+			return err
+		}
+		var ids []string
+		for _, g := range games {
+			if g.Record.Contention(0)+g.Record.Contention(1) > 0 {
+				ids = append(ids, g.Match.ID)
+			}
+		}
+		if len(ids) == 0 {
+			fmt.Fprintf(logw, "league %s: no game has a late move marked possibly contention\n", l.Name)
+			continue
+		}
+		n, err := del.DeleteGames(ctx, l.Name, ids)
+		if err != nil {
+			return fmt.Errorf("league %s: %w", l.Name, err)
+		}
+		fmt.Fprintf(logw, "league %s: replaying %d game(s) with a late move marked possibly contention: %s\n", l.Name, n, strings.Join(ids, ", "))
+	}
+	return nil
+}
+
+// wallClock reports whether any league of s times moves by the wall clock.
+func wallClock(s *Spec) bool {
+	for _, l := range s.Leagues {
+		if l.Profile.Time == engine.PerMove {
+			return true
+		}
+	}
+	return false
+}
+
+// warnSlots warns when agents cannot have a core each, or when the
+// machine is already busier than the slots left free: moves timed by the
+// wall clock may then be late through no fault of the agents.
+func warnSlots(pool *slots.Pool, m slots.Machine, warn func(string)) {
+	if pool.Size() < 2 {
+		warn(fmt.Sprintf("one CPU slot only (%s): both agents of a game share it, and a move timed by the wall clock may wait for the opponent's", m.Why))
+	}
+	free := pool.Free()
+	smp, ok := slots.Now()
+	if !ok {
+		return
+	}
+	// The one-minute average lags behind a machine that just got busy;
+	// the tasks running now do not.
+	if smp.Load > float64(free) || smp.Runnable > free {
+		warn(fmt.Sprintf("the machine is busy: load average %.2f, %d task(s) running, over the %d free CPU slot(s) of %d; a move timed by the wall clock may be late while waiting for a core, and such moves are marked \"possibly contention\" (arena league replay-late replays their games)",
+			smp.Load, smp.Runnable, free, pool.Size()))
+	}
 }
 
 // lockDir takes an exclusive lock on a league directory, so two runs never

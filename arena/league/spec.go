@@ -8,6 +8,7 @@
 package league
 
 import (
+	"arena/arena/slots"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -15,7 +16,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strings"
 
@@ -60,6 +60,9 @@ type Spec struct {
 	Warnings []string
 	CacheDir string // where Go package agents are built (absolute)
 	Leagues  []*League
+	// Machine is the CPU slots the run plans for: the affinity mask capped
+	// by GOMAXPROCS, the cgroup quota and Options.Cores (--cores).
+	Machine slots.Machine
 }
 
 // League is one game's league within a Spec.
@@ -102,8 +105,8 @@ type Options struct {
 	// built-in, Lua script compiles, course agent's runtime present) for
 	// the game it will play; nil accepts every reference.
 	CheckAgent func(ref, game string) error
-	// Cores is the number of cores concurrency is planned for; 0 means
-	// runtime.NumCPU().
+	// Cores caps the CPU slots concurrency is planned for (--cores); 0
+	// means every slot the process may use (slots.Detect).
 	Cores int
 }
 
@@ -250,10 +253,12 @@ func Load(file string, opt Options) (*Spec, error) {
 		}
 	}
 
-	cores := opt.Cores
-	if cores <= 0 {
-		cores = runtime.NumCPU()
+	mach, err := slots.Detect(opt.Cores)
+	if err != nil {
+		return nil, err
 	}
+	s.Machine = mach
+	cores := mach.N
 	leagueNames := map[string]string{}
 	checked := map[string]error{}
 	for _, e := range entries {

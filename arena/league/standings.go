@@ -53,6 +53,9 @@ type Row struct {
 	// (SkippedAgainst: its opponent's) after a death.
 	Skipped        int `json:"skipped_games"`
 	SkippedAgainst int `json:"skipped_against_games"`
+	// Contention counts the timeouts marked possibly contention: late
+	// while the machine was loaded and the agent used little CPU.
+	Contention int `json:"possibly_contention"`
 }
 
 // Cell is one agent's results against one opponent.
@@ -182,6 +185,7 @@ func Compute(l results.League, names []string, scheduled int, games []results.Ga
 				r.L++
 			}
 			r.Score += rec.Outcome(seat)
+			r.Contention += rec.Contention(seat)
 			for k, n := range rec.Penalties(seat) {
 				r.Penalties[k] += n
 				switch penaltyClass(k) {
@@ -404,4 +408,49 @@ func seatOf(rec *record.Game, name string) int {
 		}
 	}
 	return -1
+}
+
+// WorkerStandings are the standings of the games one machine played.
+type WorkerStandings struct {
+	Worker record.Worker // zero for games played locally
+	*Standings
+}
+
+// ReportByWorker splits a stored league's standings by the machine that
+// played each game (record.Game.Worker), to compare machines: a worker
+// whose agents time out more may be slower or busier than the others.
+// Games played without a cluster form the group with an empty name.
+func ReportByWorker(ctx context.Context, st results.Store, name string) ([]WorkerStandings, error) {
+	l, agents, err := st.League(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	games, err := st.Games(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(agents))
+	for i, a := range agents {
+		names[i] = a.Name
+	}
+	groups := map[string][]results.Game{}
+	machines := map[string]record.Worker{}
+	for _, g := range games {
+		var w record.Worker
+		if g.Record.Worker != nil {
+			w = *g.Record.Worker
+		}
+		groups[w.Name] = append(groups[w.Name], g)
+		machines[w.Name] = w
+	}
+	keys := make([]string, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]WorkerStandings, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, WorkerStandings{Worker: machines[k], Standings: Compute(l, names, len(groups[k]), groups[k])})
+	}
+	return out, nil
 }

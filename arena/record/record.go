@@ -40,6 +40,9 @@ type Move struct {
 	// the request and the reply, under every profile; nil when it could
 	// not be measured (a substitute move, an in-process agent).
 	MoveCPUMS *float64 `json:"move_cpu_ms,omitempty"`
+	// Load is the machine's one-minute load average when the reply came,
+	// where it could be read.
+	Load *float64 `json:"load,omitempty"`
 }
 
 // Event is anything the referee did besides applying an agent's move:
@@ -51,6 +54,47 @@ type Event struct {
 	Penalty string `json:"penalty"` // what the profile did about it
 	Detail  string `json:"detail"`  // what happened, for humans
 	Reply   string `json:"reply,omitempty"`
+	// Evidence is what the machine was doing during a late or timed-out
+	// move under a wall-clock profile, to tell waiting for a core from
+	// slow thinking.
+	Evidence *Evidence `json:"evidence,omitempty"`
+}
+
+// Evidence describes one late move: its wall time, the CPU time the
+// agent's processes used meanwhile, and the machine's load.
+type Evidence struct {
+	WallMS    float64  `json:"wall_ms"`
+	MoveCPUMS *float64 `json:"move_cpu_ms,omitempty"` // nil when it could not be measured
+	Load      float64  `json:"load"`                  // one-minute load average
+	Runnable  int      `json:"runnable"`              // tasks running or ready to run at the time
+	CPUs      int      `json:"cpus"`                  // CPUs the load is measured against
+	// PossiblyContention is set when the agent used well under its wall
+	// time in CPU while the machine had more work than CPUs: the move may
+	// have been late for want of a core rather than by the agent's doing.
+	PossiblyContention bool `json:"possibly_contention,omitempty"`
+}
+
+// Contended decides whether a late move looks like contention: CPU time
+// under three quarters of the wall time (a single-threaded agent thinking
+// uses about all of it) while the load average or the runnable tasks
+// exceeded the CPUs.
+func (e *Evidence) Contended() bool {
+	if e == nil || e.MoveCPUMS == nil || e.WallMS <= 0 || e.CPUs <= 0 {
+		return false
+	}
+	loaded := e.Load > float64(e.CPUs) || e.Runnable > e.CPUs
+	return loaded && *e.MoveCPUMS < 0.75*e.WallMS
+}
+
+// Contention counts seat's penalties marked possibly contention.
+func (g *Game) Contention(seat int) int {
+	n := 0
+	for _, e := range g.Events {
+		if e.Seat == seat && e.Evidence != nil && e.Evidence.PossiblyContention {
+			n++
+		}
+	}
+	return n
 }
 
 // Result is how the game ended.
@@ -81,6 +125,17 @@ type Game struct {
 	Stderr    [2]string         `json:"stderr"`
 	Started   time.Time         `json:"started"`
 	Ended     time.Time         `json:"ended"`
+	// Worker is the machine that played the game, for games played by a
+	// cluster worker (arena worker).
+	Worker *Worker `json:"worker,omitempty"`
+}
+
+// Worker describes the machine a cluster worker played a game on.
+type Worker struct {
+	Name  string `json:"name"`  // the worker's name (--name, default host-pid)
+	Host  string `json:"host"`  // its host name
+	CPU   string `json:"cpu"`   // CPU model
+	Cores int    `json:"cores"` // its CPU slots
 }
 
 // SchemaVersion is written into every record.

@@ -15,6 +15,7 @@ import (
 
 	"arena/arena/clock"
 	"arena/arena/record"
+	"arena/arena/slots"
 	"arena/engine"
 	"arena/plugins/host"
 	"arena/plugins/protocol"
@@ -66,6 +67,9 @@ type Referee struct {
 	// console can show a penalty when it happens. It is called from the
 	// game's goroutine; games may run at once.
 	OnEvent func(m *Match, e record.Event)
+	// Sample reads the machine's load for the contention evidence of late
+	// moves (default: slots.Now).
+	Sample func() (slots.Sample, bool)
 }
 
 // HostLauncher launches agents as plugin subprocesses.
@@ -381,6 +385,9 @@ func (g *game) turn(ctx context.Context, seat int) error {
 		cancel()
 		elapsed := g.clk.Now().Sub(start)
 		detail := fmt.Sprintf("no reply within %v (waited %v)", hard, elapsed.Round(time.Millisecond))
+		// Measured before a restart kills the process and its CPU count.
+		ev := g.evidence(h, elapsed, cpuBefore, cpuErr)
+		defer g.attach(len(g.rec.Events), ev)
 		if g.prof.PenaltyFor(engine.FailTimeout) != engine.Loss {
 			// The agent may still be thinking about this request; a
 			// fresh process answers the next one, as the course client
@@ -407,7 +414,11 @@ replied:
 			return nil
 		}
 	} else {
-		switch g.perMv.Judge(first, elapsed) {
+		verdict := g.perMv.Judge(first, elapsed)
+		if verdict == clock.Late || verdict == clock.Over {
+			defer g.attach(len(g.rec.Events), g.evidence(h, elapsed, cpuBefore, cpuErr))
+		}
+		switch verdict {
 		case clock.Late:
 			g.penalize(seat, engine.FailLate, fmt.Sprintf("reply after %v, past the %v limit; discarded", elapsed.Round(time.Millisecond), limit), rp.String())
 			return nil
@@ -462,6 +473,9 @@ replied:
 	if cpuAfter, err := h.CPUTime(); err == nil && cpuErr == nil {
 		ms := float64((cpuAfter - cpuBefore).Microseconds()) / 1000
 		g.rec.Moves[len(g.rec.Moves)-1].MoveCPUMS = &ms
+	}
+	if smp, ok := g.sample(); ok {
+		g.rec.Moves[len(g.rec.Moves)-1].Load = &smp.Load
 	}
 	return nil
 }

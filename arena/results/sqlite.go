@@ -496,3 +496,38 @@ func (s *SQLite) Games(ctx context.Context, league string) ([]Game, error) {
 	}
 	return out, rows.Err()
 }
+
+// DeleteGames removes the stored games of the given matches of a league,
+// with their moves, events, penalties and stderr, in one transaction; the
+// matches stay scheduled, so the next run plays them again. It returns the
+// number of games removed.
+func (s *SQLite) DeleteGames(ctx context.Context, league string, ids []string) (int, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("delete games: %w", err)
+	}
+	defer tx.Rollback()
+	n := 0
+	for _, id := range ids {
+		var have int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM games WHERE match_id = ? AND league = ?`, id, league).Scan(&have); err != nil {
+			return 0, fmt.Errorf("delete game %s: %w", id, err)
+		}
+		if have == 0 {
+			continue
+		}
+		for _, table := range []string{"moves", "events", "penalties", "stderr"} {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE game_id = ?`, id); err != nil {
+				return 0, fmt.Errorf("delete game %s: %s: %w", id, table, err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM games WHERE match_id = ?`, id); err != nil {
+			return 0, fmt.Errorf("delete game %s: %w", id, err)
+		}
+		n++
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("delete games: %w", err)
+	}
+	return n, nil
+}

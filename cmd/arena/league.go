@@ -1,6 +1,7 @@
 package main
 
 import (
+	"arena/arena/cluster"
 	"context"
 	"errors"
 	"fmt"
@@ -27,7 +28,7 @@ ab with an SPRT), games per pairing and seeds. Results go to a SQLite store in
 the league directory; running the same file again resumes where it stopped.
 See docs/leagues.md for every key.`,
 	}
-	cmd.AddCommand(newLeagueRunCmd(e), newLeagueStandingsCmd(e), newLeagueExportCmd(e))
+	cmd.AddCommand(newLeagueRunCmd(e), newLeagueStandingsCmd(e), newLeagueExportCmd(e), newLeagueReplayLateCmd(e))
 	return cmd
 }
 
@@ -39,6 +40,12 @@ type runFlags struct {
 	broken bool
 	sets   []string
 	serve  string
+	cores  int
+	// replayLate deletes the games with a late move marked possibly
+	// contention before playing the missing ones (league replay-late).
+	replayLate bool
+	// cluster and serveCluster send the games to workers (docs/cluster.md).
+	cluster, serveCluster string
 }
 
 func newLeagueRunCmd(e *env) *cobra.Command {
@@ -84,7 +91,36 @@ Every key of the file can be overridden by an environment variable
 	f.BoolVarP(&rf.quiet, "quiet", "q", false, "do not print each penalty as it happens")
 	f.BoolVar(&rf.broken, "allow-broken", false, "enter agents that fail the pre-flight check anyway (their games record the course's penalties)")
 	f.StringVar(&rf.serve, "serve", "", "also serve the live web viewer of this league on ADDR (\":8080\" is loopback port 8080), until Ctrl-C")
+	f.StringVar(&rf.cluster, "cluster", "", "play the games on workers (arena worker) through this NATS JetStream server, nats://HOST:PORT (docs/cluster.md)")
+	f.StringVar(&rf.serveCluster, "serve-cluster", "", "start a NATS JetStream server for workers on ADDR (\":4222\"), its streams kept in the league directory, and play the games on workers")
+	f.IntVar(&rf.cores, "cores", 0, "use at most N CPU slots (default: every CPU the process may use, capped by GOMAXPROCS and the cgroup quota); under a wall-clock profile each game holds one slot per agent, shared with other arena runs on this machine")
 	f.StringArrayVar(&rf.sets, "set", nil, "override any key KEY=VALUE (repeatable), e.g. sprt.elo1=20")
+	league.AddFlags(f)
+	return cmd
+}
+
+func newLeagueReplayLateCmd(e *env) *cobra.Command {
+	rf := runFlags{replayLate: true}
+	cmd := &cobra.Command{
+		Use:   "replay-late LEAGUE.yaml",
+		Short: "Replay the games where a move was late possibly for want of a core",
+		Long: `Delete from the league's results every game in which a move was late (or
+timed out) while the machine was loaded and the agent used well under its
+wall time in CPU — the moves the records and the standings mark "possibly
+contention" — and play those games again, with the same seeds, then print
+the standings. Other games are kept. Run it on a quieter machine, or with
+fewer --cores, so the replayed games get the cores their agents are owed.`,
+		Example: `  arena league replay-late configs/bohnenspiel.yaml
+  arena league replay-late configs/bohnenspiel.yaml --cores 2`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runLeague(cmd.Context(), e, cmd, args[0], rf)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVarP(&rf.quiet, "quiet", "q", false, "do not print each penalty as it happens")
+	f.IntVar(&rf.cores, "cores", 0, "use at most N CPU slots (see league run --cores)")
+	f.StringArrayVar(&rf.sets, "set", nil, "override any key KEY=VALUE (repeatable), as for league run")
 	league.AddFlags(f)
 	return cmd
 }
@@ -98,6 +134,9 @@ func (e *env) loadLeague(cmd *cobra.Command, file string, sets []string, forRun 
 	if forRun {
 		opt.Sources.Flags = cmd.Flags()
 		opt.CheckAgent = e.checkAgent
+		if f := cmd.Flags().Lookup("cores"); f != nil {
+			opt.Cores, _ = cmd.Flags().GetInt("cores")
+		}
 	}
 	return league.Load(file, opt)
 }
@@ -122,13 +161,21 @@ func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf 
 	plog := newPenaltyLog(notes, rf.quiet, records)
 	broken := newBrokenTally()
 	launch := referee.HostLauncher(e.launcher)
+	remote, closeCluster, err := e.clusterFor(ctx, spec, rf)
+	if err != nil {
+		return err
+	}
+	defer closeCluster()
 	started := false
 	start := time.Now()
 	err = league.Run(ctx, spec, league.RunOptions{
 		Launch:     launch,
 		Force:      rf.force > 0,
 		ForceMixed: rf.force > 1,
+		ReplayLate: rf.replayLate,
+		Remote:     remote,
 		Log:        notes,
+		Warn:       func(msg string) { fmt.Fprintln(e.stderr, "warning:", msg) },
 		OnEvent:    plog.onEvent,
 		Preflight: func(ctx context.Context, s *league.Spec) error {
 			refused, err := e.refusal(ctx, e.preflightCheck(ctx, launch, leagueCheckItems(s)), rf.broken)
@@ -175,6 +222,46 @@ func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf 
 		return err
 	}
 	return broken.err()
+}
+
+// clusterFor connects to the cluster the run is to use, starting the
+// embedded server first for --serve-cluster; nil without a cluster.
+func (e *env) clusterFor(ctx context.Context, spec *league.Spec, rf runFlags) (league.Remote, func(), error) {
+	url := rf.cluster
+	if url == "" {
+		url = spec.Config.Cluster.URL
+	}
+	if url == "" && rf.serveCluster == "" {
+		return nil, func() {}, nil
+	}
+	closers := []func(){}
+	closeAll := func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+	if rf.serveCluster != "" {
+		dir := filepath.Join(spec.Output, "jetstream")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, nil, err
+		}
+		srv, err := cluster.Serve(rf.serveCluster, dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		closers = append(closers, srv.Close)
+		if url == "" {
+			url = srv.URL()
+		}
+		fmt.Fprintf(e.stderr, "cluster server on %s (streams in %s): start workers with `arena worker --cluster nats://HOST:PORT`\n", srv.URL(), dir)
+	}
+	coord, err := cluster.Dial(ctx, url, cluster.Config{})
+	if err != nil {
+		closeAll()
+		return nil, nil, err
+	}
+	closers = append(closers, coord.Close)
+	return coord, closeAll, nil
 }
 
 func leagueNames(s *league.Spec) []string {
@@ -266,6 +353,7 @@ func writeStandingsText(ctx context.Context, out io.Writer, st results.Store, na
 
 func newLeagueStandingsCmd(e *env) *cobra.Command {
 	var only string
+	var byWorker bool
 	cmd := &cobra.Command{
 		Use:   "standings LEAGUE.yaml|DIR",
 		Short: "Print the standings of a league from its results store",
@@ -280,6 +368,9 @@ league runs.`,
 				return err
 			}
 			defer st.Close()
+			if byWorker {
+				return writeStandingsByWorker(cmd.Context(), cmd.OutOrStdout(), st, names)
+			}
 			if err := writeStandingsText(cmd.Context(), cmd.OutOrStdout(), st, names); err != nil {
 				return err
 			}
@@ -294,7 +385,29 @@ league runs.`,
 		},
 	}
 	cmd.Flags().StringVar(&only, "league", "", "only this league of a multi-game file")
+	cmd.Flags().BoolVar(&byWorker, "by-worker", false, "one table per cluster worker that played games (machine, CPU model, cores), to compare machines")
 	return cmd
+}
+
+func writeStandingsByWorker(ctx context.Context, out io.Writer, st results.Store, names []string) error {
+	for _, n := range names {
+		groups, err := league.ReportByWorker(ctx, st, n)
+		if err != nil {
+			return err
+		}
+		for _, g := range groups {
+			w := g.Worker
+			if w.Name == "" {
+				fmt.Fprintf(out, "\n== played locally (no cluster worker): %d game(s)\n", g.Played)
+			} else {
+				fmt.Fprintf(out, "\n== worker %s on %s (%s, %d slot(s)): %d game(s)\n", w.Name, w.Host, w.CPU, w.Cores, g.Played)
+			}
+			if err := g.WriteText(out); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func newLeagueExportCmd(e *env) *cobra.Command {

@@ -96,6 +96,6 @@ or agent binaries built with the arena SDK (a path).`,
 	}
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	root.AddCommand(newPlayCmd(e), newCheckCmd(e), newNewAgentCmd(e), newGamesCmd(e), newRulesCmd(e), newLeagueCmd(e), newReplayCmd(e), newServeCmd(e), newDoctorCmd(e))
+	root.AddCommand(newPlayCmd(e), newCheckCmd(e), newNewAgentCmd(e), newGamesCmd(e), newRulesCmd(e), newLeagueCmd(e), newReplayCmd(e), newServeCmd(e), newDoctorCmd(e), newWorkerCmd(e))
 	return root
 }

@@ -93,6 +93,11 @@ type Options struct {
 	// reply's text, plus framing); 0 = the default. Nothing larger is
 	// buffered by the arena.
 	MaxReplyBytes int
+
+	// CPUs, when set, are the only CPUs the agent's process tree may run
+	// on (its fair slot): applied with sched_setaffinity to the thread that
+	// starts it, so the process, its threads and its children inherit it.
+	CPUs []int
 	// ProtocolVersion overrides the protocol version the arena asks for
 	// (tests of the version check only).
 	ProtocolVersion uint
@@ -377,7 +382,15 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	p.client = client
 	done := make(chan error, 1)
 	go func() {
-		_, err := client.Start()
+		restore, err := pinThread(opt.CPUs)
+		if err != nil {
+			done <- err
+			return
+		}
+		_, err = client.Start()
+		if rerr := restore(); rerr != nil && err == nil {
+			err = rerr
+		}
 		done <- err
 	}()
 	started := func() {

@@ -1,0 +1,102 @@
+package referee_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"arena/arena/clock"
+	"arena/arena/record"
+	"arena/arena/referee"
+	"arena/arena/slots"
+	"arena/games/bohnenspiel"
+	"arena/plugins/host"
+)
+
+// evidenceMatch plays seat 0's steps against a prompt opponent with the
+// machine's load fixed to smp.
+func evidenceMatch(t *testing.T, smp slots.Sample, a []step) *record.Game {
+	t.Helper()
+	clk := clock.NewFake(time.Unix(1000, 0))
+	agents := [2]*fakeAgent{{clk: clk, steps: a, mem: make(chan struct{})}, {clk: clk, mem: make(chan struct{})}}
+	r := &referee.Referee{
+		Clock:  clk,
+		Sample: func() (slots.Sample, bool) { return smp, true },
+		Launch: func(_ context.Context, p referee.Player, _ host.Options) (referee.Handle, error) {
+			if p.Ref == "0" {
+				return agents[0], nil
+			}
+			return agents[1], nil
+		},
+	}
+	rec, err := r.Play(context.Background(), referee.Match{
+		ID: t.Name(), Game: bohnenspiel.Game{}, Profile: comp424(t), Seed: 3,
+		Players: [2]referee.Player{{Name: "a", Ref: "0"}, {Name: "b", Ref: "1"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+func TestLateMoveEvidence(t *testing.T) {
+	ms := time.Millisecond
+	busy := slots.Sample{Load: 5.5, Runnable: 6, CPUs: 2}
+	idle := slots.Sample{Load: 0.2, Runnable: 0, CPUs: 2}
+	burst := slots.Sample{Load: 0.5, Runnable: 4, CPUs: 2} // the average lags; the instant count does not
+	cases := []struct {
+		name       string
+		smp        slots.Sample
+		step       step
+		kind       string
+		contention bool
+	}{
+		{"waiting for a core on a busy machine", busy, step{think: 900 * ms, cpu: 100 * ms}, "late", true},
+		{"a sudden burst of work", burst, step{think: 900 * ms, cpu: 100 * ms}, "late", true},
+		{"slow thinking on a busy machine", busy, step{think: 900 * ms, cpu: 880 * ms}, "late", false},
+		{"sleeping on an idle machine", idle, step{think: 900 * ms, cpu: 10 * ms}, "late", false},
+		{"past the cushion on a busy machine", busy, step{think: 1800 * ms, cpu: 50 * ms}, "timeout", true},
+		{"silent on a busy machine", busy, step{hang: true}, "timeout", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rec := evidenceMatch(t, c.smp, []step{{think: time.Second}, c.step})
+			if len(rec.Events) == 0 || rec.Events[0].Kind != c.kind {
+				t.Fatalf("events %+v, want a %s first", rec.Events, c.kind)
+			}
+			ev := rec.Events[0].Evidence
+			if ev == nil {
+				t.Fatal("late move without evidence")
+			}
+			if ev.Load != c.smp.Load || ev.Runnable != c.smp.Runnable || ev.CPUs != c.smp.CPUs {
+				t.Fatalf("evidence %+v, machine %+v", ev, c.smp)
+			}
+			if ev.MoveCPUMS == nil || *ev.MoveCPUMS != float64(c.step.cpu/ms) {
+				t.Fatalf("evidence CPU %v, want %v ms", ev.MoveCPUMS, c.step.cpu/ms)
+			}
+			if !c.step.hang && ev.WallMS != float64(c.step.think/ms) {
+				t.Fatalf("evidence wall %v ms, want %v", ev.WallMS, c.step.think/ms)
+			}
+			if ev.PossiblyContention != c.contention {
+				t.Fatalf("possibly contention %v, want %v (%+v)", ev.PossiblyContention, c.contention, ev)
+			}
+			if got := rec.Contention(0); got != map[bool]int{true: 1}[c.contention] {
+				t.Fatalf("Contention(0) = %d", got)
+			}
+		})
+	}
+}
+
+// Every move records the machine's load; a move in time has no evidence
+// attached.
+func TestMovesRecordTheLoad(t *testing.T) {
+	rec := evidenceMatch(t, slots.Sample{Load: 1.25, Runnable: 1, CPUs: 2}, nil)
+	if len(rec.Events) != 0 {
+		t.Fatalf("events %+v", rec.Events)
+	}
+	for _, m := range rec.Moves {
+		if m.Source == record.SourceAgent && (m.Load == nil || *m.Load != 1.25) {
+			t.Fatalf("move %d load %v", m.Ply, m.Load)
+		}
+	}
+}

@@ -1,0 +1,473 @@
+// Command chaos plays a league through the cluster (an embedded JetStream
+// server, a coordinator and three workers, all separate processes) while
+// SIGKILLing the coordinator and the workers at random moments and
+// restarting them, then checks that every scheduled game is stored exactly
+// once, that no process is left, that the store passes PRAGMA
+// integrity_check, and that the standings equal those of the same league
+// played locally. It prints one line and exits non-zero on any loss.
+//
+//	go run ./bench/chaos -games 1000 -kills 10
+package main
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	_ "modernc.org/sqlite"
+
+	"arena/agents/builtin"
+	"arena/arena/cluster"
+	"arena/arena/league"
+	"arena/arena/referee"
+	"arena/arena/results"
+	"arena/arena/slots"
+	"arena/games/all"
+	"arena/plugins/host"
+	"arena/plugins/sdk"
+)
+
+// Roles of this binary's child processes.
+const (
+	roleAgent  = "__chaos_agent"
+	roleWorker = "__chaos_worker"
+	roleCoord  = "__chaos_coordinator"
+)
+
+// agents: a quarter of them hostile (crasher dies in every game).
+var agents = []string{"random", "greedy", "crasher", "random"}
+
+func main() {
+	if code, ok := Child(os.Args); ok {
+		os.Exit(code)
+	}
+	games := flag.Int("games", 1000, "at least this many games (rounded up to whole pairings)")
+	kills := flag.Int("kills", 10, "SIGKILLs of the coordinator, and of the workers, at least")
+	dir := flag.String("dir", "", "work directory (default: a new temporary one, removed after a clean run)")
+	scale := flag.Bool("scale", false, "instead: no kills, the league's wall time with 1, 2 and 3 workers (the scaling curve)")
+	flag.Parse()
+	if *scale {
+		for n := 1; n <= 3; n++ {
+			d, err := os.MkdirTemp("", "arena-scale-")
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			sum, err := Run(context.Background(), Options{Games: *games, Workers: n, Dir: d, NoLocal: true})
+			os.RemoveAll(d)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "scale:", err)
+				os.Exit(1)
+			}
+			fmt.Printf("scale: %d worker(s), %d games, wall %v, %.1f ms/game\n", n, sum.Games, sum.Wall.Round(100*time.Millisecond), float64(sum.Wall.Milliseconds())/float64(sum.Games))
+		}
+		return
+	}
+	work := *dir
+	if work == "" {
+		d, err := os.MkdirTemp("", "arena-chaos-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		work = d
+	}
+	sum, err := Run(context.Background(), Options{Games: *games, Kills: *kills, Dir: work, Log: os.Stderr})
+	fmt.Println(sum)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "chaos:", err)
+		os.Exit(1)
+	}
+	if *dir == "" {
+		os.RemoveAll(work)
+	}
+}
+
+// Child runs this process as an agent, a worker or a coordinator when argv
+// names a role; ok is false otherwise.
+func Child(argv []string) (code int, ok bool) {
+	if len(argv) < 2 {
+		return 0, false
+	}
+	var err error
+	switch argv[1] {
+	case roleAgent:
+		serveAgent(strings.TrimPrefix(argv[2], "builtin:"))
+		return 0, true
+	case roleWorker:
+		err = runWorker(argv[2], argv[3], argv[4])
+	case roleCoord:
+		err = runCoordinator(argv[2], argv[3], argv[4])
+	default:
+		return 0, false
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, argv[1], err)
+		return 1, true
+	}
+	return 0, true
+}
+
+// crasher plays randomly and exits in the middle of its third move.
+type crasher struct {
+	builtin.Random
+	moves int
+}
+
+func (c *crasher) Move(ctx context.Context, t sdk.Turn) (string, error) {
+	if c.moves++; c.moves == 3 {
+		os.Exit(3)
+	}
+	return c.Random.Move(ctx, t)
+}
+
+func serveAgent(name string) {
+	if name == "crasher" {
+		sdk.Serve(&crasher{})
+		return
+	}
+	a, err := builtin.New(name)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	sdk.Serve(a)
+}
+
+func launcher() referee.Launcher {
+	return referee.HostLauncher(&host.Launcher{Self: []string{os.Args[0], roleAgent}, Builtins: []string{"random", "greedy", "crasher"}, Isolation: host.IsolationOff})
+}
+
+// ackWait is short so a killed worker's game is replayed soon.
+var config = cluster.Config{AckWait: 2 * time.Second}
+
+func runWorker(url, name, slotDir string) error {
+	mach, err := slots.Detect(2)
+	if err != nil {
+		return err
+	}
+	pool, err := slots.New(slotDir, mach)
+	if err != nil {
+		return err
+	}
+	w := &cluster.Worker{URL: url, Registry: all.Registry(), Launch: launcher(), Slots: pool, Concurrency: 1,
+		Machine: cluster.ThisMachine(name, pool.Size()), Config: config}
+	return w.Run(context.Background())
+}
+
+func load(file, out string) (*league.Spec, error) {
+	return league.Load(file, league.Options{Registry: all.Registry(), Sources: league.Sources{NoEnv: true, Sets: []string{"output=" + out}}, Cores: 2})
+}
+
+func runCoordinator(url, file, out string) error {
+	s, err := load(file, out)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	coord, err := cluster.Dial(ctx, url, config)
+	if err != nil {
+		return err
+	}
+	defer coord.Close()
+	return league.Run(ctx, s, league.RunOptions{Launch: launcher(), Remote: coord})
+}
+
+// Options for Run.
+type Options struct {
+	Games, Kills int
+	Dir          string
+	Log          *os.File
+	// Self is the binary to start children from (default os.Args[0]).
+	Self string
+	// Workers is the number of worker processes (default 3).
+	Workers int
+	// NoLocal skips the local replay of the league (timing runs).
+	NoLocal bool
+}
+
+// Summary is the one line a run prints.
+type Summary struct {
+	Games, Scheduled, CoordKills, WorkerKills, Resumes, Lost, Duplicated, Orphans int
+	Integrity                                                                     string
+	Reproduced                                                                    bool
+	Wall                                                                          time.Duration
+}
+
+func (s Summary) String() string {
+	return fmt.Sprintf("chaos: games %d/%d, kills %d coordinator + %d worker, resumes %d, lost %d, duplicated %d, orphans %d, integrity %s, standings reproduced %v, %v",
+		s.Games, s.Scheduled, s.CoordKills, s.WorkerKills, s.Resumes, s.Lost, s.Duplicated, s.Orphans, s.Integrity, s.Reproduced, s.Wall.Round(time.Second))
+}
+
+type proc struct {
+	args []string
+	cmd  *exec.Cmd
+	done chan error
+}
+
+func (p *proc) start(self string, log *os.File) error {
+	p.cmd = exec.Command(self, p.args...)
+	p.cmd.Stderr = log
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := p.cmd.Start(); err != nil {
+		return err
+	}
+	p.done = make(chan error, 1)
+	go func(c *exec.Cmd, d chan error) { d <- c.Wait() }(p.cmd, p.done)
+	return nil
+}
+
+func (p *proc) kill() {
+	_ = p.cmd.Process.Signal(syscall.SIGKILL)
+	<-p.done
+}
+
+// Run plays the league under chaos and checks it.
+func Run(ctx context.Context, o Options) (Summary, error) {
+	var sum Summary
+	start := time.Now()
+	self := o.Self
+	if self == "" {
+		self = os.Args[0]
+	}
+	log := o.Log
+	if log == nil {
+		log, _ = os.Open(os.DevNull)
+	}
+	pairings := len(agents) * (len(agents) - 1) / 2
+	gpp := (o.Games + pairings - 1) / pairings
+	if gpp%2 == 1 {
+		gpp++
+	}
+	file := filepath.Join(o.Dir, "chaos.yaml")
+	body := "name: chaos\ngame: bohnenspiel\nseed: 5\ngames_per_pairing: " + strconv.Itoa(gpp) + "\nagents:\n"
+	for i, a := range agents {
+		body += fmt.Sprintf("  - name: %s%d\n    agent: %s\n", a, i, a)
+	}
+	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+		return sum, err
+	}
+	out := filepath.Join(o.Dir, "cluster")
+	srv, err := cluster.Serve("127.0.0.1:0", filepath.Join(o.Dir, "jetstream"))
+	if err != nil {
+		return sum, err
+	}
+	defer srv.Close()
+	url := srv.URL()
+
+	coord := &proc{args: []string{roleCoord, url, file, out}}
+	workers := make([]*proc, max(1, o.Workers))
+	if o.Workers == 0 {
+		workers = make([]*proc, 3)
+	}
+	for i := range workers {
+		workers[i] = &proc{args: []string{roleWorker, url, fmt.Sprintf("w%d", i), filepath.Join(o.Dir, fmt.Sprintf("slots%d", i))}}
+	}
+	all := append([]*proc{coord}, workers...)
+	for _, p := range all {
+		if err := p.start(self, log); err != nil {
+			return sum, err
+		}
+	}
+	defer func() {
+		for _, p := range all {
+			if p.cmd.ProcessState == nil {
+				_ = p.cmd.Process.Signal(syscall.SIGKILL)
+			}
+		}
+	}()
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
+	deadline := time.Now().Add(30 * time.Minute)
+	for {
+		// Kill at a random moment, spread so both kinds reach their
+		// count well before the league ends.
+		wait := time.Duration(300+rng.IntN(1200)) * time.Millisecond
+		select {
+		case err := <-coord.done:
+			if err != nil {
+				return sum, fmt.Errorf("coordinator failed: %v", err)
+			}
+			coord.done <- nil
+			goto finished
+		case <-time.After(wait):
+		}
+		if time.Now().After(deadline) {
+			return sum, errors.New("league not finished within 30 minutes")
+		}
+		if sum.CoordKills >= o.Kills && sum.WorkerKills >= o.Kills {
+			continue
+		}
+		if sum.CoordKills < o.Kills && (sum.WorkerKills >= o.Kills || rng.IntN(2) == 0) {
+			coord.kill()
+			sum.CoordKills++
+			if n := stored(out); n > 0 {
+				sum.Resumes++
+			}
+			if err := coord.start(self, log); err != nil {
+				return sum, err
+			}
+		} else {
+			w := workers[rng.IntN(len(workers))]
+			w.kill()
+			sum.WorkerKills++
+			if err := w.start(self, log); err != nil {
+				return sum, err
+			}
+		}
+	}
+finished:
+	for _, w := range workers {
+		w.kill()
+	}
+	time.Sleep(500 * time.Millisecond)
+	sum.Orphans = orphans(self)
+
+	st, err := results.OpenDir(ctx, out)
+	if err != nil {
+		return sum, err
+	}
+	games, err := st.Games(ctx, "chaos")
+	matches, merr := st.Matches(ctx, "chaos")
+	st.Close()
+	if err != nil || merr != nil {
+		return sum, errors.Join(err, merr)
+	}
+	sum.Scheduled = len(matches)
+	seen := map[string]int{}
+	for _, g := range games {
+		seen[g.Match.ID]++
+	}
+	sum.Games = len(seen)
+	for _, m := range matches {
+		switch n := seen[m.ID]; {
+		case n == 0:
+			sum.Lost++
+		case n > 1:
+			sum.Duplicated += n - 1
+		}
+	}
+	sum.Integrity = integrity(filepath.Join(out, results.FileName))
+
+	sum.Wall = time.Since(start)
+	if o.NoLocal {
+		if sum.Lost > 0 || sum.Games != sum.Scheduled {
+			return sum, fmt.Errorf("%d game(s) lost", sum.Lost)
+		}
+		return sum, nil
+	}
+	local := filepath.Join(o.Dir, "local")
+	ls, err := load(file, local)
+	if err != nil {
+		return sum, err
+	}
+	mach, _ := slots.Detect(2)
+	pool, err := slots.New(filepath.Join(o.Dir, "slots-local"), mach)
+	if err != nil {
+		return sum, err
+	}
+	if err := league.Run(ctx, ls, league.RunOptions{Launch: launcher(), Slots: pool}); err != nil {
+		return sum, fmt.Errorf("local league: %w", err)
+	}
+	a, err := table(ctx, out)
+	b, err2 := table(ctx, local)
+	if err != nil || err2 != nil {
+		return sum, errors.Join(err, err2)
+	}
+	sum.Reproduced = a == b
+	sum.Wall = time.Since(start)
+	var problems []string
+	if sum.Lost > 0 || sum.Duplicated > 0 || sum.Games != sum.Scheduled {
+		problems = append(problems, fmt.Sprintf("%d lost, %d duplicated", sum.Lost, sum.Duplicated))
+	}
+	if sum.Orphans > 0 {
+		problems = append(problems, fmt.Sprintf("%d process(es) left", sum.Orphans))
+	}
+	if sum.Integrity != "ok" {
+		problems = append(problems, "integrity_check: "+sum.Integrity)
+	}
+	if !sum.Reproduced {
+		problems = append(problems, fmt.Sprintf("standings differ:\ncluster %s\nlocal   %s", a, b))
+	}
+	if len(problems) > 0 {
+		return sum, errors.New(strings.Join(problems, "; "))
+	}
+	return sum, nil
+}
+
+// stored counts the games in the store, 0 when there is none yet.
+func stored(out string) int {
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(out, results.FileName)+"?mode=ro")
+	if err != nil {
+		return 0
+	}
+	defer db.Close()
+	var n int
+	_ = db.QueryRow(`SELECT count(*) FROM games`).Scan(&n)
+	return n
+}
+
+func integrity(path string) string {
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		return err.Error()
+	}
+	defer db.Close()
+	var res string
+	if err := db.QueryRow(`PRAGMA integrity_check`).Scan(&res); err != nil {
+		return err.Error()
+	}
+	return res
+}
+
+// table is a league's standings reduced to what must reproduce.
+func table(ctx context.Context, dir string) (string, error) {
+	st, err := results.OpenDirReadOnly(ctx, dir)
+	if err != nil {
+		return "", err
+	}
+	defer st.Close()
+	rep, err := league.Report(ctx, st, "chaos")
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, r := range rep.Rows {
+		fmt.Fprintf(&b, "%s %d/%d/%d %g; ", r.Agent, r.W, r.D, r.L, r.Score)
+	}
+	return b.String(), nil
+}
+
+// orphans counts live processes started from self other than this one,
+// and kills them.
+func orphans(self string) int {
+	abs, _ := filepath.Abs(self)
+	n := 0
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		exe, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe"))
+		if err != nil || (exe != abs && exe != self) {
+			continue
+		}
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if !strings.Contains(string(cmdline), "__chaos_") {
+			continue
+		}
+		n++
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+	return n
+}

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"context"
+	"os"
+	"testing"
+)
+
+func TestMain(m *testing.M) {
+	if code, ok := Child(os.Args); ok {
+		os.Exit(code)
+	}
+	os.Exit(m.Run())
+}
+
+// The short version of the chaos run: a small league, two kills of each
+// kind; nothing lost, nothing doubled, nothing left running, the store
+// intact and the standings those of a local run.
+func TestChaosShort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills and restarts processes for a minute")
+	}
+	sum, err := Run(context.Background(), Options{Games: 60, Kills: 2, Dir: t.TempDir(), Self: os.Args[0]})
+	t.Log(sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.CoordKills < 2 || sum.WorkerKills < 2 {
+		t.Fatalf("kills: %+v", sum)
+	}
+	if sum.Lost != 0 || sum.Duplicated != 0 || sum.Games != sum.Scheduled || sum.Scheduled < 60 || sum.Orphans != 0 || sum.Integrity != "ok" || !sum.Reproduced {
+		t.Fatalf("%s", sum)
+	}
+}

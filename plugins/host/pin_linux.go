@@ -1,0 +1,47 @@
+package host
+
+import (
+	"fmt"
+	"runtime"
+
+	"golang.org/x/sys/unix"
+)
+
+// pinThread restricts the calling OS thread to cpus, with the goroutine
+// locked to it, until the returned restore is called. A process started
+// from this thread in between (fork and exec run on it) inherits the mask
+// from its first instruction, and so do its threads and children; pinning
+// it after the start would miss threads it already made. The runtime
+// never creates threads from a locked thread, so no other goroutine
+// inherits the mask. restore puts the thread's own mask back rather than
+// letting the runtime discard the thread: the agent's parent-death signal
+// is tied to the thread that started it, and would kill it.
+func pinThread(cpus []int) (restore func() error, err error) {
+	if len(cpus) == 0 {
+		return func() error { return nil }, nil
+	}
+	runtime.LockOSThread()
+	var orig, set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &orig); err != nil {
+		runtime.UnlockOSThread()
+		return nil, fmt.Errorf("pin agent to CPUs %v: %w", cpus, err)
+	}
+	set.Zero()
+	for _, c := range cpus {
+		set.Set(c)
+	}
+	if err := unix.SchedSetaffinity(0, &set); err != nil {
+		runtime.UnlockOSThread()
+		return nil, fmt.Errorf("pin agent to CPUs %v: %w", cpus, err)
+	}
+	return func() error {
+		if err := unix.SchedSetaffinity(0, &orig); err != nil {
+			// The thread stays locked and dies with the goroutine, taking
+			// the agent with it: the launch fails rather than leave a
+			// pinned thread to the runtime.
+			return fmt.Errorf("unpin the launching thread: %w", err)
+		}
+		runtime.UnlockOSThread()
+		return nil
+	}, nil
+}
