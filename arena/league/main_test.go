@@ -96,7 +96,9 @@ func runChild(file, out string) error {
 	if err != nil {
 		return err
 	}
-	return league.Run(context.Background(), s, league.RunOptions{Launch: testLauncher()})
+	// Store commits are held back for the whole run: every finished game
+	// is in the journal only, so a kill tests the journal alone.
+	return league.Run(context.Background(), s, league.RunOptions{Launch: testLauncher(), CommitEvery: 1 << 20, CommitInterval: time.Hour})
 }
 
 // writeFile writes a league file into a fresh directory.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"arena/arena/ratings"
 	"arena/arena/record"
@@ -50,6 +51,14 @@ type RunOptions struct {
 	// played; OnGame after each stored game.
 	OnStart func(total, done int)
 	OnGame  func(Progress)
+	// CommitEvery and CommitInterval batch the store's commits when the
+	// runner opened the store itself: each finished game is appended and
+	// fsynced to the directory's journal (JournalFile) first, and the store
+	// commits a batch of this many games, or after this long with a game
+	// waiting (defaults DefaultCommitEvery, DefaultCommitInterval). 1 makes
+	// every game its own store commit, as with a Store given here.
+	CommitEvery    int
+	CommitInterval time.Duration
 }
 
 // Progress describes the run after one more finished game.
@@ -110,6 +119,7 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 			return err
 		}
 	}
+	var jnl *journal
 	if st == nil {
 		db, err := results.OpenDir(ctx, s.Output)
 		if err != nil {
@@ -117,6 +127,23 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 		}
 		defer db.Close()
 		st = db
+		// Games a killed run finished but had not committed to the store
+		// are in the journal: they go in before anything is planned.
+		n, err := replayJournal(ctx, st, s.Output)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			fmt.Fprintf(logw, "%d finished game(s) recovered from %s\n", n, filepath.Join(s.Output, JournalFile))
+		}
+		if opt.CommitEvery != 1 {
+			j, err := openJournal(s.Output)
+			if err != nil {
+				return err
+			}
+			defer j.close()
+			jnl = j
+		}
 		// Bring the records export up to date with the store first, so a
 		// run that crashed before rewriting it leaves it behind no longer
 		// than the next start.
@@ -220,7 +247,7 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 	var runErr error
 	for _, p := range plans {
 		describe(logw, p.l, len(p.sched), len(p.sched)-len(p.pending))
-		if err := runLeague(ctx, st, p.l, p.pending, p.games, opt, logw, prog); err != nil {
+		if err := runLeague(ctx, st, jnl, p.l, p.pending, p.games, opt, logw, prog); err != nil {
 			runErr = err
 			break
 		}
@@ -418,7 +445,7 @@ func (t *tally) leader() string {
 }
 
 // runLeague plays one league's pending games.
-func runLeague(ctx context.Context, st results.Store, l *League, pending []results.Match, stored []results.Game, opt RunOptions, logw io.Writer, prog *Progress) error {
+func runLeague(ctx context.Context, st results.Store, jnl *journal, l *League, pending []results.Match, stored []results.Game, opt RunOptions, logw io.Writer, prog *Progress) error {
 	prog.League = l.Name
 	t := newTally(l)
 	var ab []results.Game // light copies for the SPRT
@@ -496,9 +523,39 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 	go func() { wg.Wait(); close(outs) }()
 
 	var firstErr error
+	out := &sink{st: st, j: jnl, league: l.Name, every: opt.CommitEvery, interval: opt.CommitInterval}
+	if out.every <= 0 {
+		out.every = DefaultCommitEvery
+	}
+	if out.interval <= 0 {
+		out.interval = DefaultCommitInterval
+	}
 	decided := false
 	finished := 0
-	for o := range outs {
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		var o outcome
+		if d := out.due(); d > 0 {
+			timer.Reset(d)
+		} else {
+			timer.Stop()
+		}
+		select {
+		case next, ok := <-outs:
+			if !ok {
+				goto drained
+			}
+			o = next
+		case <-timer.C:
+			if err := out.flush(context.WithoutCancel(ctx)); err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+				halt()
+			}
+			continue
+		}
 		if o.err != nil {
 			if firstErr == nil && lctx.Err() == nil {
 				firstErr = fmt.Errorf("league %s: match %s: %w", l.Name, o.m.ID, o.err)
@@ -513,7 +570,7 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 		}
 		// A finished game is stored even when the run is being
 		// interrupted: it is complete, and replaying it would waste it.
-		added, err := st.AddGame(context.WithoutCancel(ctx), l.Name, o.rec)
+		added, err := out.add(context.WithoutCancel(ctx), o.rec)
 		if err != nil {
 			if firstErr == nil {
 				firstErr = fmt.Errorf("league %s: %w", l.Name, err)
@@ -548,6 +605,12 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 		if opt.OnGame != nil {
 			opt.OnGame(*prog)
 		}
+	}
+drained:
+	// Whatever ended the run, the games journaled so far go to the store
+	// (were this to fail, the next run would replay them).
+	if err := out.flush(context.WithoutCancel(ctx)); err != nil && firstErr == nil {
+		firstErr = err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
