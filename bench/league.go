@@ -126,7 +126,7 @@ func leagueRun(ctx context.Context, o options, b *bins, t *table) error {
 			return fmt.Errorf("arena league run: %w\n%s", err, out)
 		}
 		el := time.Since(start)
-		t.add("league", fmt.Sprintf("arena league run, Dots 5x5 random-vs-random c=%d, %d games, end to end", c, o.games),
+		t.add("league", fmt.Sprintf("arena league run (lean host beside it), Dots 5x5 random-vs-random c=%d, %d games, end to end", c, o.games),
 			fmt.Sprintf("%.1f games/s", float64(o.games)/el.Seconds()), "", "")
 	}
 	return nil

@@ -24,15 +24,17 @@ type agentKind struct {
 	self string // agent host (and sandbox init) binary
 	ref  string
 	bare []string // the same binary, started to main and straight out
+	off  bool     // without a sandbox (process group only), to show its share
 }
 
 func kinds(b *bins) []agentKind {
 	return []agentKind{
-		{"builtin:random, arena binary (today)", b.arena, "builtin:random", []string{b.arena, agents.HostArg}},
-		{"builtin:random, lean arena-agent", b.lean, "builtin:random", []string{b.lean, agents.HostArg}},
-		{"lua script, arena binary (today)", b.arena, "lua:" + b.lua, []string{b.arena, agents.HostArg}},
-		{"lua script, lean arena-agent", b.lean, "lua:" + b.lua, []string{b.lean, agents.HostArg}},
-		{"SDK binary, lean init", b.lean, b.timed, nil},
+		{"builtin:random, arena binary (today)", b.arena, "builtin:random", []string{b.arena, agents.HostArg}, false},
+		{"builtin:random, lean arena-agent", b.lean, "builtin:random", []string{b.lean, agents.HostArg}, false},
+		{"lua script, arena binary (today)", b.arena, "lua:" + b.lua, []string{b.arena, agents.HostArg}, false},
+		{"lua script, lean arena-agent", b.lean, "lua:" + b.lua, []string{b.lean, agents.HostArg}, false},
+		{"SDK binary, lean init", b.lean, b.timed, nil, false},
+		{"builtin:random, lean arena-agent, isolation off", b.lean, "builtin:random", []string{b.lean, agents.HostArg}, true},
 	}
 }
 
@@ -61,6 +63,9 @@ func benchStart(ctx context.Context, o options, b *bins, t *table) error {
 	t.add("start", "minimal gRPC server, exec to first reply p50", ms(quantile(grpcStart, 0.5)), "", "")
 	for _, k := range kinds(b) {
 		l := launcher(k.self)
+		if k.off {
+			l.Isolation = host.IsolationOff
+		}
 		var launch, total []time.Duration
 		sandboxed := false
 		for i := range o.starts + 2 {
@@ -166,6 +171,9 @@ func benchRSS(ctx context.Context, o options, b *bins, t *table) error {
 	floor := rssKiB(gs.Process.Pid)
 	t.add("rss", "minimal gRPC server after one move", mib(floor), "", "")
 	for _, k := range kinds(b) {
+		if k.off {
+			continue
+		}
 		l := launcher(k.self)
 		p, err := l.Launch(ctx, k.ref, host.Options{})
 		if err != nil {

@@ -1,12 +1,16 @@
 package league
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"arena/arena/record"
+	"arena/arena/results"
 )
 
 func TestJournalReadsCompleteLinesOnly(t *testing.T) {
@@ -65,5 +69,61 @@ func TestJournalResetEmptiesIt(t *testing.T) {
 	got, err := readJournal(filepath.Join(dir, JournalFile))
 	if err != nil || len(got) != 1 || got[0].Record.ID != "g2" {
 		t.Fatalf("after reset and one append: %+v %v", got, err)
+	}
+}
+
+// benchStore is a store with n scheduled matches m0..m(n-1) of league L.
+func benchStore(b *testing.B, n int) (*results.SQLite, []*record.Game) {
+	ctx := context.Background()
+	st, err := results.OpenDir(ctx, b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	var ms []results.Match
+	var games []*record.Game
+	for i := range n {
+		id := fmt.Sprintf("m%d", i)
+		ms = append(ms, results.Match{ID: id, Pairing: "a-vs-b", Index: i, Seq: i, Seats: [2]string{"a", "b"}})
+		games = append(games, &record.Game{ID: id, Game: "bohnenspiel", Moves: make([]record.Move, 60), Result: record.Result{Winner: i % 2}})
+	}
+	l := results.League{Name: "L", Game: "bohnenspiel", Profile: "p", Format: "round-robin", ConfigHash: "h", Config: "{}"}
+	if err := st.SaveLeague(ctx, l, []results.Agent{{Name: "a"}, {Name: "b"}}, ms); err != nil {
+		b.Fatal(err)
+	}
+	return st, games
+}
+
+// BenchmarkStoreCommitPerGame is one durable store transaction per game.
+func BenchmarkStoreCommitPerGame(b *testing.B) {
+	st, games := benchStore(b, b.N)
+	ctx := context.Background()
+	b.ResetTimer()
+	for _, g := range games {
+		if _, err := st.AddGame(ctx, "L", g); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkJournalThenBatch is what a league run does per game: one fsynced
+// journal append, and a store transaction per DefaultCommitEvery games.
+func BenchmarkJournalThenBatch(b *testing.B) {
+	st, games := benchStore(b, b.N)
+	j, err := openJournal(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer j.close()
+	s := &sink{st: st, j: j, league: "L", every: DefaultCommitEvery, interval: time.Hour}
+	ctx := context.Background()
+	b.ResetTimer()
+	for _, g := range games {
+		if _, err := s.add(ctx, g); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := s.flush(ctx); err != nil {
+		b.Fatal(err)
 	}
 }
