@@ -56,6 +56,11 @@ func benchStart(ctx context.Context, o options, b *bins, t *table) error {
 		return err
 	}
 	t.add("start", "minimal Go program, fork/exec/exit p50", ms(quantile(minExec, 0.5)), "", "")
+	grpcExec, err := bareExec(ctx, o.starts, []string{b.mingrpc, "exit"})
+	if err != nil {
+		return err
+	}
+	t.add("start", "minimal gRPC binary, fork/exec/exit p50", ms(quantile(grpcExec, 0.5)), "", "")
 	grpcStart, err := minGRPCStart(ctx, o.starts, b)
 	if err != nil {
 		return err
