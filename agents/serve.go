@@ -27,11 +27,19 @@ const HostArg = "__agent"
 func Serve(ref string) error {
 	switch {
 	case strings.HasPrefix(ref, "builtin:"):
-		a, err := builtin.New(strings.TrimPrefix(ref, "builtin:"))
+		name := strings.TrimPrefix(ref, "builtin:")
+		a, err := builtin.New(name)
 		if err != nil {
 			return err
 		}
-		sdk.Serve(a)
+		// A new agent per game: a process the arena keeps for several
+		// games carries nothing from one to the next.
+		sdk.Serve(a, sdk.WithFreshAgent(func() sdk.Agent {
+			if b, err := builtin.New(name); err == nil {
+				return b
+			}
+			return a
+		}))
 		return nil
 	case strings.HasPrefix(ref, lua.Prefix):
 		return lua.Serve(ref)

@@ -105,29 +105,40 @@ func benchLeague(ctx context.Context, o options, b *bins, t *table) error {
 	return leagueRun(ctx, o, b, t)
 }
 
-// leagueRun times `arena league run` end to end on a Dots league of two
-// random agents: the store, its commits and the pre-flight included.
+// leagueRun times `arena league run` end to end on leagues of two random
+// agents (the store, its commits and the pre-flight included), with the
+// agents' processes kept across games (the default) and with a fresh
+// process for every game (--fresh-processes).
 func leagueRun(ctx context.Context, o options, b *bins, t *table) error {
 	dir, err := os.MkdirTemp("", "arena-bench-league-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	for _, c := range o.concurrency {
-		file := filepath.Join(dir, fmt.Sprintf("c%d.yaml", c))
-		conf := fmt.Sprintf("game: dots-and-boxes\nagents:\n  - name: a\n    agent: builtin:random\n  - name: b\n    agent: builtin:random\nformat: round-robin\ngames_per_pairing: %d\nconcurrency: %d\nseed: 1\n", o.games, c)
-		if err := os.WriteFile(file, []byte(conf), 0o644); err != nil {
-			return err
+	for _, game := range []string{"dots-and-boxes", "bohnenspiel"} {
+		for _, c := range o.concurrency {
+			for _, fresh := range []bool{true, false} {
+				file := filepath.Join(dir, fmt.Sprintf("%s-c%d-%v.yaml", game, c, fresh))
+				conf := fmt.Sprintf("game: %s\nagents:\n  - name: a\n    agent: builtin:random\n  - name: b\n    agent: builtin:random\nformat: round-robin\ngames_per_pairing: %d\nconcurrency: %d\nseed: 1\n", game, o.games, c)
+				if err := os.WriteFile(file, []byte(conf), 0o644); err != nil {
+					return err
+				}
+				args := []string{"league", "run", file, "--quiet"}
+				how := "processes kept across games"
+				if fresh {
+					args = append(args, "--fresh-processes")
+					how = "a fresh process per game"
+				}
+				start := time.Now()
+				out, err := exec.CommandContext(ctx, b.arena, args...).CombinedOutput()
+				if err != nil {
+					return fmt.Errorf("arena league run: %w\n%s", err, out)
+				}
+				el := time.Since(start)
+				t.add("league", fmt.Sprintf("arena league run, %s random-vs-random c=%d, %d games, %s, end to end", game, c, o.games, how),
+					fmt.Sprintf("%.1f games/s", float64(o.games)/el.Seconds()), "", "")
+			}
 		}
-		cmd := exec.CommandContext(ctx, b.arena, "league", "run", file, "--quiet")
-		start := time.Now()
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			return fmt.Errorf("arena league run: %w\n%s", err, out)
-		}
-		el := time.Since(start)
-		t.add("league", fmt.Sprintf("arena league run (lean host beside it), Dots 5x5 random-vs-random c=%d, %d games, end to end", c, o.games),
-			fmt.Sprintf("%.1f games/s", float64(o.games)/el.Seconds()), "", "")
 	}
 	return nil
 }

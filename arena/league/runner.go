@@ -59,6 +59,12 @@ type RunOptions struct {
 	// every game its own store commit, as with a Store given here.
 	CommitEvery    int
 	CommitInterval time.Duration
+	// NoReuse starts a fresh process for every agent of every game. By
+	// default a worker keeps the processes of built-in and Lua agents
+	// (Reusable) for its next game: each game starts with a fresh agent
+	// state, and records name the process that played it
+	// (record.Agent.Process).
+	NoReuse bool
 }
 
 // Progress describes the run after one more finished game.
@@ -462,16 +468,28 @@ func runLeague(ctx context.Context, st results.Store, jnl *journal, l *League, p
 	}
 	launch := map[string]string{}
 	players := map[string]referee.Player{}
+	reusable := map[string]bool{}
 	for _, a := range l.Agents {
 		launch[a.Name] = a.Launch
 		players[a.Name] = referee.Player{Name: a.Name, Ref: a.Ref, Options: a.Options, Hash: a.Hash}
+		reusable[a.Name] = !opt.NoReuse && Reusable(a)
 	}
-	ref := &referee.Referee{Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
+	direct := func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
 		// Records keep the reference as written; the launcher gets the
 		// resolved one.
 		p.Ref = launch[p.Name]
 		return opt.Launch(ctx, p, o)
-	}, OnEvent: opt.OnEvent}
+	}
+	// Each worker has its own referee and pool of kept processes.
+	newWorker := func() (*referee.Referee, *pool) {
+		pl := newPool(direct)
+		return &referee.Referee{Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
+			if reusable[p.Name] {
+				return pl.get(ctx, p, o)
+			}
+			return direct(ctx, p, o)
+		}, OnEvent: opt.OnEvent}, pl
+	}
 
 	// The SPRT's decision cancels the games in progress: the test has used
 	// exactly the games stored, and a game cut short is never stored.
@@ -492,11 +510,19 @@ func runLeague(ctx context.Context, st results.Store, jnl *journal, l *League, p
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			ref, pl := newWorker()
+			defer pl.close()
 			for m := range jobs {
 				rec, err := ref.Play(lctx, referee.Match{
 					ID: m.ID, Game: l.Game, Params: l.Params, Profile: l.Profile.Clone(), Overrides: l.Overrides,
 					Players: [2]referee.Player{players[m.Seats[0]], players[m.Seats[1]]}, Seed: m.Seed,
 				})
+				if rec != nil {
+					for seat := range 2 {
+						rec.Agents[seat].Process = pl.process(m.Seats[seat])
+					}
+				}
+				pl.endGame()
 				outs <- outcome{m, rec, err}
 			}
 		}()
