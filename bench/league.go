@@ -135,7 +135,9 @@ func leagueRun(ctx context.Context, o options, b *bins, t *table) error {
 					return fmt.Errorf("arena league run: %w\n%s", err, out)
 				}
 				el := time.Since(start)
-				t.add("league", fmt.Sprintf("arena league run, %s random-vs-random c=%d, %d games, %s, end to end", game, c, o.games, how),
+				// The league holds per-move profiles to half the cores, so
+				// "concurrency: 2" plays one game at a time on 2 cores.
+				t.add("league", fmt.Sprintf("arena league run, %s random-vs-random, concurrency: %d, %d games, %s, end to end", game, c, o.games, how),
 					fmt.Sprintf("%.1f games/s", float64(o.games)/el.Seconds()), "", "")
 			}
 		}
