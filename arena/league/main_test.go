@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"arena/agents"
 	"arena/agents/builtin"
 	"arena/arena/league"
 	"arena/arena/referee"
@@ -27,7 +28,7 @@ const (
 	hogArg  = "__test_hog"
 )
 
-var testAgents = []string{"random", "greedy", "slow", "erring", "ninety", "dozy"}
+var testAgents = []string{"random", "greedy", "slow", "erring", "ninety", "dozy", "counting"}
 
 func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == hostArg {
@@ -51,23 +52,38 @@ func TestMain(m *testing.M) {
 }
 
 func serveAgent(name string) {
+	// Served as the arena serves its built-in agents: a new agent per
+	// game, so a process kept across games carries nothing over.
+	var fresh func() sdk.Agent
 	switch name {
 	case "slow":
-		sdk.Serve(&slow{})
+		fresh = func() sdk.Agent { return &slow{} }
 	case "erring":
-		sdk.Serve(&erring{})
+		fresh = func() sdk.Agent { return &erring{} }
 	case "ninety":
-		sdk.Serve(&ninety{})
+		fresh = func() sdk.Agent { return &ninety{} }
 	case "dozy":
-		sdk.Serve(&dozy{})
+		fresh = func() sdk.Agent { return &dozy{} }
+	case "counting":
+		fresh = func() sdk.Agent { return &counting{} }
+	case "random", "greedy":
+		agents.Serve("builtin:" + name)
+		return
 	default:
-		a, err := builtin.New(name)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(2)
-		}
-		sdk.Serve(a)
+		fmt.Fprintln(os.Stderr, "unknown test agent", name)
+		os.Exit(2)
 	}
+	sdk.Serve(fresh(), sdk.WithFreshAgent(fresh))
+}
+
+// counting chooses its moves by the number of games it has started: the
+// same in every game only if each game starts with a new agent.
+type counting struct{ games int }
+
+func (c *counting) Start(context.Context, sdk.Game) error { c.games++; return nil }
+
+func (c *counting) Move(_ context.Context, t sdk.Turn) (string, error) {
+	return t.Legal[(c.games*7+t.Ply)%len(t.Legal)], nil
 }
 
 // slow plays random moves a little slowly, so a league of it lasts long
@@ -137,7 +153,9 @@ func runChild(file, out string) error {
 	if err != nil {
 		return err
 	}
-	return league.Run(context.Background(), s, league.RunOptions{Launch: testLauncher()})
+	// Store commits are held back for the whole run: every finished game
+	// is in the journal only, so a kill tests the journal alone.
+	return league.Run(context.Background(), s, league.RunOptions{Launch: testLauncher(), CommitEvery: 1 << 20, CommitInterval: time.Hour})
 }
 
 // writeFile writes a league file into a fresh directory.

@@ -15,6 +15,7 @@ import (
 
 	"arena/arena/league"
 	"arena/arena/ratings"
+	"arena/arena/record"
 	"arena/arena/results"
 )
 
@@ -35,7 +36,9 @@ func storedGames(t *testing.T, dir, name string) []results.Game {
 
 // A league killed with SIGKILL part-way resumes to exactly its full set of
 // games, each once, and keeps the games finished before the kill as they
-// were.
+// were. The child holds every store commit back, so the games it finished
+// are only in the journal (the write-ahead log) when it dies: they must
+// reach the store from there, unchanged and not replayed.
 func TestResumeAfterSIGKILL(t *testing.T) {
 	file := writeFile(t, "kill.yaml", `
 name: kill
@@ -65,18 +68,11 @@ agents:
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Wait for a few stored games, then kill the runner outright.
+	// Wait for a few journaled games, then kill the runner outright.
 	const k = 3
-	var before []results.Game
-	for {
-		if _, err := os.Stat(filepath.Join(out, results.FileName)); err == nil {
-			before = storedGamesIfAny(t, out, "kill")
-			if len(before) >= k {
-				break
-			}
-		}
+	for len(journaled(t, out)) < k {
 		if ctx.Err() != nil {
-			t.Fatalf("no %d games stored in time; child stderr:\n%s", k, stderr.String())
+			t.Fatalf("no %d games journaled in time; child stderr:\n%s", k, stderr.String())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -88,11 +84,14 @@ agents:
 	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 		t.Fatalf("child ended with %v before the kill; stderr:\n%s", err, stderr.String())
 	}
-	atKill := storedGames(t, out, "kill")
+	if stored := storedGamesIfAny(t, out, "kill"); len(stored) != 0 {
+		t.Fatalf("%d games reached the store before the kill; the child should hold every commit back", len(stored))
+	}
+	atKill := journaled(t, out)
 	if len(atKill) >= len(sched) {
 		t.Fatalf("the whole league (%d games) finished before the kill", len(atKill))
 	}
-	t.Logf("killed with %d of %d games stored", len(atKill), len(sched))
+	t.Logf("killed with %d of %d games journaled, none in the store", len(atKill), len(sched))
 
 	// Resume in this process.
 	opt := loadOpts()
@@ -140,6 +139,9 @@ agents:
 			t.Errorf("game %s changed across the resume", g.Match.ID)
 		}
 	}
+	if body, err := os.ReadFile(filepath.Join(out, league.JournalFile)); err != nil || len(body) != 0 {
+		t.Errorf("journal after a finished run: %d bytes (%v), want empty", len(body), err)
+	}
 	// A third run plays nothing.
 	err = league.Run(ctx, spec, league.RunOptions{Launch: testLauncher(), OnGame: func(p league.Progress) {
 		t.Errorf("a finished league played game %s", p.Game.ID)
@@ -155,6 +157,31 @@ agents:
 	if n := bytes.Count(body, []byte("\n")); n != len(sched) {
 		t.Errorf("records export has %d lines, want %d", n, len(sched))
 	}
+}
+
+// journaled reads the complete lines of a league directory's journal as
+// the games they hold (a line the kill cut short is not a finished game).
+func journaled(t *testing.T, dir string) []results.Game {
+	t.Helper()
+	body, err := os.ReadFile(filepath.Join(dir, league.JournalFile))
+	if err != nil {
+		return nil
+	}
+	var out []results.Game
+	for _, line := range strings.SplitAfter(string(body), "\n") {
+		if !strings.HasSuffix(line, "\n") {
+			break
+		}
+		var e struct {
+			League string
+			Record *record.Game
+		}
+		if err := json.Unmarshal([]byte(line), &e); err != nil || e.Record == nil {
+			t.Fatalf("journal line %q: %v", line, err)
+		}
+		out = append(out, results.Game{Match: results.Match{ID: e.Record.ID}, Record: e.Record})
+	}
+	return out
 }
 
 // storedGamesIfAny reads games while another process writes; a store not

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"arena/arena/ratings"
 	"arena/arena/record"
@@ -69,6 +70,20 @@ type RunOptions struct {
 	// Warn receives warnings that do not stop the run (a busy machine);
 	// nil writes them to Log.
 	Warn func(msg string)
+	// CommitEvery and CommitInterval batch the store's commits when the
+	// runner opened the store itself: each finished game is appended and
+	// fsynced to the directory's journal (JournalFile) first, and the store
+	// commits a batch of this many games, or after this long with a game
+	// waiting (defaults DefaultCommitEvery, DefaultCommitInterval). 1 makes
+	// every game its own store commit, as with a Store given here.
+	CommitEvery    int
+	CommitInterval time.Duration
+	// NoReuse starts a fresh process for every agent of every game. By
+	// default a worker keeps the processes of built-in and Lua agents
+	// (Reusable) for its next game: each game starts with a fresh agent
+	// state, and records name the process that played it
+	// (record.Agent.Process).
+	NoReuse bool
 }
 
 // Progress describes the run after one more finished game.
@@ -129,6 +144,7 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 			return err
 		}
 	}
+	var jnl *journal
 	if st == nil {
 		db, err := results.OpenDir(ctx, s.Output)
 		if err != nil {
@@ -136,6 +152,23 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 		}
 		defer db.Close()
 		st = db
+		// Games a killed run finished but had not committed to the store
+		// are in the journal: they go in before anything is planned.
+		n, err := replayJournal(ctx, st, s.Output)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			fmt.Fprintf(logw, "%d finished game(s) recovered from %s\n", n, filepath.Join(s.Output, JournalFile))
+		}
+		if opt.CommitEvery != 1 {
+			j, err := openJournal(s.Output)
+			if err != nil {
+				return err
+			}
+			defer j.close()
+			jnl = j
+		}
 		// Bring the records export up to date with the store first, so a
 		// run that crashed before rewriting it leaves it behind no longer
 		// than the next start.
@@ -257,7 +290,7 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 	var runErr error
 	for _, p := range plans {
 		describe(logw, p.l, len(p.sched), len(p.sched)-len(p.pending), opt.Remote != nil)
-		if err := runLeague(ctx, st, p.l, p.pending, p.games, opt, logw, prog); err != nil {
+		if err := runLeague(ctx, st, jnl, p.l, p.pending, p.games, opt, logw, prog); err != nil {
 			runErr = err
 			break
 		}
@@ -460,7 +493,7 @@ func (t *tally) leader() string {
 }
 
 // runLeague plays one league's pending games.
-func runLeague(ctx context.Context, st results.Store, l *League, pending []results.Match, stored []results.Game, opt RunOptions, logw io.Writer, prog *Progress) error {
+func runLeague(ctx context.Context, st results.Store, jnl *journal, l *League, pending []results.Match, stored []results.Game, opt RunOptions, logw io.Writer, prog *Progress) error {
 	prog.League = l.Name
 	t := newTally(l)
 	var ab []results.Game // light copies for the SPRT
@@ -477,24 +510,37 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 	}
 	launch := map[string]string{}
 	players := map[string]referee.Player{}
+	reusable := map[string]bool{}
 	for _, a := range l.Agents {
 		launch[a.Name] = a.Launch
 		players[a.Name] = referee.Player{Name: a.Name, Ref: a.Ref, Options: a.Options, Hash: a.Hash}
+		reusable[a.Name] = !opt.NoReuse && Reusable(a)
 	}
-	pool := opt.Slots
+	direct := func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
+		// Records keep the reference as written; the launcher gets the
+		// resolved one.
+		p.Ref = launch[p.Name]
+		return opt.Launch(ctx, p, o)
+	}
+	slotPool := opt.Slots
 	if l.Profile.Time != engine.PerMove {
-		pool = nil
+		slotPool = nil
 	}
-	play := func(ctx context.Context, m referee.Match, sm results.Match) (*record.Game, func() error, error) {
+	// Each worker has its own referee and pool of kept processes.
+	newWorker := func() (*referee.Referee, *pool) {
+		pl := newPool(direct)
+		return &referee.Referee{Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
+			if reusable[p.Name] {
+				return pl.get(ctx, p, o)
+			}
+			return direct(ctx, p, o)
+		}, OnEvent: opt.OnEvent, Sample: opt.Sample}, pl
+	}
+	play := func(ctx context.Context, ref *referee.Referee, m referee.Match, sm results.Match) (*record.Game, func() error, error) {
 		if opt.Remote != nil {
 			return opt.Remote.Play(ctx, l, sm)
 		}
-		rec, err := PlayPinned(ctx, pool, referee.Referee{Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
-			// Records keep the reference as written; the launcher gets
-			// the resolved one.
-			p.Ref = launch[p.Name]
-			return opt.Launch(ctx, p, o)
-		}, OnEvent: opt.OnEvent, Sample: opt.Sample}, m)
+		rec, err := PlayPinned(ctx, slotPool, *ref, m)
 		return rec, nil, err
 	}
 	if opt.Remote != nil {
@@ -533,11 +579,19 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			ref, pl := newWorker()
+			defer pl.close()
 			for m := range jobs {
-				rec, commit, err := play(lctx, referee.Match{
+				rec, commit, err := play(lctx, ref, referee.Match{
 					ID: m.ID, Game: l.Game, Params: l.Params, Profile: l.Profile.Clone(), Overrides: l.Overrides,
 					Players: [2]referee.Player{players[m.Seats[0]], players[m.Seats[1]]}, Seed: m.Seed,
 				}, m)
+				if rec != nil {
+					for seat := range 2 {
+						rec.Agents[seat].Process = pl.process(m.Seats[seat])
+					}
+				}
+				pl.endGame()
 				outs <- outcome{m, rec, commit, err}
 			}
 		}()
@@ -564,9 +618,39 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 	go func() { wg.Wait(); close(outs) }()
 
 	var firstErr error
+	out := &sink{st: st, j: jnl, league: l.Name, every: opt.CommitEvery, interval: opt.CommitInterval}
+	if out.every <= 0 {
+		out.every = DefaultCommitEvery
+	}
+	if out.interval <= 0 {
+		out.interval = DefaultCommitInterval
+	}
 	decided := false
 	finished := 0
-	for o := range outs {
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		var o outcome
+		if d := out.due(); d > 0 {
+			timer.Reset(d)
+		} else {
+			timer.Stop()
+		}
+		select {
+		case next, ok := <-outs:
+			if !ok {
+				goto drained
+			}
+			o = next
+		case <-timer.C:
+			if err := out.flush(context.WithoutCancel(ctx)); err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+				halt()
+			}
+			continue
+		}
 		if o.err != nil {
 			if firstErr == nil && lctx.Err() == nil {
 				firstErr = fmt.Errorf("league %s: match %s: %w", l.Name, o.m.ID, o.err)
@@ -587,7 +671,7 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 		}
 		// A finished game is stored even when the run is being
 		// interrupted: it is complete, and replaying it would waste it.
-		added, err := st.AddGame(context.WithoutCancel(ctx), l.Name, o.rec)
+		added, err := out.add(context.WithoutCancel(ctx), o.rec)
 		if err != nil {
 			if firstErr == nil {
 				firstErr = fmt.Errorf("league %s: %w", l.Name, err)
@@ -629,6 +713,12 @@ func runLeague(ctx context.Context, st results.Store, l *League, pending []resul
 		if opt.OnGame != nil {
 			opt.OnGame(*prog)
 		}
+	}
+drained:
+	// Whatever ended the run, the games journaled so far go to the store
+	// (were this to fail, the next run would replay them).
+	if err := out.flush(context.WithoutCancel(ctx)); err != nil && firstErr == nil {
+		firstErr = err
 	}
 	if err := ctx.Err(); err != nil {
 		return err

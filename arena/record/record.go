@@ -15,6 +15,10 @@ type Agent struct {
 	Name string `json:"name"`           // display name
 	Ref  string `json:"ref"`            // agent reference as given (builtin:random, lua:bot.lua, ./bin)
 	Hash string `json:"hash,omitempty"` // content hash of the agent's binary or script, where known
+	// Process is "PID/N" when a league kept the agent's process across
+	// games: the N-th game that process played. Games with the same PID
+	// (in one run) shared a process; empty for a process of its own.
+	Process string `json:"process,omitempty"`
 }
 
 // Move sources.

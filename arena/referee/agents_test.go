@@ -173,7 +173,8 @@ func serveTestAgent(ref string) {
 		}
 	case "oldproto":
 		a, _ = builtin.New("random")
-		opts = append(opts, sdk.WithProtocolVersion(protocol.Version+98))
+		// An agent built against the SDK of the previous protocol version.
+		opts = append(opts, sdk.WithProtocolVersion(protocol.Version-1))
 	default:
 		fmt.Fprintln(os.Stderr, "unknown test agent", name)
 		os.Exit(2)

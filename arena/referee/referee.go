@@ -179,9 +179,23 @@ type game struct {
 	over          bool
 }
 
+// Releaser is a Handle that can outlive its game: at the game's end the
+// referee releases it instead of killing it (a league keeping agent
+// processes for their next game). Kill still ends it for good.
+type Releaser interface {
+	Release()
+}
+
 func (g *game) killAll() {
 	for i, h := range g.h {
 		if h != nil {
+			if s := h.Stderr(); s != "" {
+				g.rec.Stderr[i] = s
+			}
+			if r, ok := h.(Releaser); ok && !g.dead[i] && !g.restart[i] {
+				r.Release()
+				continue
+			}
 			h.Kill()
 			if s := h.Stderr(); s != "" {
 				g.rec.Stderr[i] = s

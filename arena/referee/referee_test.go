@@ -3,6 +3,7 @@ package referee_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"arena/engine"
 	"arena/games/bohnenspiel"
 	"arena/plugins/host"
+	"arena/plugins/protocol"
 )
 
 // procs remembers every agent process a test launched, to check that none
@@ -233,7 +235,7 @@ func TestVersionMismatchIsRefused(t *testing.T) {
 		t.Fatalf("error does not say version mismatch: %v", err)
 	}
 	msg := err.Error()
-	for _, want := range []string{"builtin:oldproto", "version 1", "99"} {
+	for _, want := range []string{"builtin:oldproto", fmt.Sprintf("protocol version %d", protocol.Version), fmt.Sprintf("version: %d", protocol.Version-1), "rebuild the agent"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message %q does not mention %q", msg, want)
 		}

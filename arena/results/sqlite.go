@@ -393,15 +393,48 @@ func (s *SQLite) Matches(ctx context.Context, league string) ([]Match, error) {
 // primary key (the match id) makes a second write of the same match a
 // no-op.
 func (s *SQLite) AddGame(ctx context.Context, league string, g *record.Game) (bool, error) {
-	body, err := json.Marshal(g)
-	if err != nil {
-		return false, fmt.Errorf("game %s: encode record: %w", g.ID, err)
-	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return false, fmt.Errorf("game %s: %w", g.ID, err)
 	}
 	defer tx.Rollback()
+	added, err := addGame(ctx, tx, league, g)
+	if err != nil {
+		return false, err
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("game %s: commit: %w", g.ID, err)
+	}
+	return added, nil
+}
+
+// AddGames stores several finished games of a league in one transaction
+// (one durable commit for all): all of them or, on an error, none. Each
+// flag says whether that game was new.
+func (s *SQLite) AddGames(ctx context.Context, league string, games []*record.Game) ([]bool, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("league %s: %w", league, err)
+	}
+	defer tx.Rollback()
+	added := make([]bool, len(games))
+	for i, g := range games {
+		if added[i], err = addGame(ctx, tx, league, g); err != nil {
+			return nil, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("league %s: commit of %d games: %w", league, len(games), err)
+	}
+	return added, nil
+}
+
+// addGame writes one game inside tx; false when its match already has one.
+func addGame(ctx context.Context, tx *sql.Tx, league string, g *record.Game) (bool, error) {
+	body, err := json.Marshal(g)
+	if err != nil {
+		return false, fmt.Errorf("game %s: encode record: %w", g.ID, err)
+	}
 	var s0, s1 sql.NullInt64
 	if len(g.Result.Scores) == 2 {
 		s0 = sql.NullInt64{Int64: int64(g.Result.Scores[0]), Valid: true}
@@ -446,9 +479,6 @@ func (s *SQLite) AddGame(ctx context.Context, league string, g *record.Game) (bo
 				return false, fmt.Errorf("game %s: stderr: %w", g.ID, err)
 			}
 		}
-	}
-	if err := tx.Commit(); err != nil {
-		return false, fmt.Errorf("game %s: commit: %w", g.ID, err)
 	}
 	return true, nil
 }

@@ -165,3 +165,37 @@ func TestOpenReadOnly(t *testing.T) {
 		t.Errorf("missing store: %v", err)
 	}
 }
+
+// AddGames commits a batch in one transaction: new games are stored and
+// flagged, a game already stored is flagged false and left alone, and a
+// batch with an unscheduled match stores none of its games.
+func TestAddGamesBatch(t *testing.T) {
+	ctx := context.Background()
+	s, err := results.OpenDir(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	l := results.League{Name: "L", Game: "bohnenspiel", Profile: "p", Format: "round-robin", ConfigHash: "h", Config: `{}`}
+	var matches []results.Match
+	for i, id := range []string{"m1", "m2", "m3", "m4"} {
+		matches = append(matches, results.Match{ID: id, Pairing: "a-vs-b", Index: i, Seq: i, Seats: [2]string{"a", "b"}})
+	}
+	if err := s.SaveLeague(ctx, l, []results.Agent{{Name: "a"}, {Name: "b"}}, matches); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddGame(ctx, "L", sample("m1")); err != nil {
+		t.Fatal(err)
+	}
+	added, err := s.AddGames(ctx, "L", []*record.Game{sample("m1"), sample("m2"), sample("m3")})
+	if err != nil || !reflect.DeepEqual(added, []bool{false, true, true}) {
+		t.Fatalf("AddGames = %v, %v; want [false true true]", added, err)
+	}
+	if _, err := s.AddGames(ctx, "L", []*record.Game{sample("m4"), sample("nope")}); err == nil {
+		t.Fatal("a batch with an unscheduled match was stored")
+	}
+	done, err := s.Done(ctx, "L")
+	if err != nil || !reflect.DeepEqual(done, map[string]bool{"m1": true, "m2": true, "m3": true}) {
+		t.Fatalf("done = %v, %v; want m1-m3 (m4 rolled back with its batch)", done, err)
+	}
+}

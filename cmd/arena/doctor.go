@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 )
@@ -52,5 +53,12 @@ func printSupport(w io.Writer, e *env) {
 		fmt.Fprintln(w, "agents run: sandboxed, one set of namespaces and two unprivileged ids per agent")
 	} else {
 		fmt.Fprintf(w, "agents run: WITHOUT a sandbox, in process groups (%s)\n", r.Unsupported)
+	}
+	if len(e.launcher.Self) > 0 {
+		how := "this arena binary (no " + LeanHostName + " of the same build beside it)"
+		if filepath.Base(e.launcher.Self[0]) == LeanHostName {
+			how = "the lean " + LeanHostName + " host"
+		}
+		fmt.Fprintf(w, "agent host:                  %s: %s\n", how, e.launcher.Self[0])
 	}
 }

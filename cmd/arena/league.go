@@ -38,6 +38,7 @@ type runFlags struct {
 	force  int
 	quiet  bool
 	broken bool
+	fresh  bool
 	sets   []string
 	serve  string
 	cores  int
@@ -65,6 +66,12 @@ handshake and opens a game (a Lua script runs its top level and init); an
 agent that fails is refused with the reason and nothing is played, unless
 --allow-broken. Each penalty is printed when it happens (--quiet: not).
 
+Built-in and Lua agents keep their process from one game to the next of a
+worker (each game starts with a new agent state; records name the process,
+"process": "PID/N"); course agents and agent binaries get a new process for
+every game, as their courses started them. --fresh-processes: a new process
+for every agent of every game.
+
 The results go to arena-results/NAME beside the league file, whatever the
 current directory, unless output (or --output) says otherwise.
 
@@ -89,6 +96,7 @@ Every key of the file can be overridden by an environment variable
 	f := cmd.Flags()
 	f.CountVar(&rf.force, "force", "continue a league whose configuration or agents changed since it started; twice (--force --force) when old and new games would be mixed")
 	f.BoolVarP(&rf.quiet, "quiet", "q", false, "do not print each penalty as it happens")
+	f.BoolVar(&rf.fresh, "fresh-processes", false, "start a new process for every agent of every game (built-in and Lua agents otherwise keep theirs across games)")
 	f.BoolVar(&rf.broken, "allow-broken", false, "enter agents that fail the pre-flight check anyway (their games record the course's penalties)")
 	f.StringVar(&rf.serve, "serve", "", "also serve the live web viewer of this league on ADDR (\":8080\" is loopback port 8080), until Ctrl-C")
 	f.StringVar(&rf.cluster, "cluster", "", "play the games on workers (arena worker) through this NATS JetStream server, nats://HOST:PORT (docs/cluster.md)")
@@ -174,6 +182,7 @@ func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf 
 		ForceMixed: rf.force > 1,
 		ReplayLate: rf.replayLate,
 		Remote:     remote,
+		NoReuse:    rf.fresh,
 		Log:        notes,
 		Warn:       func(msg string) { fmt.Fprintln(e.stderr, "warning:", msg) },
 		OnEvent:    plog.onEvent,

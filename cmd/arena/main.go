@@ -18,6 +18,10 @@ import (
 )
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == agents.BuildIDArg {
+		fmt.Println(agents.BuildID())
+		return
+	}
 	if len(os.Args) > 1 && os.Args[1] == agents.HostArg {
 		if len(os.Args) < 3 {
 			fmt.Fprintln(os.Stderr, "arena: agent host: missing agent reference")

@@ -39,12 +39,18 @@ func defaultEnv() *env {
 	if err != nil {
 		self = os.Args[0]
 	}
+	// Built-in, Lua and course agents are served by the lean agent host
+	// when one of the same build sits beside this binary.
+	agentBin, hostNote := agentHost(self, os.Getenv)
+	if hostNote != "" {
+		fmt.Fprintln(os.Stderr, hostNote)
+	}
 	e := &env{
 		stdout:   os.Stdout,
 		stderr:   os.Stderr,
 		registry: all.Registry(),
 		launcher: &host.Launcher{
-			Self:     []string{self, agents.HostArg},
+			Self:     []string{agentBin, agents.HostArg},
 			Builtins: builtin.Names(),
 			// Course agents' folders are shown inside their sandboxes,
 			// COMP424 repositories compiled by the arena first.

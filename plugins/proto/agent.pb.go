@@ -347,7 +347,9 @@ func (*StartReply) Descriptor() ([]byte, []int) {
 
 type MoveRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Every move so far in course notation; "" marks a skipped turn.
+	// The moves of the game in course notation from index history_from on
+	// ("" marks a skipped turn): every move so far when history_from is 0,
+	// else only those the agent has not acknowledged yet (protocol version 2).
 	History []string `protobuf:"bytes,1,rep,name=history,proto3" json:"history,omitempty"`
 	// Canonical board text of the current position.
 	Board string `protobuf:"bytes,2,opt,name=board,proto3" json:"board,omitempty"`
@@ -358,7 +360,10 @@ type MoveRequest struct {
 	// Absolute deadline, Unix milliseconds.
 	DeadlineUnixMs int64 `protobuf:"varint,6,opt,name=deadline_unix_ms,json=deadlineUnixMs,proto3" json:"deadline_unix_ms,omitempty"`
 	// The course's structured, seat-relative view where it had one (JSON).
-	View          []byte `protobuf:"bytes,7,opt,name=view,proto3" json:"view,omitempty"`
+	View []byte `protobuf:"bytes,7,opt,name=view,proto3" json:"view,omitempty"`
+	// How many moves of the game precede history: the agent already holds
+	// them from earlier requests of this game. 0: history is complete.
+	HistoryFrom   int32 `protobuf:"varint,8,opt,name=history_from,json=historyFrom,proto3" json:"history_from,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -442,6 +447,13 @@ func (x *MoveRequest) GetView() []byte {
 	return nil
 }
 
+func (x *MoveRequest) GetHistoryFrom() int32 {
+	if x != nil {
+		return x.HistoryFrom
+	}
+	return 0
+}
+
 type MoveReply struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The move text. Bytes, not string, on the wire (the encoding is the
@@ -450,7 +462,11 @@ type MoveReply struct {
 	Move []byte `protobuf:"bytes,1,opt,name=move,proto3" json:"move,omitempty"`
 	// A non-empty error is the agent reporting that it has no move; the
 	// profile decides the penalty.
-	Error         []byte `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	Error []byte `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	// The agent does not hold the history_from moves the request assumed
+	// (it lost them, or never had them): the arena asks again with the full
+	// history. No move is judged from such a reply.
+	NeedHistory   bool `protobuf:"varint,3,opt,name=need_history,json=needHistory,proto3" json:"need_history,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -497,6 +513,13 @@ func (x *MoveReply) GetError() []byte {
 		return x.Error
 	}
 	return nil
+}
+
+func (x *MoveReply) GetNeedHistory() bool {
+	if x != nil {
+		return x.NeedHistory
+	}
+	return false
 }
 
 type ObserveRequest struct {
@@ -734,7 +757,7 @@ const file_plugins_proto_agent_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\f\n" +
 	"\n" +
-	"StartReply\"\xc3\x01\n" +
+	"StartReply\"\xe6\x01\n" +
 	"\vMoveRequest\x12\x18\n" +
 	"\ahistory\x18\x01 \x03(\tR\ahistory\x12\x14\n" +
 	"\x05board\x18\x02 \x01(\tR\x05board\x12\x12\n" +
@@ -743,10 +766,12 @@ const file_plugins_proto_agent_proto_rawDesc = "" +
 	"\ftime_left_ms\x18\x05 \x01(\x03R\n" +
 	"timeLeftMs\x12(\n" +
 	"\x10deadline_unix_ms\x18\x06 \x01(\x03R\x0edeadlineUnixMs\x12\x12\n" +
-	"\x04view\x18\a \x01(\fR\x04view\"5\n" +
+	"\x04view\x18\a \x01(\fR\x04view\x12!\n" +
+	"\fhistory_from\x18\b \x01(\x05R\vhistoryFrom\"X\n" +
 	"\tMoveReply\x12\x12\n" +
 	"\x04move\x18\x01 \x01(\fR\x04move\x12\x14\n" +
-	"\x05error\x18\x02 \x01(\fR\x05error\"J\n" +
+	"\x05error\x18\x02 \x01(\fR\x05error\x12!\n" +
+	"\fneed_history\x18\x03 \x01(\bR\vneedHistory\"J\n" +
 	"\x0eObserveRequest\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x12\n" +
 	"\x04move\x18\x02 \x01(\tR\x04move\x12\x10\n" +

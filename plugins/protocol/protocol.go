@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -27,7 +29,11 @@ import (
 // handshake with a message naming both versions and the SDK to rebuild
 // with (Refusal). The SDK serves this version (sdk.ProtocolVersion), so an
 // agent's protocol is the one of the arena checkout it was built against.
-const Version = 1
+//
+// Version 2: a move request carries only the moves the agent has not
+// acknowledged (MoveRequest.history_from); the agent's side of the binding
+// keeps the game's history and hands agents the whole of it, as before.
+const Version = 2
 
 // Refusal explains a handshake refused for the protocol version: goMsg is
 // go-plugin's error text ("... Plugin version: 2, Client versions: [1]"),
@@ -246,6 +252,24 @@ func Plugins(impl Agent) plugin.PluginSet {
 type server struct {
 	pb.UnimplementedAgentServer
 	impl Agent
+
+	mu      sync.Mutex
+	history []string // the game's moves as the arena sent them
+}
+
+// fullHistory merges a request's moves into the game's history and returns
+// a copy of the whole of it, or false when the request assumes moves this
+// side does not hold.
+func (s *server) fullHistory(from int, moves []string) ([]string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if from < 0 || from > len(s.history) {
+		return nil, false
+	}
+	// Moves from an earlier request that was cut short may be resent:
+	// the request's own are the truth from its index on.
+	s.history = append(s.history[:from], moves...)
+	return slices.Clone(s.history), true
 }
 
 func recovered(err *error) {
@@ -277,6 +301,9 @@ func (s *server) StartGame(ctx context.Context, r *pb.StartRequest) (_ *pb.Start
 			Budget:         time.Duration(c.GetBudgetMs()) * time.Millisecond,
 		},
 	}
+	s.mu.Lock()
+	s.history = nil
+	s.mu.Unlock()
 	if err := s.impl.Start(ctx, info); err != nil {
 		return nil, err
 	}
@@ -289,8 +316,12 @@ func (s *server) Move(ctx context.Context, r *pb.MoveRequest) (reply *pb.MoveRep
 			reply, err = &pb.MoveReply{Error: []byte(fmt.Sprintf("agent panicked: %v", p))}, nil
 		}
 	}()
+	history, ok := s.fullHistory(int(r.HistoryFrom), r.History)
+	if !ok {
+		return &pb.MoveReply{NeedHistory: true}, nil
+	}
 	req := MoveRequest{
-		History: r.History, Board: r.Board, Seat: int(r.Seat), Ply: int(r.Ply),
+		History: history, Board: r.Board, Seat: int(r.Seat), Ply: int(r.Ply),
 		TimeLeft: time.Duration(r.TimeLeftMs) * time.Millisecond,
 		Deadline: time.UnixMilli(r.DeadlineUnixMs),
 		View:     r.View,
@@ -322,12 +353,16 @@ func (s *server) EndGame(ctx context.Context, r *pb.EndRequest) (_ *pb.EndReply,
 	return &pb.EndReply{}, nil
 }
 
-// Client calls an agent plugin over gRPC.
+// Client calls an agent plugin over gRPC. It remembers how much of the
+// game's history the agent has acknowledged, and sends only the rest.
 type Client struct {
 	rpc pb.AgentClient
 	// MaxReply is the longest move reply received, in bytes (0: the
 	// default); a longer one is a *BadReplyError.
 	MaxReply int
+
+	mu    sync.Mutex
+	acked int // moves of the history the agent holds (from its last reply)
 }
 
 func (c *Client) maxReply() int {
@@ -350,6 +385,9 @@ func (c *Client) Describe(ctx context.Context) (Description, error) {
 
 // Start opens the game.
 func (c *Client) Start(ctx context.Context, info StartInfo) error {
+	c.mu.Lock()
+	c.acked = 0
+	c.mu.Unlock()
 	_, err := c.rpc.StartGame(ctx, &pb.StartRequest{
 		GameId: info.GameID, Game: info.Game, Params: info.Params, Seat: int32(info.Seat),
 		Profile: info.Profile, Opponent: info.Opponent, Options: info.Options, Seed: info.Seed,
@@ -364,19 +402,38 @@ func (c *Client) Start(ctx context.Context, info StartInfo) error {
 	return err
 }
 
-// Move asks for a move. The reply's text comes back as sent, valid UTF-8
-// or not, for the referee to judge; a reply over MaxReply is refused by
-// the transport before it is held (a *BadReplyError), and an error report
-// is cut to ErrorTextLimit.
+// Move asks for a move. req.History is the whole history; what goes on
+// the wire is the part the agent has not acknowledged, or all of it when
+// the agent asks. The reply's text comes back as sent, valid UTF-8 or not,
+// for the referee to judge; a reply over MaxReply is refused by the
+// transport before it is held (a *BadReplyError), and an error report is
+// cut to ErrorTextLimit.
 func (c *Client) Move(ctx context.Context, req MoveRequest) (string, error) {
 	limit := c.maxReply()
-	r, err := c.rpc.Move(ctx, &pb.MoveRequest{
-		History: req.History, Board: req.Board, Seat: int32(req.Seat), Ply: int32(req.Ply),
+	c.mu.Lock()
+	from := c.acked
+	c.mu.Unlock()
+	if from > len(req.History) {
+		from = 0 // not this game's continuation: start over
+	}
+	msg := &pb.MoveRequest{
+		History: req.History[from:], HistoryFrom: int32(from), Board: req.Board, Seat: int32(req.Seat), Ply: int32(req.Ply),
 		TimeLeftMs: req.TimeLeft.Milliseconds(), DeadlineUnixMs: req.Deadline.UnixMilli(), View: req.View,
-	}, grpc.MaxCallRecvMsgSize(RecvLimit(limit)))
+	}
+	r, err := c.rpc.Move(ctx, msg, grpc.MaxCallRecvMsgSize(RecvLimit(limit)))
+	if err == nil && r.NeedHistory && from > 0 {
+		msg.History, msg.HistoryFrom = req.History, 0
+		r, err = c.rpc.Move(ctx, msg, grpc.MaxCallRecvMsgSize(RecvLimit(limit)))
+	}
 	if err != nil {
 		return "", asBadReply(err, limit)
 	}
+	if r.NeedHistory {
+		return "", &AgentError{Message: "the agent asked for the move history although it was sent in full"}
+	}
+	c.mu.Lock()
+	c.acked = len(req.History)
+	c.mu.Unlock()
 	if len(r.Error) > 0 {
 		return "", &AgentError{Message: Bounded(string(r.Error), ErrorTextLimit)}
 	}

@@ -119,11 +119,17 @@ type Option func(*config)
 type config struct {
 	version  uint
 	registry *engine.Registry
+	fresh    func() Agent
 }
 
 // WithProtocolVersion serves a different protocol version. Only useful to
 // test how an arena treats an agent built against another SDK.
 func WithProtocolVersion(v uint) Option { return func(c *config) { c.version = v } }
+
+// WithFreshAgent makes every game start with a new agent from fresh, so
+// nothing of one game's agent reaches the next when the arena plays
+// several games with one process.
+func WithFreshAgent(fresh func() Agent) Option { return func(c *config) { c.fresh = fresh } }
 
 // WithRegistry sets the games the agent can rebuild positions for (default:
 // every course game).
@@ -148,7 +154,7 @@ func ServeConfig(a Agent, opts ...Option) *plugin.ServeConfig {
 	}
 	return &plugin.ServeConfig{
 		HandshakeConfig: protocol.Handshake(c.version),
-		Plugins:         protocol.Plugins(&adapter{agent: a, registry: c.registry}),
+		Plugins:         protocol.Plugins(&adapter{agent: a, registry: c.registry, fresh: c.fresh}),
 		// The send limit stops a runaway reply here, in the agent, instead
 		// of on the wire; the arena has its own, lower, receive limit.
 		GRPCServer: func(o []grpc.ServerOption) *grpc.Server {
@@ -162,6 +168,7 @@ func ServeConfig(a Agent, opts ...Option) *plugin.ServeConfig {
 // from the history so authors start from a ready engine.State.
 type adapter struct {
 	agent    Agent
+	fresh    func() Agent // if set, a new agent per game
 	registry *engine.Registry
 	game     Game
 	start    engine.State
@@ -187,6 +194,9 @@ func (a *adapter) Start(ctx context.Context, info protocol.StartInfo) error {
 		return fmt.Errorf("start %s: %w", info.Game, err)
 	}
 	a.game, a.start, a.cur, a.applied = info, st, nil, nil
+	if a.fresh != nil {
+		a.agent = a.fresh()
+	}
 	if s, ok := a.agent.(Starter); ok {
 		return s.Start(ctx, info)
 	}

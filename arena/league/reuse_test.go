@@ -1,0 +1,117 @@
+package league_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"arena/arena/league"
+	"arena/arena/referee"
+	"arena/plugins/host"
+)
+
+// countingLauncher is the test launcher, counting the processes it starts.
+func countingLauncher(n *atomic.Int64) referee.Launcher {
+	l := testLauncher()
+	return func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
+		n.Add(1)
+		return l(ctx, p, o)
+	}
+}
+
+// A league keeps built-in agents' processes across its games: far fewer
+// processes start, the records name the process each game shared, and
+// every game is move for move the game a fresh process plays (each game
+// starts with a new agent, even one whose moves depend on its past).
+func TestReuseKeepsProcessesAndChangesNoGame(t *testing.T) {
+	file := writeFile(t, "reuse.yaml", `
+name: reuse
+game: bohnenspiel
+games_per_pairing: 4
+concurrency: 1
+agents:
+  - name: counting
+    agent: counting
+  - name: random
+    agent: random
+  - name: greedy
+    agent: greedy
+`)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	run := func(noReuse bool) (int64, map[string]string, map[string][2]string) {
+		out := filepath.Join(t.TempDir(), "league")
+		opt := loadOpts()
+		opt.Sources.Sets = []string{"output=" + out}
+		spec, err := league.Load(file, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n atomic.Int64
+		if err := league.Run(ctx, spec, league.RunOptions{Launch: countingLauncher(&n), NoReuse: noReuse}); err != nil {
+			t.Fatal(err)
+		}
+		moves := map[string]string{}
+		procs := map[string][2]string{}
+		for _, g := range storedGames(t, out, "reuse") {
+			if len(g.Record.Events) > 0 {
+				t.Fatalf("game %s has events: %+v", g.Match.ID, g.Record.Events)
+			}
+			var texts []string
+			for _, m := range g.Record.Moves {
+				texts = append(texts, m.Text)
+			}
+			moves[g.Match.ID] = strings.Join(texts, " ")
+			procs[g.Match.ID] = [2]string{g.Record.Agents[0].Process, g.Record.Agents[1].Process}
+		}
+		return n.Load(), moves, procs
+	}
+	freshN, freshMoves, freshProcs := run(true)
+	keptN, keptMoves, keptProcs := run(false)
+	games := len(freshMoves)
+	if games != 12 || len(keptMoves) != games {
+		t.Fatalf("games: %d without reuse, %d with; want 12", games, len(keptMoves))
+	}
+	if freshN != int64(2*games) {
+		t.Errorf("without reuse %d processes started, want %d", freshN, 2*games)
+	}
+	if keptN != 3 {
+		t.Errorf("with reuse %d processes started, want 3 (one per agent, one worker)", keptN)
+	}
+	for id, m := range freshMoves {
+		if keptMoves[id] != m {
+			t.Errorf("game %s differs with a kept process:\n fresh %s\n kept  %s", id, m, keptMoves[id])
+		}
+		if p := freshProcs[id]; p != [2]string{} {
+			t.Errorf("game %s without reuse names processes %q", id, p)
+		}
+	}
+	// Each game names, per seat, a process and its game number in it.
+	for id, p := range keptProcs {
+		for seat, s := range p {
+			if pid, n, ok := strings.Cut(s, "/"); !ok || pid == "" || n == "" {
+				t.Fatalf("game %s seat %d: process %q, want PID/N", id, seat, s)
+			}
+		}
+	}
+	pids := map[string]bool{}
+	counts := map[string]int{}
+	for _, p := range keptProcs {
+		for _, s := range p {
+			pid, _, _ := strings.Cut(s, "/")
+			pids[pid] = true
+			counts[s]++
+		}
+	}
+	if len(pids) != 3 {
+		t.Errorf("games name %d processes, want 3: %v", len(pids), keptProcs)
+	}
+	for s, c := range counts {
+		if c != 1 {
+			t.Errorf("process game %s named %d times", s, c)
+		}
+	}
+}

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"arena/arena/clock"
+	"arena/arena/record"
+	"arena/arena/referee"
+	"arena/engine"
+	"arena/games/all"
+	"arena/plugins/host"
+	"arena/plugins/protocol"
+)
+
+// watchClock is the real clock, remembering the last deadline the referee
+// armed (one game's turns are sequential, so the last is the current one).
+type watchClock struct {
+	clock.Real
+	deadline atomic.Int64 // UnixNano of now + d at the last After(d)
+}
+
+func (c *watchClock) After(d time.Duration) <-chan time.Time {
+	c.deadline.Store(time.Now().Add(d).UnixNano())
+	return time.After(d)
+}
+
+// watched notes, for each move request, when the referee gave up on it
+// (cancelled the call) relative to the armed deadline.
+type watched struct {
+	referee.Handle
+	clk *watchClock
+	rec *samples
+}
+
+type samples struct {
+	mu   sync.Mutex
+	late []time.Duration
+}
+
+func (w watched) Move(ctx context.Context, r protocol.MoveRequest) (string, error) {
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			t := time.Now().UnixNano()
+			w.rec.mu.Lock()
+			w.rec.late = append(w.rec.late, time.Duration(t-w.clk.deadline.Load()))
+			w.rec.mu.Unlock()
+		case <-done:
+		}
+	}()
+	return w.Handle.Move(ctx, r)
+}
+
+// deadlineRun plays games of timed agents with the given options in both
+// seats, slots at once, until at least moves agent moves were asked for.
+func deadlineRun(ctx context.Context, o options, b *bins, opts map[string]string) (asked, late, over int, verdicts []time.Duration, err error) {
+	g, err := all.Registry().Lookup("dots-and-boxes")
+	if err != nil {
+		return 0, 0, 0, nil, err
+	}
+	prof, err := g.Profile(engine.Params{})
+	if err != nil {
+		return 0, 0, 0, nil, err
+	}
+	prof.MoveLimit, prof.FirstMoveLimit, prof.Cushion = o.limit, o.limit, o.cushion
+	// A timeout substitutes a random move (and restarts the agent), so a
+	// game of a never-answering agent goes on for every move.
+	prof.Penalties = maps.Clone(prof.Penalties)
+	prof.Penalties[engine.FailTimeout] = engine.RandomMove
+	prof.Penalties[engine.FailLate] = engine.RandomMove
+	l := launcher(b.lean)
+	rec := &samples{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for range o.slots {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				enough := asked >= o.deadline || err != nil
+				mu.Unlock()
+				if enough {
+					return
+				}
+				clk := &watchClock{}
+				launch := func(ctx context.Context, p referee.Player, opt host.Options) (referee.Handle, error) {
+					proc, err := l.Launch(ctx, p.Ref, opt)
+					if err != nil {
+						return nil, err
+					}
+					return watched{referee.Wrap(proc), clk, rec}, nil
+				}
+				ref := &referee.Referee{Launch: launch, Clock: clk}
+				i := next.Add(1)
+				m := referee.Match{ID: fmt.Sprintf("deadline-%d", i), Game: g, Params: engine.Params{}, Profile: prof, Seed: uint64(i),
+					Players: [2]referee.Player{{Name: "a", Ref: b.timed, Options: opts}, {Name: "b", Ref: b.timed, Options: opts}}}
+				r, perr := ref.Play(ctx, m)
+				mu.Lock()
+				if perr != nil {
+					err = perr
+				} else {
+					a, lt, ov := countMoves(r)
+					asked, late, over = asked+a, late+lt, over+ov
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return asked, late, over, rec.late, err
+}
+
+// countMoves counts a record's move requests and its late and timed-out ones.
+func countMoves(r *record.Game) (asked, late, over int) {
+	for _, m := range r.Moves {
+		if m.Source == record.SourceAgent {
+			asked++
+		}
+	}
+	for _, e := range r.Events {
+		switch engine.Failure(e.Kind) {
+		case engine.FailLate:
+			late++
+			asked++
+		case engine.FailTimeout:
+			over++
+			asked++
+		}
+	}
+	return asked, late, over
+}
+
+func benchDeadline(ctx context.Context, o options, b *bins, t *table) error {
+	setting := fmt.Sprintf("limit %v + cushion %v, %d games at once", o.limit, o.cushion, o.slots)
+	asked, late, over, _, err := deadlineRun(ctx, o, b, map[string]string{"fraction": "0.95"})
+	if err != nil {
+		return err
+	}
+	t.add("deadline", fmt.Sprintf("agent at 95%% of limit, %d moves (%s)", asked, setting),
+		fmt.Sprintf("%d late, %d over", late, over), "0 late, 0 over", "")
+	asked, late, over, v, err := deadlineRun(ctx, o, b, map[string]string{"never": "1"})
+	if err != nil {
+		return err
+	}
+	t.add("deadline", fmt.Sprintf("never-answering agent, %d moves: timeouts", asked), fmt.Sprintf("%d timed out, %d late", over, late), fmt.Sprintf("%d timed out", asked), "")
+	for _, q := range []struct {
+		name string
+		q    float64
+	}{{"p50", 0.5}, {"p90", 0.9}, {"p99", 0.99}, {"max", 1}} {
+		t.add("deadline", "verdict − (limit + cushion), "+q.name, ms(quantile(v, q.q)), "target p99 ≤ 5 ms", "")
+	}
+	return nil
+}

@@ -1,0 +1,205 @@
+// Command bench measures what the arena costs on top of the games, with
+// each floor measured in the same run, and prints one table:
+//
+//	go run ./bench                 # everything, a few minutes on 2 cores
+//	go run ./bench -quick          # fewer samples (a smoke run)
+//
+// Sections: per-move overhead against a bare Unix-socket ping-pong and a
+// bare gRPC call of the same payload; agent start against a bare fork/exec
+// of the same binary; resident memory per agent kind against a minimal gRPC
+// server; league throughput of instant agents against the same games in
+// process; deadline precision of the referee. docs/performance.md has the
+// results and how to read them.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+)
+
+type options struct {
+	moves       int           // per-move samples
+	starts      int           // agent starts per kind
+	games       int           // games per throughput cell
+	deadline    int           // moves per deadline run
+	limit       time.Duration // deadline runs' move limit
+	cushion     time.Duration // deadline runs' cushion
+	slots       int           // games at once in the deadline runs
+	only        string
+	keep        bool
+	concurrency []int
+}
+
+func main() {
+	var o options
+	quick := flag.Bool("quick", false, "fewer samples everywhere (a smoke run, not for the docs)")
+	flag.IntVar(&o.moves, "moves", 3000, "move requests per per-move measurement")
+	flag.IntVar(&o.starts, "starts", 40, "agent starts per kind")
+	flag.IntVar(&o.games, "games", 30, "games per throughput measurement")
+	flag.IntVar(&o.deadline, "deadline-moves", 1000, "moves per deadline-precision run")
+	flag.DurationVar(&o.limit, "limit", 100*time.Millisecond, "move limit of the deadline-precision runs")
+	flag.DurationVar(&o.cushion, "cushion", 50*time.Millisecond, "cushion of the deadline-precision runs")
+	flag.IntVar(&o.slots, "slots", runtime.NumCPU(), "games at once in the deadline-precision runs")
+	flag.StringVar(&o.only, "only", "", "comma-separated sections to run: move,start,rss,league,deadline (default all)")
+	flag.BoolVar(&o.keep, "keep", false, "keep the built binaries' directory")
+	flag.Parse()
+	if *quick {
+		o.moves, o.starts, o.games, o.deadline = 300, 5, 10, 60
+	}
+	o.concurrency = []int{1, 2}
+	if err := run(context.Background(), o); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// bins are the programs under test, built for this run.
+type bins struct {
+	dir      string
+	arena    string // the arena CLI, today's agent host for built-in and Lua agents
+	lean     string // the lean agent host (cmd/arena-agent)
+	timed    string // an SDK agent with controlled reply times
+	mingrpc  string // plain gRPC floor
+	pingpong string // bare socket floor, minimal Go program
+	lua      string // a Lua agent script
+}
+
+func build(ctx context.Context) (*bins, error) {
+	dir, err := os.MkdirTemp("", "arena-bench-")
+	if err != nil {
+		return nil, err
+	}
+	b := &bins{dir: dir}
+	for _, t := range []struct {
+		dst *string
+		pkg string
+	}{
+		{&b.arena, "./cmd/arena"}, {&b.lean, "./cmd/arena-agent"}, {&b.timed, "./bench/internal/timed"},
+		{&b.mingrpc, "./bench/internal/mingrpc"}, {&b.pingpong, "./bench/internal/pingpong"},
+	} {
+		*t.dst = filepath.Join(dir, filepath.Base(t.pkg))
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", *t.dst, t.pkg)
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
+			return nil, fmt.Errorf("go build %s: %w", t.pkg, err)
+		}
+	}
+	b.lua = filepath.Join(dir, "first.lua")
+	// The smallest Lua agent: the first legal move.
+	script := "function choose_move(state, clock)\n  return state:legal_moves()[1]\nend\n"
+	if err := os.WriteFile(b.lua, []byte(script), 0o644); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// table collects the rows printed at the end.
+type table struct{ rows [][5]string }
+
+func (t *table) add(section, what, value, floor, ratio string) {
+	t.rows = append(t.rows, [5]string{section, what, value, floor, ratio})
+	fmt.Fprintf(os.Stderr, "  %-10s %-52s %-26s %-30s %s\n", section, what, value, floor, ratio)
+}
+
+func (t *table) print() {
+	head := [5]string{"section", "measure", "arena", "floor / baseline", "ratio"}
+	w := [5]int{}
+	for _, r := range append([][5]string{head}, t.rows...) {
+		for i, c := range r {
+			w[i] = max(w[i], len([]rune(c)))
+		}
+	}
+	line := func(r [5]string) {
+		var s strings.Builder
+		s.WriteString("|")
+		for i, c := range r {
+			s.WriteString(" " + c + strings.Repeat(" ", w[i]-len([]rune(c))) + " |")
+		}
+		fmt.Println(s.String())
+	}
+	line(head)
+	var sep [5]string
+	for i := range sep {
+		sep[i] = strings.Repeat("-", w[i])
+	}
+	line(sep)
+	for _, r := range t.rows {
+		line(r)
+	}
+}
+
+func run(ctx context.Context, o options) error {
+	began := time.Now()
+	want := func(s string) bool {
+		return o.only == "" || slices.Contains(strings.Split(o.only, ","), s)
+	}
+	fmt.Fprintf(os.Stderr, "bench: building on %s/%s, %d CPUs, load %s\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), loadavg())
+	b, err := build(ctx)
+	if err != nil {
+		return err
+	}
+	if !o.keep {
+		defer os.RemoveAll(b.dir)
+	} else {
+		fmt.Fprintln(os.Stderr, "bench: binaries in", b.dir)
+	}
+	t := &table{}
+	steps := []struct {
+		name string
+		fn   func(context.Context, options, *bins, *table) error
+	}{
+		{"move", benchMove}, {"start", benchStart}, {"rss", benchRSS}, {"league", benchLeague}, {"deadline", benchDeadline},
+	}
+	for _, s := range steps {
+		if !want(s.name) {
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "bench: %s\n", s.name)
+		if err := s.fn(ctx, o, b, t); err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+	}
+	fmt.Printf("arena bench: %s/%s, %d CPUs, load average now %s, %s\n\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), loadavg(), time.Since(began).Round(time.Second))
+	t.print()
+	return nil
+}
+
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// quantile of sorted durations (nearest rank).
+func quantile(d []time.Duration, q float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	i := int(q*float64(len(s))+0.5) - 1
+	return s[min(max(i, 0), len(s)-1)]
+}
+
+func us(d time.Duration) string { return fmt.Sprintf("%.0f µs", float64(d.Nanoseconds())/1e3) }
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Nanoseconds())/1e6) }
+func ratio(a, b time.Duration) string {
+	if b <= 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f×", float64(a)/float64(b))
+}

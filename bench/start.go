@@ -1,0 +1,211 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	"arena/agents"
+	"arena/plugins/host"
+	pb "arena/plugins/proto"
+)
+
+// agentKind is one way of starting an agent.
+type agentKind struct {
+	name string
+	self string // agent host (and sandbox init) binary
+	ref  string
+	bare []string // the same binary, started to main and straight out
+	off  bool     // without a sandbox (process group only), to show its share
+}
+
+func kinds(b *bins) []agentKind {
+	return []agentKind{
+		{"builtin:random, arena binary (today)", b.arena, "builtin:random", []string{b.arena, agents.HostArg}, false},
+		{"builtin:random, lean arena-agent", b.lean, "builtin:random", []string{b.lean, agents.HostArg}, false},
+		{"lua script, arena binary (today)", b.arena, "lua:" + b.lua, []string{b.arena, agents.HostArg}, false},
+		{"lua script, lean arena-agent", b.lean, "lua:" + b.lua, []string{b.lean, agents.HostArg}, false},
+		{"SDK binary, lean init", b.lean, b.timed, nil, false},
+		{"builtin:random, lean arena-agent, isolation off", b.lean, "builtin:random", []string{b.lean, agents.HostArg}, true},
+	}
+}
+
+// bareExec is fork/exec/wait of argv, which runs to main and exits.
+func bareExec(ctx context.Context, n int, argv []string) ([]time.Duration, error) {
+	return timeCalls(n, func() error {
+		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+		err := cmd.Run()
+		if _, ok := err.(*exec.ExitError); ok {
+			return nil // a usage exit is still a complete start
+		}
+		return err
+	})
+}
+
+func benchStart(ctx context.Context, o options, b *bins, t *table) error {
+	minExec, err := bareExec(ctx, o.starts, []string{b.pingpong, "exit"})
+	if err != nil {
+		return err
+	}
+	t.add("start", "minimal Go program, fork/exec/exit p50", ms(quantile(minExec, 0.5)), "", "")
+	grpcExec, err := bareExec(ctx, o.starts, []string{b.mingrpc, "exit"})
+	if err != nil {
+		return err
+	}
+	t.add("start", "minimal gRPC binary, fork/exec/exit p50", ms(quantile(grpcExec, 0.5)), "", "")
+	grpcStart, err := minGRPCStart(ctx, o.starts, b)
+	if err != nil {
+		return err
+	}
+	t.add("start", "minimal gRPC server, exec to first reply p50", ms(quantile(grpcStart, 0.5)), "", "")
+	for _, k := range kinds(b) {
+		l := launcher(k.self)
+		if k.off {
+			l.Isolation = host.IsolationOff
+		}
+		var launch, total []time.Duration
+		sandboxed := false
+		for i := range o.starts + 2 {
+			t0 := time.Now()
+			p, err := l.Launch(ctx, k.ref, host.Options{})
+			if err != nil {
+				return fmt.Errorf("%s: %w", k.name, err)
+			}
+			t1 := time.Now()
+			p.Kill()
+			t2 := time.Now()
+			sandboxed = p.Sandboxed()
+			if i >= 2 { // the first starts warm the page cache
+				launch = append(launch, t1.Sub(t0))
+				total = append(total, t2.Sub(t0))
+			}
+		}
+		what := fmt.Sprintf("%s, sandboxed=%v: launch+handshake p50", k.name, sandboxed)
+		floor, r := "", ""
+		if k.bare != nil {
+			bare, err := bareExec(ctx, o.starts, k.bare)
+			if err != nil {
+				return err
+			}
+			floor, r = "bare exec of same binary "+ms(quantile(bare, 0.5)), ratio(quantile(launch, 0.5), quantile(bare, 0.5))
+		}
+		t.add("start", what, ms(quantile(launch, 0.5)), floor, r)
+		t.add("start", k.name+": launch+kill p50", ms(quantile(total, 0.5)), "", "")
+	}
+	return nil
+}
+
+// minGRPCStart times exec of the minimal gRPC server to its first reply.
+func minGRPCStart(ctx context.Context, n int, b *bins) ([]time.Duration, error) {
+	dir, err := os.MkdirTemp("", "arena-bench-sock-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	i := 0
+	return timeCalls(n, func() error {
+		i++
+		sock := filepath.Join(dir, strconv.Itoa(i)+".sock")
+		cmd, err := startServer(ctx, b.mingrpc, sock)
+		if err != nil {
+			return err
+		}
+		defer stop(cmd)
+		conn, err := grpc.DialContext(ctx, "unix://"+sock, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		_, err = pb.NewAgentClient(conn).StartGame(ctx, &pb.StartRequest{})
+		return err
+	})
+}
+
+// rssKiB reads a process's resident set size.
+func rssKiB(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			f := strings.Fields(v)
+			if len(f) > 0 {
+				n, _ := strconv.ParseInt(f[0], 10, 64)
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+func mib(kib int64) string { return fmt.Sprintf("%.1f MiB", float64(kib)/1024) }
+
+func benchRSS(ctx context.Context, o options, b *bins, t *table) error {
+	req, info, err := midgame()
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "arena-bench-sock-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	sock := filepath.Join(dir, "grpc.sock")
+	gs, err := startServer(ctx, b.mingrpc, sock)
+	if err != nil {
+		return err
+	}
+	defer stop(gs)
+	conn, err := grpc.DialContext(ctx, "unix://"+sock, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := pb.NewAgentClient(conn).Move(ctx, wire(req)); err != nil {
+		return err
+	}
+	floor := rssKiB(gs.Process.Pid)
+	t.add("rss", "minimal gRPC server after one move", mib(floor), "", "")
+	for _, k := range kinds(b) {
+		if k.off {
+			continue
+		}
+		l := launcher(k.self)
+		p, err := l.Launch(ctx, k.ref, host.Options{})
+		if err != nil {
+			return fmt.Errorf("%s: %w", k.name, err)
+		}
+		err = p.Agent.Start(ctx, info)
+		if err == nil {
+			_, err = p.Agent.Move(ctx, req)
+		}
+		if err != nil {
+			p.Kill()
+			return fmt.Errorf("%s: %w", k.name, err)
+		}
+		var agent, init int64
+		for _, pid := range p.Pids() {
+			if p.Sandboxed() && pid == p.Pid() {
+				init += rssKiB(pid)
+			} else {
+				agent += rssKiB(pid)
+			}
+		}
+		p.Kill()
+		what := k.name + ": agent process"
+		if p.Sandboxed() {
+			what += fmt.Sprintf(" (+ sandbox init %s)", mib(init))
+		}
+		t.add("rss", what, mib(agent), "minimal gRPC "+mib(floor), fmt.Sprintf("%.2f×", float64(agent)/float64(floor)))
+	}
+	return nil
+}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"arena/agents"
+	"arena/agents/builtin"
+	"arena/plugins/host"
+	"arena/plugins/protocol"
+)
+
+// The lean host must not link what makes the arena binary slow to start:
+// the store (SQLite), the CLI and configuration libraries, the browser
+// driver of the viewer tests.
+func TestLeanHostLinksNoHeavyPackages(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, heavy := range []string{"modernc.org/sqlite", "github.com/spf13/viper", "github.com/spf13/cobra", "github.com/chromedp/chromedp", "arena/arena/results", "arena/arena/league"} {
+		for _, dep := range strings.Fields(string(out)) {
+			if dep == heavy {
+				t.Errorf("arena-agent links %s", heavy)
+			}
+		}
+	}
+}
+
+// The lean host serves a built-in and a Lua agent through the same
+// launcher the arena uses (as agent host and sandbox init), and answers the
+// build-id question with the arena's own id.
+func TestLeanHostServesAgents(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the lean host")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "arena-agent")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	id, err := exec.Command(bin, agents.BuildIDArg).Output()
+	if err != nil || strings.TrimSpace(string(id)) != agents.BuildID() {
+		t.Fatalf("build id %q (%v), want %q", id, err, agents.BuildID())
+	}
+	script := filepath.Join(dir, "first.lua")
+	if err := os.WriteFile(script, []byte("function choose_move(state, clock)\n  return state:legal_moves()[1]\nend\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l := &host.Launcher{Self: []string{bin, agents.HostArg}, Builtins: builtin.Names(), Notify: func(string) {}}
+	for _, ref := range []string{"builtin:random", "lua:" + script} {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		p, err := l.Launch(ctx, ref, host.Options{})
+		if err != nil {
+			cancel()
+			t.Fatalf("%s: %v", ref, err)
+		}
+		info := protocol.StartInfo{GameID: "t", Game: "bohnenspiel", Params: map[string]string{}, Clock: protocol.Clock{Model: "per-move", MoveLimit: time.Minute, FirstMoveLimit: time.Minute}}
+		err = p.Agent.Start(ctx, info)
+		var move string
+		if err == nil {
+			move, err = p.Agent.Move(ctx, protocol.MoveRequest{Board: "", TimeLeft: time.Minute, Deadline: time.Now().Add(time.Minute)})
+		}
+		var cmdlines []string
+		for _, pid := range p.Pids() {
+			b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+			cmdlines = append(cmdlines, strings.ReplaceAll(string(b), "\x00", " "))
+		}
+		p.Kill()
+		cancel()
+		if err != nil || move == "" {
+			t.Fatalf("%s: move %q, %v\nstderr: %s", ref, move, err, p.Stderr())
+		}
+		served := false
+		for _, c := range cmdlines {
+			served = served || strings.HasPrefix(c, bin+" "+agents.HostArg+" ")
+		}
+		if !served {
+			t.Fatalf("%s: no process of the agent runs the lean host: %q", ref, cmdlines)
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"arena/agents"
+)
+
+// LeanHostName is the lean agent host's file name (cmd/arena-agent). Built
+// beside the arena (go build -o DIR ./cmd/...), it serves built-in, Lua
+// and course agents and is every sandbox's init, without the store, CLI and
+// configuration packages this binary initialises before main: agents start
+// faster and stay smaller (docs/performance.md).
+const LeanHostName = "arena-agent"
+
+// AgentHostEnv names the variable that chooses the agent host: "self" for
+// this binary, or the path of an arena-agent binary.
+const AgentHostEnv = "ARENA_AGENT_HOST"
+
+// staleAfter is how much older than the arena binary a lean host may be: a
+// build of both writes them within moments; a lean host left from an
+// earlier build may serve older agent code than this arena's, which a build
+// without version-control stamps cannot tell from its BuildID.
+const staleAfter = 5 * time.Minute
+
+// agentHost picks the program that serves built-in, Lua and course agents:
+// the lean host where one of the same build is found, else this binary.
+// The note says why a lean host named explicitly was not used ("" when
+// nothing needs saying).
+func agentHost(self string, getenv func(string) string) (path, note string) {
+	want := getenv(AgentHostEnv)
+	switch want {
+	case "self":
+		return self, ""
+	case "":
+		lean := filepath.Join(filepath.Dir(self), LeanHostName)
+		if _, err := os.Stat(lean); err != nil {
+			return self, ""
+		}
+		if err := sameBuild(self, lean); err != nil {
+			return self, ""
+		}
+		return lean, ""
+	}
+	abs, err := filepath.Abs(want)
+	if err == nil {
+		err = sameBuild(self, abs)
+	}
+	if err != nil {
+		return self, fmt.Sprintf("arena: %s=%s is not used, agents are served by the arena binary itself: %v", AgentHostEnv, want, err)
+	}
+	return abs, ""
+}
+
+// sameBuild checks that lean serves the agents this arena binary would.
+func sameBuild(self, lean string) error {
+	fs, err := os.Stat(self)
+	if err != nil {
+		return err
+	}
+	fl, err := os.Stat(lean)
+	if err != nil {
+		return err
+	}
+	if fl.IsDir() || fl.Mode()&0o111 == 0 {
+		return fmt.Errorf("%s is not an executable file", lean)
+	}
+	if fl.ModTime().Before(fs.ModTime().Add(-staleAfter)) {
+		return fmt.Errorf("%s is older than the arena binary %s: rebuild both (go build -o DIR ./cmd/...)", lean, self)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, lean, agents.BuildIDArg).Output()
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", lean, agents.BuildIDArg, err)
+	}
+	if got, want := strings.TrimSpace(string(out)), agents.BuildID(); got != want {
+		return fmt.Errorf("%s is of another build (build id %q, this arena %q): rebuild both (go build -o DIR ./cmd/...)", lean, got, want)
+	}
+	return nil
+}
