@@ -26,7 +26,7 @@ const (
 	runArg  = "__test_league"
 )
 
-var testAgents = []string{"random", "greedy", "slow", "erring"}
+var testAgents = []string{"random", "greedy", "slow", "erring", "forfeit1", "forfeit2", "forfeit3"}
 
 func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == hostArg {
@@ -49,6 +49,8 @@ func serveAgent(name string) {
 		sdk.Serve(&slow{})
 	case "erring":
 		sdk.Serve(&erring{})
+	case "forfeit1", "forfeit2", "forfeit3":
+		sdk.Serve(&forfeiter{at: int(name[len(name)-1] - '0')})
 	default:
 		a, err := builtin.New(name)
 		if err != nil {
