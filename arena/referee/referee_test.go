@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -62,6 +63,7 @@ func (p *procs) assertGone(t *testing.T) []proctree.Proc {
 	}
 	for _, pr := range alive {
 		t.Errorf("agent process %v still alive after the game", pr)
+		_ = syscall.Kill(pr.Pid, syscall.SIGKILL) // leave no leak behind
 	}
 	for _, proc := range p.list {
 		if !proc.WaitGone(10 * time.Second) {

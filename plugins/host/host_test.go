@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -70,12 +71,15 @@ func serve(name string) {
 				_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 				return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 			}
-			start, x := used(), 0
+			start := used()
 			for used()-start < 400*time.Millisecond {
-				x++
 			}
-			return fmt.Sprint(x), nil
+			// Reply with the process's own CPU total, to compare with
+			// what the host reads from outside.
+			return fmt.Sprint(int64(used())), nil
 		}
+	case "spawner":
+		a.move = spawnChild
 	default:
 		fmt.Fprintln(os.Stderr, "unknown agent", name)
 		os.Exit(2)
@@ -87,7 +91,7 @@ func serve(name string) {
 }
 
 func launcher() *host.Launcher {
-	return &host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: []string{"echo", "hog", "burner"}}
+	return &host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: []string{"echo", "hog", "burner", "spawner"}}
 }
 
 func launch(t testing.TB, name string, opt host.Options) *host.Process {
@@ -158,7 +162,8 @@ func TestCPUTimeIsMeasured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Agent.Move(context.Background(), protocol.MoveRequest{}); err != nil {
+	reply, err := p.Agent.Move(context.Background(), protocol.MoveRequest{})
+	if err != nil {
 		t.Fatal(err)
 	}
 	after, err := p.CPUTime()
@@ -168,6 +173,21 @@ func TestCPUTimeIsMeasured(t *testing.T) {
 	// The agent spun for 400 ms of its own CPU; /proc counts in 10 ms ticks.
 	if used := after - before; used < 380*time.Millisecond {
 		t.Fatalf("CPU time grew by %v over 400 ms of spinning", used)
+	}
+	// Bounded from above too: the host's reading is the agent's own total
+	// (getrusage, taken just before it replied), less up to two 10 ms ticks
+	// of /proc rounding, plus the little CPU the reply itself costs. Load
+	// on the machine does not add CPU time to a process.
+	ns, err := strconv.ParseInt(reply, 10, 64)
+	if err != nil {
+		t.Fatalf("burner reply %q: %v", reply, err)
+	}
+	self := time.Duration(ns)
+	if after < self-30*time.Millisecond || after > self+100*time.Millisecond {
+		t.Fatalf("host reads %v of CPU; the agent counted %v itself", after, self)
+	}
+	if before > self-380*time.Millisecond {
+		t.Fatalf("host read %v before the move; the agent used %v in all, 400 ms of it during the move", before, self)
 	}
 	p.Kill()
 	waitGone(t, p)

@@ -1,0 +1,70 @@
+package host_test
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"arena/plugins/host"
+	"arena/plugins/host/proctree"
+	"arena/plugins/protocol"
+)
+
+// spawnChild is the spawner agent's move: it starts a long sleep, as an
+// agent might start a helper, and answers with the child's pid.
+func spawnChild() (string, error) {
+	cmd := exec.Command("sleep", "300")
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	return fmt.Sprint(cmd.Process.Pid), nil
+}
+
+// Kill ends every process of the agent — the agent and the child it
+// started — checked by their pids: a check on the process group alone
+// passes when the agent is not a group leader at all.
+func TestKillEndsTheAgentsWholeTree(t *testing.T) {
+	if err := proctree.Available(); err != nil {
+		t.Skip(err)
+	}
+	if _, err := exec.LookPath("sleep"); err != nil {
+		t.Skipf("the spawner agent starts the sleep command: %v", err)
+	}
+	p := launch(t, "spawner", host.Options{})
+	defer p.Kill()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := p.Agent.Move(ctx, protocol.MoveRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	// The child's pid as the agent sees it may be another namespace's;
+	// the tree is read from this side.
+	tree, err := proctree.Tree(p.Pid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sleeping := 0
+	for _, pr := range tree {
+		if strings.Contains(pr.Name, "sleep") {
+			sleeping++
+		}
+	}
+	if len(tree) < 2 || sleeping != 1 {
+		t.Fatalf("agent tree %v, want the agent and its sleep child", tree)
+	}
+	p.Kill()
+	alive, err := proctree.WaitGone(tree, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(alive) > 0 {
+		for _, pr := range alive {
+			_ = syscall.Kill(pr.Pid, syscall.SIGKILL) // leave no leak behind
+		}
+		t.Fatalf("after Kill, still running: %v", alive)
+	}
+}
