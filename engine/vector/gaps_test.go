@@ -137,3 +137,15 @@ func cloneRecord(t *testing.T, r *vector.Record) *vector.Record {
 	}
 	return out
 }
+
+// Read names the line of a broken record, counting blank lines.
+func TestReadNamesTheLine(t *testing.T) {
+	_, err := vector.Read(strings.NewReader("{\"game\":\"x\"}\n\n{broken\n"))
+	if err == nil || !strings.HasPrefix(err.Error(), "line 3: ") {
+		t.Fatalf("err %v, want one naming line 3", err)
+	}
+	recs, err := vector.Read(strings.NewReader("\n{\"game\":\"a\"}\n  \n{\"game\":\"b\"}\n"))
+	if err != nil || len(recs) != 2 || recs[0].Game != "a" || recs[1].Game != "b" {
+		t.Fatalf("records %v, err %v", recs, err)
+	}
+}
