@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -125,8 +126,13 @@ func TestResolve(t *testing.T) {
 }
 
 func TestNonAgentBinaryIsRefused(t *testing.T) {
-	_, err := launcher().Launch(context.Background(), "/bin/true", host.Options{StartTimeout: 30 * time.Second})
-	if err == nil || !strings.Contains(err.Error(), "/bin/true") || !strings.Contains(err.Error(), "arena SDK") {
+	// Any program that is not an agent will do; true is on every Unix.
+	bin, err := exec.LookPath("true")
+	if err != nil {
+		t.Skipf("needs the true command as a non-agent binary: %v", err)
+	}
+	_, err = launcher().Launch(context.Background(), bin, host.Options{StartTimeout: 30 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), bin) || !strings.Contains(err.Error(), "arena SDK") {
 		t.Fatalf("error %v", err)
 	}
 }
