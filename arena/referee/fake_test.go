@@ -38,13 +38,18 @@ type fakeAgent struct {
 	mem   chan struct{}
 	mu    sync.Mutex
 	state engine.State
+	game  engine.Game // the game played (nil: Bohnenspiel)
 }
 
 func (f *fakeAgent) Describe(context.Context) (protocol.Description, error) {
 	return protocol.Description{Name: "fake"}, nil
 }
 func (f *fakeAgent) Start(_ context.Context, info protocol.StartInfo) error {
-	st, err := bohnenspiel.Game{}.NewState(nil)
+	var g engine.Game = bohnenspiel.Game{}
+	if f.game != nil {
+		g = f.game
+	}
+	st, err := g.NewState(nil)
 	f.state = st
 	return err
 }
