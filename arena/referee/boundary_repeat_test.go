@@ -26,7 +26,7 @@ func TestPerMoveBoundariesRepeated(t *testing.T) {
 	for range parallel {
 		wg.Go(func() {
 			for j := range jobs {
-				if err := checkBoundary(t, j.c); err != nil {
+				if err := checkBoundary(j.c); err != nil {
 					mu.Lock()
 					errs[j.c.name]++
 					last[j.c.name] = err

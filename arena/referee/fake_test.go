@@ -116,6 +116,15 @@ func (f *fakeAgent) Move(ctx context.Context, req protocol.MoveRequest) (string,
 
 func fakeMatch(t *testing.T, prof engine.Profile, a, b []step) (*record.Game, [2]*fakeAgent, int) {
 	t.Helper()
+	rec, agents, launches, err := fakeMatchE(t.Name(), prof, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec, agents, launches
+}
+
+// fakeMatchE is fakeMatch for any goroutine: it returns its error.
+func fakeMatchE(id string, prof engine.Profile, a, b []step) (*record.Game, [2]*fakeAgent, int, error) {
 	clk := newReplyClock(time.Unix(1000, 0))
 	agents := [2]*fakeAgent{{clk: clk, steps: a, mem: make(chan struct{})}, {clk: clk, steps: b, mem: make(chan struct{})}}
 	var launches atomic.Int32
@@ -130,13 +139,10 @@ func fakeMatch(t *testing.T, prof engine.Profile, a, b []step) (*record.Game, [2
 		},
 	}
 	rec, err := r.Play(context.Background(), referee.Match{
-		ID: t.Name(), Game: bohnenspiel.Game{}, Profile: prof, Seed: 3,
+		ID: id, Game: bohnenspiel.Game{}, Profile: prof, Seed: 3,
 		Players: [2]referee.Player{{Name: "a", Ref: "0"}, {Name: "b", Ref: "1"}},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rec, agents, int(launches.Load())
+	return rec, agents, int(launches.Load()), err
 }
 
 func comp424(t *testing.T) engine.Profile {
@@ -173,16 +179,24 @@ var boundaryCases = func() []boundaryCase {
 func TestPerMoveBoundariesExact(t *testing.T) {
 	for _, c := range boundaryCases {
 		t.Run(c.name, func(t *testing.T) {
-			if err := checkBoundary(t, c); err != nil {
+			if err := checkBoundary(c); err != nil {
 				t.Fatal(err)
 			}
 		})
 	}
 }
 
-// checkBoundary plays one boundary case and says what went wrong.
-func checkBoundary(t *testing.T, c boundaryCase) error {
-	rec, _, _ := fakeMatch(t, comp424(t), []step{{think: 29 * time.Second}, c.step}, nil)
+// checkBoundary plays one boundary case and says what went wrong; it may
+// run on any goroutine.
+func checkBoundary(c boundaryCase) error {
+	prof, err := bohnenspiel.Game{}.Profile(nil)
+	if err != nil {
+		return err
+	}
+	rec, _, _, err := fakeMatchE(c.name, prof, []step{{think: 29 * time.Second}, c.step}, nil)
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.name, err)
+	}
 	var got []record.Event
 	for _, e := range rec.Events {
 		if e.Seat == 0 {
