@@ -81,6 +81,10 @@ func serve(name string) {
 		}
 	case "spawner":
 		a.move = spawnChild
+	case "slowstart":
+		// Takes its time before the handshake.
+		time.Sleep(slowStart)
+		a.move = func() (string, error) { return "PIT 0 0", nil }
 	default:
 		fmt.Fprintln(os.Stderr, "unknown agent", name)
 		os.Exit(2)
@@ -92,7 +96,7 @@ func serve(name string) {
 }
 
 func launcher() *host.Launcher {
-	return &host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: []string{"echo", "hog", "burner", "spawner"}}
+	return &host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: []string{"echo", "hog", "burner", "spawner", "slowstart"}}
 }
 
 func launch(t testing.TB, name string, opt host.Options) *host.Process {

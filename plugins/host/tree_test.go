@@ -68,3 +68,27 @@ func TestKillEndsTheAgentsWholeTree(t *testing.T) {
 		t.Fatalf("after Kill, still running: %v", alive)
 	}
 }
+
+// slowStart is how long the slowstart agent waits before its handshake.
+const slowStart = 6 * time.Second
+
+// A start-up timeout is honoured: an agent slower to start than its
+// timeout is refused at the timeout, not at some default.
+func TestStartTimeoutIsHonoured(t *testing.T) {
+	start := time.Now()
+	p, err := launcher().Launch(context.Background(), "slowstart", host.Options{StartTimeout: time.Second})
+	took := time.Since(start)
+	if err == nil {
+		p.Kill()
+		t.Fatalf("an agent that starts in %v was accepted with a 1 s start-up timeout (after %v)", slowStart, took)
+	}
+	if took >= slowStart {
+		t.Fatalf("refused only after %v: the 1 s timeout was not applied (%v)", took, err)
+	}
+	// And one that is given long enough starts.
+	p, err = launcher().Launch(context.Background(), "slowstart", host.Options{StartTimeout: slowStart + 30*time.Second})
+	if err != nil {
+		t.Fatalf("with time enough: %v", err)
+	}
+	p.Kill()
+}
