@@ -3,7 +3,9 @@ package host_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -91,4 +93,37 @@ func TestStartTimeoutIsHonoured(t *testing.T) {
 		t.Fatalf("with time enough: %v", err)
 	}
 	p.Kill()
+}
+
+// A program that fails before the handshake is refused with the end of
+// what it wrote to stderr, which is usually why.
+func TestLaunchErrorCarriesStderr(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skipf("needs sh: %v", err)
+	}
+	script := filepath.Join(t.TempDir(), "broken-agent")
+	body := "#!" + sh + "\necho 'cannot open model weights' >&2\nexit 3\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err = launcher().Launch(context.Background(), script, host.Options{StartTimeout: 30 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), "agent stderr:") || !strings.Contains(err.Error(), "cannot open model weights") {
+		t.Fatalf("error %v, want the agent's stderr in it", err)
+	}
+}
+
+// A command that cannot even be started leaves nothing to kill: the
+// cleanup after the failure must not signal "process group 0", which is
+// the caller's own group (this test binary would die).
+func TestUnstartableCommandIsRefusedCleanly(t *testing.T) {
+	c := host.Command{Ref: "ghost", Kind: "binary", Argv: []string{filepath.Join(t.TempDir(), "no-such-agent")}}
+	p, err := launcher().Start(context.Background(), c, host.Options{StartTimeout: 30 * time.Second})
+	if err == nil {
+		p.Kill()
+		t.Fatal("a command that does not exist started")
+	}
+	if !strings.Contains(err.Error(), "ghost") {
+		t.Fatalf("error %v does not name the agent", err)
+	}
 }
