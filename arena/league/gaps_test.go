@@ -100,6 +100,13 @@ func TestStandingsFromKnownResults(t *testing.T) {
 		}
 		fit = append(fit, ratings.Game{A: index[a], B: index[b], ScoreA: float64(1 - want)})
 	}
+	// The games export names each winner.
+	for i, row := range league.GameRows(games) {
+		g := games[i].Record
+		if row.ID != games[i].Match.ID || row.Winner != g.Agents[g.Result.Winner].Name || row.Draw || row.Forfeit != "illegal" {
+			t.Errorf("export row %+v for game %s won by seat %d", row, row.ID, g.Result.Winner)
+		}
+	}
 	ref, err := ratings.FitBT(3, fit, ratings.Options{})
 	if err != nil {
 		t.Fatal(err)
