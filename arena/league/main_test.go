@@ -28,7 +28,7 @@ const (
 	hogArg  = "__test_hog"
 )
 
-var testAgents = []string{"random", "greedy", "slow", "erring", "ninety", "dozy", "counting"}
+var testAgents = []string{"random", "greedy", "slow", "erring", "ninety", "dozy", "counting", "forfeit1", "forfeit2", "forfeit3"}
 
 func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == hostArg {
@@ -66,6 +66,9 @@ func serveAgent(name string) {
 		fresh = func() sdk.Agent { return &dozy{} }
 	case "counting":
 		fresh = func() sdk.Agent { return &counting{} }
+	case "forfeit1", "forfeit2", "forfeit3":
+		at := int(name[len(name)-1] - '0')
+		fresh = func() sdk.Agent { return &forfeiter{at: at} }
 	case "random", "greedy":
 		agents.Serve("builtin:" + name)
 		return

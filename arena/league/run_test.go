@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -16,7 +17,9 @@ import (
 	"arena/arena/league"
 	"arena/arena/ratings"
 	"arena/arena/record"
+	"arena/arena/referee"
 	"arena/arena/results"
+	"arena/plugins/host"
 )
 
 // storedGames opens a league directory's store and returns its games.
@@ -101,8 +104,15 @@ agents:
 		t.Fatal(err)
 	}
 	var started, done int
+	// Count what the referee does: a replayed game launches agents even
+	// when the store then drops its duplicate.
+	var launches atomic.Int32
+	launch := testLauncher()
 	err = league.Run(ctx, spec, league.RunOptions{
-		Launch:  testLauncher(),
+		Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
+			launches.Add(1)
+			return launch(ctx, p, o)
+		},
 		OnStart: func(total, d int) { started, done = total, d },
 	})
 	if err != nil {
@@ -110,6 +120,10 @@ agents:
 	}
 	if started != len(sched) || done != len(atKill) {
 		t.Errorf("resume planned %d games with %d done; want %d with %d", started, done, len(sched), len(atKill))
+	}
+	// None of these agents dies or restarts: two launches per game played.
+	if n, want := int(launches.Load()), 2*(len(sched)-len(atKill)); n != want {
+		t.Errorf("the resume launched %d agents, want %d for the %d missing games", n, want, len(sched)-len(atKill))
 	}
 	after := storedGames(t, out, "kill")
 	if len(after) != len(sched) {

@@ -11,9 +11,18 @@ import (
 	"arena/games/cachex"
 	"arena/games/dotsboxes"
 	"arena/games/hexcrossout"
+	"arena/plugins/host/proctree"
 )
 
 func playGame(t *testing.T, g engine.Game, params engine.Params, prof engine.Profile, a, b string) *record.Game {
+	t.Helper()
+	rec, _ := playGameProcs(t, g, params, prof, a, b)
+	return rec
+}
+
+// playGameProcs is playGame that also returns every agent process seen
+// during the game (all checked gone after it).
+func playGameProcs(t *testing.T, g engine.Game, params engine.Params, prof engine.Profile, a, b string) (*record.Game, []proctree.Proc) {
 	t.Helper()
 	var ps procs
 	r := &referee.Referee{Launch: ps.launcher(t)}
@@ -26,8 +35,8 @@ func playGame(t *testing.T, g engine.Game, params engine.Params, prof engine.Pro
 	if err != nil {
 		t.Fatalf("Play: %v", err)
 	}
-	ps.assertGone(t)
-	return rec
+	seen := ps.assertGone(t)
+	return rec, seen
 }
 
 func cachexProfile(t *testing.T, params engine.Params) engine.Profile {

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"arena/arena/clock"
 	"arena/arena/record"
 	"arena/arena/referee"
 	"arena/arena/slots"
@@ -17,7 +16,7 @@ import (
 // machine's load fixed to smp.
 func evidenceMatch(t *testing.T, smp slots.Sample, a []step) *record.Game {
 	t.Helper()
-	clk := clock.NewFake(time.Unix(1000, 0))
+	clk := newReplyClock(time.Unix(1000, 0))
 	agents := [2]*fakeAgent{{clk: clk, steps: a, mem: make(chan struct{})}, {clk: clk, mem: make(chan struct{})}}
 	r := &referee.Referee{
 		Clock:  clk,

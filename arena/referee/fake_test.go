@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"arena/arena/clock"
 	"arena/arena/record"
 	"arena/arena/referee"
 	"arena/engine"
@@ -26,25 +25,33 @@ type step struct {
 	err   error         // a reported error
 	cpu   time.Duration // CPU used by this move
 	oom   bool          // killed by the host for its memory while thinking
+	// breach: the host reports a memory breach while the agent thinks
+	// (the reply never comes).
+	breach bool
 }
 
 // fakeAgent is an in-process Handle driven by a fake clock, for exact
 // boundary tests that real processes cannot give.
 type fakeAgent struct {
-	clk   *clock.Fake
+	clk   *replyClock
 	steps []step
 	n     int
 	cpu   time.Duration
 	mem   chan struct{}
 	mu    sync.Mutex
 	state engine.State
+	game  engine.Game // the game played (nil: Bohnenspiel)
 }
 
 func (f *fakeAgent) Describe(context.Context) (protocol.Description, error) {
 	return protocol.Description{Name: "fake"}, nil
 }
 func (f *fakeAgent) Start(_ context.Context, info protocol.StartInfo) error {
-	st, err := bohnenspiel.Game{}.NewState(nil)
+	var g engine.Game = bohnenspiel.Game{}
+	if f.game != nil {
+		g = f.game
+	}
+	st, err := g.NewState(nil)
 	f.state = st
 	return err
 }
@@ -68,11 +75,9 @@ func (f *fakeAgent) Move(ctx context.Context, req protocol.MoveRequest) (string,
 	f.mu.Lock()
 	f.cpu += s.cpu
 	f.mu.Unlock()
-	// Wait until the referee is waiting on its deadline timer, so that
-	// advancing the clock is seen by it.
-	for f.clk.Waiters() == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	// Wait until the referee has set this request's deadline timer, so
+	// that moving the clock is seen by it.
+	f.clk.awaitTimer()
 	if s.oom {
 		close(f.mem)
 		return "", errors.New("rpc error: code = Unavailable desc = error reading from server: EOF")
@@ -82,7 +87,25 @@ func (f *fakeAgent) Move(ctx context.Context, req protocol.MoveRequest) (string,
 		<-ctx.Done()
 		return "", ctx.Err()
 	}
-	f.clk.Advance(s.think)
+	if s.breach {
+		close(f.mem)
+		select {
+		case <-ctx.Done():
+		case <-time.After(10 * time.Second):
+			// The referee missed the breach: let the deadline end the
+			// move, so the test fails on the result instead of hanging.
+			f.clk.Advance(24 * time.Hour)
+			<-ctx.Done()
+		}
+		return "", ctx.Err()
+	}
+	f.clk.reply(s.think)
+	if s.think > 0 {
+		// Hand the reply over a little late, as a loaded machine may: the
+		// verdict must come from the clock's ordering, not from this
+		// goroutine winning a race against the referee's deadline timer.
+		time.Sleep(200 * time.Microsecond)
+	}
 	if s.err != nil {
 		return "", s.err
 	}
@@ -99,7 +122,16 @@ func (f *fakeAgent) Move(ctx context.Context, req protocol.MoveRequest) (string,
 
 func fakeMatch(t *testing.T, prof engine.Profile, a, b []step) (*record.Game, [2]*fakeAgent, int) {
 	t.Helper()
-	clk := clock.NewFake(time.Unix(1000, 0))
+	rec, agents, launches, err := fakeMatchE(t.Name(), prof, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec, agents, launches
+}
+
+// fakeMatchE is fakeMatch for any goroutine: it returns its error.
+func fakeMatchE(id string, prof engine.Profile, a, b []step) (*record.Game, [2]*fakeAgent, int, error) {
+	clk := newReplyClock(time.Unix(1000, 0))
 	agents := [2]*fakeAgent{{clk: clk, steps: a, mem: make(chan struct{})}, {clk: clk, steps: b, mem: make(chan struct{})}}
 	var launches atomic.Int32
 	r := &referee.Referee{
@@ -113,13 +145,10 @@ func fakeMatch(t *testing.T, prof engine.Profile, a, b []step) (*record.Game, [2
 		},
 	}
 	rec, err := r.Play(context.Background(), referee.Match{
-		ID: t.Name(), Game: bohnenspiel.Game{}, Profile: prof, Seed: 3,
+		ID: id, Game: bohnenspiel.Game{}, Profile: prof, Seed: 3,
 		Players: [2]referee.Player{{Name: "a", Ref: "0"}, {Name: "b", Ref: "1"}},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rec, agents, int(launches.Load())
+	return rec, agents, int(launches.Load()), err
 }
 
 func comp424(t *testing.T) engine.Profile {
@@ -130,14 +159,18 @@ func comp424(t *testing.T) engine.Profile {
 	return p
 }
 
-func TestPerMoveBoundariesExact(t *testing.T) {
+// boundaryCase is one reply timing of seat 0's second move (its first has
+// the 30 s allowance) under COMP424's 700 ms limit and 1 s cushion.
+type boundaryCase struct {
+	name  string
+	step  step
+	event string // the one event expected for seat 0 ("" = none)
+	loss  bool
+}
+
+var boundaryCases = func() []boundaryCase {
 	ms := time.Millisecond
-	cases := []struct {
-		name  string
-		step  step // seat 0's second move (its first has the 30 s allowance)
-		event string
-		loss  bool
-	}{
+	return []boundaryCase{
 		{"at the limit", step{think: 700 * ms}, "", false},
 		{"just late", step{think: 701 * ms}, "late", false},
 		{"end of cushion", step{think: 1700 * ms}, "late", false},
@@ -147,35 +180,54 @@ func TestPerMoveBoundariesExact(t *testing.T) {
 		{"garbage in time", step{text: "PIT"}, "unparseable", true},
 		{"late garbage is only late", step{think: 900 * ms, text: "PIT"}, "late", false},
 	}
-	for _, c := range cases {
+}()
+
+func TestPerMoveBoundariesExact(t *testing.T) {
+	for _, c := range boundaryCases {
 		t.Run(c.name, func(t *testing.T) {
-			rec, _, _ := fakeMatch(t, comp424(t), []step{{think: 29 * time.Second}, c.step}, nil)
-			var got []record.Event
-			for _, e := range rec.Events {
-				if e.Seat == 0 {
-					got = append(got, e)
-				}
-			}
-			if c.event == "" {
-				if len(got) != 0 || rec.Result.Forfeit != "" {
-					t.Fatalf("events %+v result %+v", got, rec.Result)
-				}
-				return
-			}
-			if len(got) != 1 || got[0].Kind != c.event {
-				t.Fatalf("events %+v, want one %s", got, c.event)
-			}
-			if c.loss {
-				if rec.Result.Winner != 1 || rec.Result.Reason != "TIMEOUT" {
-					t.Fatalf("result %+v, want TIMEOUT loss", rec.Result)
-				}
-				return
-			}
-			if rec.Result.Forfeit != "" || rec.Moves[2].Source != record.SourceRandom {
-				t.Fatalf("want a random substitute at ply 2 and no forfeit: %+v %+v", rec.Moves[2], rec.Result)
+			if err := checkBoundary(c); err != nil {
+				t.Fatal(err)
 			}
 		})
 	}
+}
+
+// checkBoundary plays one boundary case and says what went wrong; it may
+// run on any goroutine.
+func checkBoundary(c boundaryCase) error {
+	prof, err := bohnenspiel.Game{}.Profile(nil)
+	if err != nil {
+		return err
+	}
+	rec, _, _, err := fakeMatchE(c.name, prof, []step{{think: 29 * time.Second}, c.step}, nil)
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.name, err)
+	}
+	var got []record.Event
+	for _, e := range rec.Events {
+		if e.Seat == 0 {
+			got = append(got, e)
+		}
+	}
+	if c.event == "" {
+		if len(got) != 0 || rec.Result.Forfeit != "" {
+			return fmt.Errorf("%s: events %+v result %+v", c.name, got, rec.Result)
+		}
+		return nil
+	}
+	if len(got) != 1 || got[0].Kind != c.event {
+		return fmt.Errorf("%s: events %+v, want one %s", c.name, got, c.event)
+	}
+	if c.loss {
+		if rec.Result.Winner != 1 || rec.Result.Reason != "TIMEOUT" {
+			return fmt.Errorf("%s: result %+v, want TIMEOUT loss", c.name, rec.Result)
+		}
+		return nil
+	}
+	if rec.Result.Forfeit != "" || rec.Moves[2].Source != record.SourceRandom {
+		return fmt.Errorf("%s: want a random substitute at ply 2 and no forfeit: %+v %+v", c.name, rec.Moves[2], rec.Result)
+	}
+	return nil
 }
 
 func TestFirstMoveAllowanceForEachSide(t *testing.T) {
@@ -252,26 +304,22 @@ func TestTimeoutWithRandomPenaltyRestartsAgent(t *testing.T) {
 }
 
 func TestMemoryBreachDuringMove(t *testing.T) {
+	// Seat 0's first move is normal; during its second the host reports
+	// the memory breach while the referee waits for the reply.
 	p := cpuProfile()
 	p.MemoryMB = 100
 	p.Reasons[engine.FailMemory] = "player {player} exceeded space limit"
-	clk := clock.NewFake(time.Unix(0, 0))
-	hog := &fakeAgent{clk: clk, mem: make(chan struct{})}
-	close(hog.mem) // the host has already killed it for its memory
-	other := &fakeAgent{clk: clk, mem: make(chan struct{})}
-	hog.steps = []step{{hang: true}}
-	r := &referee.Referee{Clock: clk, Launch: func(_ context.Context, pl referee.Player, _ host.Options) (referee.Handle, error) {
-		if pl.Ref == "hog" {
-			return hog, nil
-		}
-		return other, nil
-	}}
-	rec, err := r.Play(context.Background(), referee.Match{ID: "m", Game: bohnenspiel.Game{}, Profile: p,
-		Players: [2]referee.Player{{Name: "hog", Ref: "hog"}, {Name: "o", Ref: "o"}}})
-	if err != nil {
-		t.Fatal(err)
+	rec, agents, _ := fakeMatch(t, p, []step{{}, {breach: true}}, nil)
+	if agents[0].n != 2 {
+		t.Fatalf("seat 0 was asked %d times, want 2 (the breach must come during a move)", agents[0].n)
 	}
-	if rec.Result.Winner != 1 || rec.Result.Reason != "player 1 exceeded space limit" {
+	if rec.Result.Winner != 1 || rec.Result.Reason != "player 1 exceeded space limit" || rec.Result.Forfeit != string(engine.FailMemory) {
 		t.Fatalf("result %+v", rec.Result)
+	}
+	if len(rec.Moves) != 2 {
+		t.Fatalf("%d moves applied, want 2 (one each before the breach)", len(rec.Moves))
+	}
+	if ev := rec.Events; len(ev) != 1 || ev[0].Kind != string(engine.FailMemory) || ev[0].Seat != 0 || ev[0].Ply != 2 {
+		t.Fatalf("events %+v, want one memory event for seat 0 at ply 2", ev)
 	}
 }

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
+	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -15,18 +18,24 @@ import (
 	"arena/engine"
 	"arena/games/bohnenspiel"
 	"arena/plugins/host"
+	"arena/plugins/host/proctree"
 	"arena/plugins/protocol"
 )
 
-// procs remembers every agent process a test launched, to check that none
-// outlives its game.
+// procs remembers every agent process a test launched, and every process
+// in their trees while the game ran, to check that none outlives its game.
 type procs struct {
-	mu   sync.Mutex
-	list []*host.Process
+	mu    sync.Mutex
+	list  []*host.Process
+	watch *proctree.Watch
 }
 
 func (p *procs) launcher(t *testing.T) referee.Launcher {
 	l := &host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: testAgents, StderrBytes: 4096}
+	if err := proctree.Available(); err != nil {
+		t.Skip(err)
+	}
+	p.watch = proctree.NewWatch(10 * time.Millisecond)
 	return func(ctx context.Context, pl referee.Player, opt host.Options) (referee.Handle, error) {
 		proc, err := l.Launch(ctx, pl.Ref, opt)
 		if err != nil {
@@ -35,19 +44,35 @@ func (p *procs) launcher(t *testing.T) referee.Launcher {
 		p.mu.Lock()
 		p.list = append(p.list, proc)
 		p.mu.Unlock()
+		p.watch.Add(proc.Pid())
 		return referee.Wrap(proc), nil
 	}
 }
 
-func (p *procs) assertGone(t *testing.T) {
+// assertGone checks that every process seen in any agent's tree — the
+// agents and whatever they started — is gone, by its pid, and returns them.
+func (p *procs) assertGone(t *testing.T) []proctree.Proc {
 	t.Helper()
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	seen, err := p.watch.Stop()
+	if err != nil {
+		t.Fatalf("reading the agents' process trees: %v", err)
+	}
+	alive, err := proctree.WaitGone(seen, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pr := range alive {
+		t.Errorf("agent process %v still alive after the game", pr)
+		_ = syscall.Kill(pr.Pid, syscall.SIGKILL) // leave no leak behind
+	}
 	for _, proc := range p.list {
 		if !proc.WaitGone(10 * time.Second) {
 			t.Errorf("agent %s (pgid %d): process group still alive after the game", proc.Cmd.Ref, proc.Pid())
 		}
 	}
+	return seen
 }
 
 // latencyProfile is comp424-2017 with short limits and generous margins: a
@@ -107,20 +132,45 @@ func TestNormalGame(t *testing.T) {
 }
 
 func TestSleeperLosesOnTimeoutAndIsKilled(t *testing.T) {
-	start := time.Now()
-	rec := play(t, "builtin:sleeper", "builtin:random")
+	if _, err := exec.LookPath("sleep"); err != nil {
+		t.Skipf("the sleeper agent starts a child with the sleep command: %v", err)
+	}
+	rec, seen := playGameProcs(t, bohnenspiel.Game{}, nil, latencyProfile(t), "builtin:sleeper", "builtin:random")
 	if rec.Result.Winner != 1 || rec.Result.Reason != "TIMEOUT" || rec.Result.Forfeit != "timeout" {
 		t.Fatalf("result %+v, want seat 1 to win by TIMEOUT", rec.Result)
 	}
 	if len(rec.Moves) != 2 {
 		t.Fatalf("sleeper's second move should be the timeout, got moves %+v", rec.Moves)
 	}
-	// The referee stops waiting at limit + cushion (2 s + 6 s), not later.
-	if el := time.Since(start); el > 60*time.Second {
-		t.Fatalf("referee waited %v", el)
+	// The referee stops waiting at limit + cushion (2 s + 6 s), not before
+	// and not much later: it measures its wait on the real clock.
+	ev := events(rec, "timeout")
+	if len(ev) != 1 {
+		t.Fatalf("events %+v", rec.Events)
+	}
+	m := regexp.MustCompile(`^no reply within (\S+) \(waited (\S+)\)$`).FindStringSubmatch(ev[0].Detail)
+	if m == nil {
+		t.Fatalf("timeout detail %q", ev[0].Detail)
+	}
+	hard, err1 := time.ParseDuration(m[1])
+	waited, err2 := time.ParseDuration(m[2])
+	if err1 != nil || err2 != nil {
+		t.Fatalf("timeout detail %q: %v %v", ev[0].Detail, err1, err2)
+	}
+	if hard != 8*time.Second || waited < 8*time.Second || waited > 8*time.Second+3*time.Second {
+		t.Fatalf("referee waited %v for an %v deadline (want the 8 s of 2 s limit + 6 s cushion, give or take a loaded machine)", waited, hard)
 	}
 	if !strings.Contains(rec.Stderr[0], "child pid") {
 		t.Fatalf("sleeper stderr not captured: %q", rec.Stderr[0])
+	}
+	// The sleeper's child was seen in its tree while it ran (and
+	// assertGone has checked it is gone since).
+	child := false
+	for _, p := range seen {
+		child = child || strings.Contains(p.Name, "sleep") && !strings.Contains(p.Name, "referee")
+	}
+	if !child {
+		t.Fatalf("the sleeper's child never showed in its process tree: %v", seen)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"arena/arena/clock"
 	"arena/arena/record"
 	"arena/arena/referee"
 	"arena/engine"
@@ -65,7 +64,7 @@ func TestLongReplyInReasonIsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := newReplyClock(time.Unix(0, 0))
 	long := "1,1,1," + strings.Repeat("9", 60000)
 	r := &referee.Referee{Clock: clk, Launch: func(_ context.Context, p referee.Player, _ host.Options) (referee.Handle, error) {
 		return &fakeAgent{clk: clk, mem: make(chan struct{}), steps: []step{{text: long}}}, nil
@@ -105,7 +104,7 @@ func TestReplyLimitIsTheProfiles(t *testing.T) {
 // others.
 func noShowMatch(t *testing.T, g engine.Game, params engine.Params, prof engine.Profile, bad ...string) *record.Game {
 	t.Helper()
-	clk := clock.NewFake(time.Unix(1000, 0))
+	clk := newReplyClock(time.Unix(1000, 0))
 	r := &referee.Referee{Clock: clk, Launch: func(_ context.Context, p referee.Player, _ host.Options) (referee.Handle, error) {
 		for _, b := range bad {
 			if p.Ref == b {
@@ -179,7 +178,7 @@ func courseGames(t *testing.T) []courseGame {
 // A memory breach is one event, whatever the profile makes of it.
 func TestMemoryBreachCountedOnce(t *testing.T) {
 	p := comp424(t) // memory: as dead; dead: random moves to the end
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := newReplyClock(time.Unix(0, 0))
 	hog := &fakeAgent{clk: clk, mem: make(chan struct{}), steps: []step{{}, {oom: true}}}
 	other := &fakeAgent{clk: clk, mem: make(chan struct{})}
 	r := &referee.Referee{Clock: clk, Launch: func(_ context.Context, pl referee.Player, _ host.Options) (referee.Handle, error) {

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"arena/plugins/host/proctree"
 )
 
 // children lists the pids whose parent is pid.
@@ -60,7 +62,7 @@ func startArena(t *testing.T, args string) (*exec.Cmd, []int) {
 	return nil, nil
 }
 
-func assertNoOrphans(t *testing.T, groups []int) {
+func assertNoOrphans(t *testing.T, groups []int, procs []proctree.Proc) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for _, g := range groups {
@@ -72,12 +74,40 @@ func assertNoOrphans(t *testing.T, groups []int) {
 			_ = syscall.Kill(-g, syscall.SIGKILL)
 		}
 	}
+	// By pid as well: a group check passes when an agent is not a group
+	// leader at all.
+	alive, err := proctree.WaitGone(procs, time.Until(deadline))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range alive {
+		t.Errorf("agent process %v survived the arena", p)
+		_ = syscall.Kill(p.Pid, syscall.SIGKILL)
+	}
+}
+
+// trees lists every process in the trees of pids, as they are now.
+func trees(t *testing.T, pids []int) []proctree.Proc {
+	t.Helper()
+	var out []proctree.Proc
+	for _, pid := range pids {
+		tree, err := proctree.Tree(pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, tree...)
+	}
+	return out
 }
 
 func TestSignalsLeaveNoOrphans(t *testing.T) {
+	if err := proctree.Available(); err != nil {
+		t.Skip(err) // agent processes are found through /proc
+	}
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {
 			cmd, kids := startArena(t, "play bohnenspiel random greedy --games 100000 --parallel 2")
+			procs := trees(t, kids)
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +121,7 @@ func TestSignalsLeaveNoOrphans(t *testing.T) {
 			}
 			// Agents started after the snapshot are children too; all of
 			// them are gone once the parent is.
-			assertNoOrphans(t, kids)
+			assertNoOrphans(t, kids, procs)
 		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -80,12 +81,19 @@ func serve(name string) {
 				_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 				return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 			}
-			start, x := used(), 0
+			start := used()
 			for used()-start < 400*time.Millisecond {
-				x++
 			}
-			return fmt.Sprint(x), nil
+			// Reply with the process's own CPU total, to compare with
+			// what the host reads from outside.
+			return fmt.Sprint(int64(used())), nil
 		}
+	case "spawner":
+		a.move = spawnChild
+	case "slowstart":
+		// Takes its time before the handshake.
+		time.Sleep(slowStart)
+		a.move = func() (string, error) { return "PIT 0 0", nil }
 	default:
 		fmt.Fprintln(os.Stderr, "unknown agent", name)
 		os.Exit(2)
@@ -97,7 +105,7 @@ func serve(name string) {
 }
 
 func launcher() *host.Launcher {
-	return &host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: []string{"echo", "hog", "burner"}}
+	return &host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: []string{"echo", "hog", "burner", "spawner", "slowstart"}}
 }
 
 func launch(t testing.TB, name string, opt host.Options) *host.Process {
@@ -131,8 +139,13 @@ func TestResolve(t *testing.T) {
 }
 
 func TestNonAgentBinaryIsRefused(t *testing.T) {
-	_, err := launcher().Launch(context.Background(), "/bin/true", host.Options{StartTimeout: 30 * time.Second})
-	if err == nil || !strings.Contains(err.Error(), "/bin/true") || !strings.Contains(err.Error(), "arena SDK") {
+	// Any program that is not an agent will do; true is on every Unix.
+	bin, err := exec.LookPath("true")
+	if err != nil {
+		t.Skipf("needs the true command as a non-agent binary: %v", err)
+	}
+	_, err = launcher().Launch(context.Background(), bin, host.Options{StartTimeout: 30 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), bin) || !strings.Contains(err.Error(), "arena SDK") {
 		t.Fatalf("error %v", err)
 	}
 }
@@ -168,7 +181,8 @@ func TestCPUTimeIsMeasured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Agent.Move(context.Background(), protocol.MoveRequest{}); err != nil {
+	reply, err := p.Agent.Move(context.Background(), protocol.MoveRequest{})
+	if err != nil {
 		t.Fatal(err)
 	}
 	after, err := p.CPUTime()
@@ -178,6 +192,21 @@ func TestCPUTimeIsMeasured(t *testing.T) {
 	// The agent spun for 400 ms of its own CPU; /proc counts in 10 ms ticks.
 	if used := after - before; used < 380*time.Millisecond {
 		t.Fatalf("CPU time grew by %v over 400 ms of spinning", used)
+	}
+	// Bounded from above too: the host's reading is the agent's own total
+	// (getrusage, taken just before it replied), less up to two 10 ms ticks
+	// of /proc rounding, plus the little CPU the reply itself costs. Load
+	// on the machine does not add CPU time to a process.
+	ns, err := strconv.ParseInt(reply, 10, 64)
+	if err != nil {
+		t.Fatalf("burner reply %q: %v", reply, err)
+	}
+	self := time.Duration(ns)
+	if after < self-30*time.Millisecond || after > self+100*time.Millisecond {
+		t.Fatalf("host reads %v of CPU; the agent counted %v itself", after, self)
+	}
+	if before > self-380*time.Millisecond {
+		t.Fatalf("host read %v before the move; the agent used %v in all, 400 ms of it during the move", before, self)
 	}
 	p.Kill()
 	waitGone(t, p)

@@ -1,0 +1,227 @@
+// Package proctree lists the processes descended from a process, from
+// Linux /proc, and tells whether they still run. Tests use it to check that
+// every process of an agent — the agent and anything it started — is gone
+// after its game, by the pids themselves: a check on the agent's process
+// group alone says "gone" whenever the agent is not a group leader, and
+// does not see a child that left the group.
+package proctree
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Proc is one process: its pid and its start time (clock ticks after boot),
+// which tells it apart from a later process given the same pid.
+type Proc struct {
+	Pid   int
+	Start uint64
+	Name  string
+}
+
+func (p Proc) String() string { return fmt.Sprintf("%d (%s)", p.Pid, p.Name) }
+
+// Available says why this package cannot work here, or nil: it needs a
+// Linux /proc.
+func Available() error {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		return fmt.Errorf("process checks need Linux /proc: %w", err)
+	}
+	return nil
+}
+
+type stat struct {
+	ppid   int
+	state  byte
+	start  uint64
+	name   string
+	exists bool
+}
+
+// readStat reads fields 2 (comm), 3 (state), 4 (ppid) and 22 (starttime)
+// of /proc/<pid>/stat.
+func readStat(pid int) (stat, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		// A process that is exiting can fail the read with ESRCH.
+		if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ESRCH) {
+			return stat{}, nil
+		}
+		return stat{}, err
+	}
+	// The command name is in parentheses and may contain spaces.
+	open, end := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
+	if open < 0 || end < open {
+		return stat{}, fmt.Errorf("parse /proc/%d/stat", pid)
+	}
+	f := bytes.Fields(b[end+1:])
+	if len(f) < 20 {
+		return stat{}, fmt.Errorf("parse /proc/%d/stat: %d fields", pid, len(f))
+	}
+	ppid, err := strconv.Atoi(string(f[1]))
+	if err != nil {
+		return stat{}, fmt.Errorf("parse /proc/%d/stat ppid: %w", pid, err)
+	}
+	start, err := strconv.ParseUint(string(f[19]), 10, 64)
+	if err != nil {
+		return stat{}, fmt.Errorf("parse /proc/%d/stat starttime: %w", pid, err)
+	}
+	return stat{ppid: ppid, state: f[0][0], start: start, name: string(b[open+1 : end]), exists: true}, nil
+}
+
+// Tree returns root and every process descended from it that runs now
+// (zombies are dead and left out). It is empty when root is gone.
+func Tree(root int) ([]Proc, error) {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil, fmt.Errorf("list /proc: %w", err)
+	}
+	children := map[int][]int{}
+	stats := map[int]stat{}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		s, err := readStat(pid)
+		if err != nil {
+			return nil, err
+		}
+		if !s.exists {
+			continue // ended while /proc was read
+		}
+		stats[pid] = s
+		children[s.ppid] = append(children[s.ppid], pid)
+	}
+	var out []Proc
+	queue := []int{root}
+	for len(queue) > 0 {
+		pid := queue[0]
+		queue = queue[1:]
+		s, ok := stats[pid]
+		if !ok {
+			continue
+		}
+		if s.state != 'Z' {
+			out = append(out, Proc{Pid: pid, Start: s.start, Name: s.name})
+		}
+		queue = append(queue, children[pid]...)
+	}
+	return out, nil
+}
+
+// Alive reports whether p still runs: its pid exists with the same start
+// time and is not a zombie.
+func Alive(p Proc) (bool, error) {
+	s, err := readStat(p.Pid)
+	if err != nil {
+		return false, err
+	}
+	return s.exists && s.start == p.Start && s.state != 'Z', nil
+}
+
+// WaitGone waits up to d for every process in ps to be gone (the kernel
+// reaps killed processes shortly after the kill) and returns those that
+// still run.
+func WaitGone(ps []Proc, d time.Duration) ([]Proc, error) {
+	deadline := time.Now().Add(d)
+	for {
+		var alive []Proc
+		for _, p := range ps {
+			ok, err := Alive(p)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				alive = append(alive, p)
+			}
+		}
+		if len(alive) == 0 || time.Now().After(deadline) {
+			return alive, nil
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Watch records every process seen in the trees of its roots, sampling
+// them until Stop, so that a test can check afterwards that all of them
+// are gone — including a child that lived only part of the game.
+type Watch struct {
+	mu    sync.Mutex
+	roots []int
+	seen  map[Proc]bool
+	err   error
+	stop  chan struct{}
+	done  chan struct{}
+}
+
+// NewWatch starts sampling every interval.
+func NewWatch(interval time.Duration) *Watch {
+	w := &Watch{seen: map[Proc]bool{}, stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			w.sample()
+			select {
+			case <-w.stop:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return w
+}
+
+// Add watches root's tree from now on, sampling it at once.
+func (w *Watch) Add(root int) {
+	w.mu.Lock()
+	w.roots = append(w.roots, root)
+	w.mu.Unlock()
+	w.sample()
+}
+
+func (w *Watch) sample() {
+	w.mu.Lock()
+	roots := slices.Clone(w.roots)
+	w.mu.Unlock()
+	for _, r := range roots {
+		ps, err := Tree(r)
+		w.mu.Lock()
+		if err != nil && w.err == nil {
+			w.err = err
+		}
+		for _, p := range ps {
+			w.seen[p] = true
+		}
+		w.mu.Unlock()
+	}
+}
+
+// Stop ends sampling (after one last sample) and returns every process
+// seen, or the first error reading /proc.
+func (w *Watch) Stop() ([]Proc, error) {
+	select {
+	case <-w.stop:
+	default:
+		w.sample()
+		close(w.stop)
+	}
+	<-w.done
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]Proc, 0, len(w.seen))
+	for p := range w.seen {
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b Proc) int { return a.Pid - b.Pid })
+	return out, w.err
+}
