@@ -44,11 +44,20 @@ func (p *pool) get(ctx context.Context, pl referee.Player, opt host.Options) (re
 	h := p.idle[pl.Name]
 	delete(p.idle, pl.Name)
 	p.mu.Unlock()
-	// A kept process pinned to other CPUs than this game's slot would run
-	// on another game's core: it is replaced, never re-pinned mid-life.
-	if h != nil && (!h.alive() || !slices.Equal(h.cpus, opt.CPUs)) {
+	if h != nil && !h.alive() {
 		h.Handle.Kill()
 		h = nil
+	}
+	// A kept process pinned to other CPUs than this game's slot would run
+	// on another game's core: its idle tree moves to the new slot, or, if
+	// that fails, it is replaced.
+	if h != nil && !slices.Equal(h.cpus, opt.CPUs) {
+		if err := host.Repin(h.pid, opt.CPUs); err != nil {
+			h.Handle.Kill()
+			h = nil
+		} else {
+			h.cpus = slices.Clone(opt.CPUs)
+		}
 	}
 	if h == nil {
 		raw, err := p.launch(ctx, pl, opt)

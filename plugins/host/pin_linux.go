@@ -1,10 +1,15 @@
 package host
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"runtime"
+	"strconv"
 
 	"golang.org/x/sys/unix"
+
+	"arena/plugins/host/proctree"
 )
 
 // pinThread restricts the calling OS thread to cpus, with the goroutine
@@ -44,4 +49,42 @@ func pinThread(cpus []int) (restore func() error, err error) {
 		runtime.UnlockOSThread()
 		return nil
 	}, nil
+}
+
+// Repin moves a running agent's whole tree — root, its descendants and
+// every thread of each — onto cpus, for a kept process that plays its next
+// game on another slot. It is meant for an idle agent (between games): a
+// thread it creates while Repin runs could keep the old mask.
+func Repin(root int, cpus []int) error {
+	if len(cpus) == 0 {
+		return nil
+	}
+	var set unix.CPUSet
+	set.Zero()
+	for _, c := range cpus {
+		set.Set(c)
+	}
+	procs, err := proctree.Tree(root)
+	if err != nil {
+		return fmt.Errorf("repin agent %d: %w", root, err)
+	}
+	if len(procs) == 0 {
+		return fmt.Errorf("repin agent %d: it is gone", root)
+	}
+	for _, p := range procs {
+		tasks, err := os.ReadDir("/proc/" + strconv.Itoa(p.Pid) + "/task")
+		if err != nil {
+			return fmt.Errorf("repin agent %d: %w", root, err)
+		}
+		for _, t := range tasks {
+			tid, err := strconv.Atoi(t.Name())
+			if err != nil {
+				continue
+			}
+			if err := unix.SchedSetaffinity(tid, &set); err != nil && !errors.Is(err, unix.ESRCH) {
+				return fmt.Errorf("repin agent %d thread %d to CPUs %v: %w", root, tid, cpus, err)
+			}
+		}
+	}
+	return nil
 }

@@ -121,3 +121,40 @@ func TestCPUsPinEveryThreadOfTheAgent(t *testing.T) {
 		t.Fatalf("unpinned agent runs on %v, want %v", got, mine)
 	}
 }
+
+// TestRepinMovesEveryThreadOfAKeptAgent: a kept agent moved to another
+// slot runs, with every thread of its tree, on the new CPUs only, and
+// still answers.
+func TestRepinMovesEveryThreadOfAKeptAgent(t *testing.T) {
+	mine := affinity(t, 0)
+	if len(mine) < 2 {
+		t.Skip("needs two CPUs to move an agent from one to another")
+	}
+	from, to := []int{mine[0]}, []int{mine[len(mine)-1]}
+	p := launch(t, "echo", host.Options{CPUs: from})
+	defer p.Kill()
+	if err := host.Repin(p.Pid(), to); err != nil {
+		t.Fatal(err)
+	}
+	threads := 0
+	for _, pid := range tree(p.Pid()) {
+		for _, tid := range tasksOf(pid) {
+			if _, err := os.Stat(filepath.Join("/proc", strconv.Itoa(pid), "task", strconv.Itoa(tid))); err != nil {
+				continue // exited meanwhile
+			}
+			if got := affinity(t, tid); !slices.Equal(got, to) {
+				t.Errorf("agent pid %d thread %d runs on CPUs %v after the move, want %v", pid, tid, got, to)
+			}
+			threads++
+		}
+	}
+	if threads == 0 {
+		t.Fatal("no thread of the agent found")
+	}
+	if _, err := p.Agent.Move(context.Background(), protocol.MoveRequest{}); err != nil {
+		t.Fatalf("moved agent no longer answers: %v", err)
+	}
+	if err := host.Repin(1<<30, to); err == nil {
+		t.Error("repinning a process that does not exist succeeded")
+	}
+}
