@@ -289,6 +289,9 @@ func TestResumePlaysOnlyMissingGames(t *testing.T) {
 	var progressed []string
 	err = league.Run(ctx, spec, league.RunOptions{
 		Store: cs,
+		// A fresh process per agent per game, so launches count the games
+		// the referee really played.
+		NoReuse: true,
 		Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
 			mu.Lock()
 			launches++

@@ -109,6 +109,7 @@ agents:
 	var launches atomic.Int32
 	launch := testLauncher()
 	err = league.Run(ctx, spec, league.RunOptions{
+		NoReuse: true, // launches then count the games played
 		Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
 			launches.Add(1)
 			return launch(ctx, p, o)

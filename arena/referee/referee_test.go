@@ -285,7 +285,7 @@ func TestVersionMismatchIsRefused(t *testing.T) {
 		t.Fatalf("error does not say version mismatch: %v", err)
 	}
 	msg := err.Error()
-	for _, want := range []string{"builtin:oldproto", fmt.Sprintf("protocol version %d", protocol.Version), fmt.Sprintf("version: %d", protocol.Version-1), "rebuild the agent"} {
+	for _, want := range []string{"builtin:oldproto", fmt.Sprintf("protocol version %d", protocol.Version), fmt.Sprintf("version: %d", protocol.Version-1), "rebuild it"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message %q does not mention %q", msg, want)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"arena/arena/check"
+	"arena/plugins/protocol"
 )
 
 // checkReport runs arena check with --json and decodes the report.
@@ -89,7 +91,7 @@ func TestCheckNamesEachFailure(t *testing.T) {
 			if c.mode == "slow" && (!r.Time.NoReply || r.Time.Ply != p.Ply) {
 				t.Errorf("unanswered request not the slowest move: %+v", r.Time)
 			}
-			if c.mode == "version" && !strings.Contains(p.Detail, "needs the SDK of protocol version 1") {
+			if c.mode == "version" && !strings.Contains(p.Detail, fmt.Sprintf("needs the SDK of protocol version %d", protocol.Version)) {
 				t.Errorf("the refusal should name the SDK version needed: %s", p.Detail)
 			}
 			if p.Game > 0 {
@@ -117,7 +119,7 @@ func TestCheckText(t *testing.T) {
 		t.Fatalf("want exit status 1: %v", err)
 	}
 	s := out.String()
-	for _, want := range []string{"handshake:      ok, protocol version 1", "start-up:", "memory peak:", "FAIL illegal (game 1, ply 2)",
+	for _, want := range []string{fmt.Sprintf("handshake:      ok, protocol version %d", protocol.Version), "start-up:", "memory peak:", "FAIL illegal (game 1, ply 2)",
 		`the reply:     "NOTHING 0"`, "+----+----+", "| fixture illegal: misbehaving at ply 2", "\nFAIL: illegal\n"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("report lacks %q:\n%s", want, s)
