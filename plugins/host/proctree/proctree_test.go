@@ -30,7 +30,8 @@ func TestTreeFindsGrandchildAndWaitGoneSeesItDie(t *testing.T) {
 	defer func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }()
 	var tree []proctree.Proc
 	deadline := time.Now().Add(10 * time.Second)
-	for len(tree) < 2 && time.Now().Before(deadline) {
+	// Until the forked child has exec'd sleep it is a second sh.
+	for (len(tree) < 2 || !strings.Contains(tree[1].Name, "sleep")) && time.Now().Before(deadline) {
 		if tree, err = proctree.Tree(cmd.Process.Pid); err != nil {
 			t.Fatal(err)
 		}
