@@ -375,12 +375,16 @@ func (w *worker) negamax(st engine.State, depth, ply int, alpha, beta float64) f
 			ttMove, hasTT = e.move, true
 			if e.depth >= depth {
 				v := fromTT(e.value, ply)
-				switch {
-				case e.bound == boundExact:
-					return v
-				case e.bound == boundLower && v >= beta:
-					return v
-				case e.bound == boundUpper && v <= alpha:
+				cutoff := e.bound == boundExact ||
+					e.bound == boundLower && v >= beta ||
+					e.bound == boundUpper && v <= alpha
+				if cutoff {
+					// An entry from a depth-limited search stands in for
+					// one: the iteration is not exhaustive, whoever (this
+					// goroutine or another) stored it.
+					if e.depth < ttComplete {
+						w.cut = true
+					}
 					return v
 				}
 			}
@@ -393,6 +397,11 @@ func (w *worker) negamax(st engine.State, depth, ply int, alpha, beta float64) f
 		return w.leaf(st, me)
 	}
 	w.order(st, moves, ply, ttMove, hasTT, me)
+	// Whether this subtree met the depth limit decides how its entry may
+	// be reused: cutBefore belongs to the rest of the iteration.
+	cutBefore := w.cut
+	w.cut = false
+	defer func() { w.cut = w.cut || cutBefore }()
 	alpha0 := alpha
 	best := math.Inf(-1)
 	var bestMove engine.Move
@@ -427,7 +436,11 @@ func (w *worker) negamax(st engine.State, depth, ply int, alpha, beta float64) f
 		case best <= alpha0:
 			bound = boundUpper
 		}
-		w.a.TT.store(h, bestMove, depth, bound, toTT(best, ply))
+		stored := depth
+		if !w.cut {
+			stored = ttComplete // searched to the end: valid at any depth
+		}
+		w.a.TT.store(h, bestMove, stored, bound, toTT(best, ply))
 	}
 	return best
 }

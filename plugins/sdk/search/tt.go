@@ -39,6 +39,10 @@ func NewTT(mb int) *TT {
 	return &TT{e: make([]ttEntry, n), mask: n - 1}
 }
 
+// ttComplete is the depth stored for a subtree searched to its end (no
+// leaf cut by the depth limit): its value holds for any depth asked.
+const ttComplete = 255
+
 // meta layout: move (32 bits) | depth (8) | bound (2) | generation (8).
 func packMeta(m engine.Move, depth, bound int, gen uint32) uint64 {
 	if depth > 255 {
