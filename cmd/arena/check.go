@@ -87,40 +87,9 @@ func buildAgentDir(ctx context.Context, dir string, log io.Writer) (string, erro
 }
 
 func runCheck(ctx context.Context, e *env, out io.Writer, agent string, o checkOpts) error {
-	g, err := e.registry.Lookup(o.game)
+	g, seed, params, prof, overrides, err := e.matchSetup(o.game, o.games, o.seed, o.params, o.sets)
 	if err != nil {
 		return err
-	}
-	if o.games < 1 {
-		return fmt.Errorf("--games must be at least 1")
-	}
-	seed, err := league.ParseSeed(o.seed)
-	if err != nil {
-		return fmt.Errorf("--%w", err)
-	}
-	kv, err := parseKV(o.params, "--param")
-	if err != nil {
-		return err
-	}
-	params := engine.Params(kv)
-	if _, err := g.NewState(params); err != nil {
-		return err
-	}
-	prof, err := g.Profile(params)
-	if err != nil {
-		return err
-	}
-	var overrides []engine.Override
-	for _, s := range o.sets {
-		k, v, ok := strings.Cut(s, "=")
-		if !ok {
-			return fmt.Errorf("--set %q: want NAME=VALUE", s)
-		}
-		ov, err := prof.Apply(k, v)
-		if err != nil {
-			return err
-		}
-		overrides = append(overrides, ov)
 	}
 	e.launcher.Isolation = o.isolate
 	if err := e.launcher.Check(); err != nil {

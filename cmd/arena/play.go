@@ -107,41 +107,52 @@ func playerNames(a, b string) [2]string {
 	return n
 }
 
-func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB string, o playOpts) error {
-	g, err := e.registry.Lookup(gameName)
+// matchSetup checks what play and check share: the game, the number of
+// games, the seed, the game's parameters and the profile with the --set
+// overrides applied (printed by the caller, never silent).
+func (e *env) matchSetup(game string, games int, seedText string, paramArgs, sets []string) (engine.Game, uint64, engine.Params, engine.Profile, []engine.Override, error) {
+	g, err := e.registry.Lookup(game)
 	if err != nil {
-		return err
+		return nil, 0, nil, engine.Profile{}, nil, err
 	}
-	if o.games < 1 {
-		return fmt.Errorf("--games must be at least 1")
+	if games < 1 {
+		return nil, 0, nil, engine.Profile{}, nil, fmt.Errorf("--games must be at least 1")
 	}
-	seed, err := league.ParseSeed(o.seed)
+	seed, err := league.ParseSeed(seedText)
 	if err != nil {
-		return fmt.Errorf("--%w", err)
+		return nil, 0, nil, engine.Profile{}, nil, fmt.Errorf("--%w", err)
 	}
-	kv, err := parseKV(o.params, "--param")
+	kv, err := parseKV(paramArgs, "--param")
 	if err != nil {
-		return err
+		return nil, 0, nil, engine.Profile{}, nil, err
 	}
 	params := engine.Params(kv)
 	if _, err := g.NewState(params); err != nil {
-		return err
+		return nil, 0, nil, engine.Profile{}, nil, err
 	}
 	prof, err := g.Profile(params)
 	if err != nil {
-		return err
+		return nil, 0, nil, engine.Profile{}, nil, err
 	}
 	var overrides []engine.Override
-	for _, s := range o.sets {
+	for _, s := range sets {
 		k, v, ok := strings.Cut(s, "=")
 		if !ok {
-			return fmt.Errorf("--set %q: want NAME=VALUE", s)
+			return nil, 0, nil, engine.Profile{}, nil, fmt.Errorf("--set %q: want NAME=VALUE", s)
 		}
 		ov, err := prof.Apply(k, v)
 		if err != nil {
-			return err
+			return nil, 0, nil, engine.Profile{}, nil, err
 		}
 		overrides = append(overrides, ov)
+	}
+	return g, seed, params, prof, overrides, nil
+}
+
+func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB string, o playOpts) error {
+	g, seed, params, prof, overrides, err := e.matchSetup(gameName, o.games, o.seed, o.params, o.sets)
+	if err != nil {
+		return err
 	}
 	if err := prof.Validate(); err != nil {
 		return err
