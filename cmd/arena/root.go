@@ -95,8 +95,7 @@ Agents run as plugin subprocesses: built-in agents (builtin:random,
 builtin:greedy, and the house bots builtin:baseline and builtin:strong, which
 take options as builtin:strong?time=0.4), Lua scripts (lua:path/to/bot.lua),
 agents written for the game's course and run unmodified (course:PATH, see
-docs/course-agents.md),
-or agent binaries built with the arena SDK (a path).`,
+docs/course-agents.md), or agent binaries built with the arena SDK (a path).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
