@@ -108,27 +108,17 @@ func (c *comp424Adapter) start(ctx context.Context, g sdk.Game) error {
 }
 
 func (c *comp424Adapter) accept(ctx context.Context) error {
-	type res struct {
-		conn net.Conn
-		err  error
-	}
-	ch := make(chan res, 1)
-	go func() {
-		conn, err := c.ln.Accept()
-		ch <- res{conn, err}
-	}()
-	select {
-	case r := <-ch:
-		if r.err != nil {
-			return r.err
-		}
-		c.conn, c.rd = r.conn, bufio.NewReader(r.conn)
-		return nil
-	case <-c.done:
+	conn, err := acceptUntil(ctx, c.ln, c.done)
+	switch {
+	case errors.Is(err, errNoConnection):
 		return fmt.Errorf("the client JVM exited before connecting (%v); its output is in the agent's stderr log", c.werr)
-	case <-ctx.Done():
+	case err != nil && errors.Is(err, ctx.Err()):
 		return fmt.Errorf("the client did not connect: %w", ctx.Err())
+	case err != nil:
+		return err
 	}
+	c.conn, c.rd = conn, bufio.NewReader(conn)
+	return nil
 }
 
 // readLine reads one line, giving up with ctx.

@@ -232,27 +232,17 @@ func receiveListener(ctl *os.File) (net.Listener, error) {
 
 // accept waits for the script's connection.
 func (h *hexAdapter) accept(ctx context.Context) error {
-	type res struct {
-		c   net.Conn
-		err error
-	}
-	ch := make(chan res, 1)
-	go func() {
-		c, err := h.ln.Accept()
-		ch <- res{c, err}
-	}()
-	select {
-	case r := <-ch:
-		if r.err != nil {
-			return r.err
-		}
-		h.conn, h.rd = r.c, bufio.NewReader(r.c)
-		return nil
-	case <-h.done:
+	conn, err := acceptUntil(ctx, h.ln, h.done)
+	switch {
+	case errors.Is(err, errNoConnection):
 		return fmt.Errorf("the script ended before connecting to 127.0.0.1:8888 (%v)", h.werr)
-	case <-ctx.Done():
+	case err != nil && errors.Is(err, ctx.Err()):
 		return fmt.Errorf("the script did not connect to 127.0.0.1:8888: %w", ctx.Err())
+	case err != nil:
+		return err
 	}
+	h.conn, h.rd = conn, bufio.NewReader(conn)
+	return nil
 }
 
 // gone explains a broken connection: the script's exit, if it exited.
