@@ -99,6 +99,15 @@ type Clock struct {
 	Threads  int
 }
 
+// Clock checks a bot's options against docs (Check) and reads the common
+// ones: what every house bot's constructor does first.
+func (o Options) Clock(bot string, docs []OptionDoc) (Clock, error) {
+	if err := o.Check(bot, docs); err != nil {
+		return Clock{}, err
+	}
+	return o.ReadClock()
+}
+
 // ReadClock reads the common options.
 func (o Options) ReadClock() (Clock, error) {
 	f, err := o.Float("time", 0.5, 0.01, 0.9)

@@ -48,10 +48,7 @@ const BaselineDoc = "the COMP424 2017 report's agent: fixed-depth-9 alpha-beta (
 
 // Baseline builds the report's agent.
 func Baseline(o housebots.Options, seed uint64) (sdk.Agent, error) {
-	if err := o.Check("baseline", BaselineOptions); err != nil {
-		return nil, err
-	}
-	clk, err := o.ReadClock()
+	clk, err := o.Clock("baseline", BaselineOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -111,10 +108,7 @@ const StrongDoc = "iterative-deepening PVS alpha-beta over its own compact board
 
 // Strong builds the strong bot.
 func Strong(o housebots.Options, seed uint64) (sdk.Agent, error) {
-	if err := o.Check("strong", StrongOptions); err != nil {
-		return nil, err
-	}
-	clk, err := o.ReadClock()
+	clk, err := o.Clock("strong", StrongOptions)
 	if err != nil {
 		return nil, err
 	}

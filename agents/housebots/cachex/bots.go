@@ -62,10 +62,7 @@ const StrongDoc = "iterative-deepening PVS alpha-beta with a transposition table
 
 // Strong builds the strong bot.
 func Strong(o housebots.Options, seed uint64) (sdk.Agent, error) {
-	if err := o.Check("strong", StrongOptions); err != nil {
-		return nil, err
-	}
-	clk, err := o.ReadClock()
+	clk, err := o.Clock("strong", StrongOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -167,10 +164,7 @@ const BaselineDoc = "the COMP30024 2022 report's agent: Red opens from a small b
 
 // Baseline builds the report's agent.
 func Baseline(o housebots.Options, seed uint64) (sdk.Agent, error) {
-	if err := o.Check("baseline", BaselineOptions); err != nil {
-		return nil, err
-	}
-	clk, err := o.ReadClock()
+	clk, err := o.Clock("baseline", BaselineOptions)
 	if err != nil {
 		return nil, err
 	}

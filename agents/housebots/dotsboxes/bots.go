@@ -43,10 +43,7 @@ const BaselineDoc = "the CS4386 2020 report's agent: negamax with alpha-beta in 
 
 // Baseline builds the report's agent.
 func Baseline(o housebots.Options, seed uint64) (sdk.Agent, error) {
-	if err := o.Check("baseline", BaselineOptions); err != nil {
-		return nil, err
-	}
-	clk, err := o.ReadClock()
+	clk, err := o.Clock("baseline", BaselineOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -241,10 +238,7 @@ const StrongDoc = "iterative-deepening PVS alpha-beta over a 64-bit line set wit
 
 // Strong builds the strong bot.
 func Strong(o housebots.Options, seed uint64) (sdk.Agent, error) {
-	if err := o.Check("strong", StrongOptions); err != nil {
-		return nil, err
-	}
-	clk, err := o.ReadClock()
+	clk, err := o.Clock("strong", StrongOptions)
 	if err != nil {
 		return nil, err
 	}

@@ -38,10 +38,7 @@ const BaselineDoc = "the NYCU 2023 report's agent: plain UCT MCTS with c = 0.5, 
 
 // Baseline builds the report's agent.
 func Baseline(o housebots.Options, seed uint64) (sdk.Agent, error) {
-	if err := o.Check("baseline", BaselineOptions); err != nil {
-		return nil, err
-	}
-	clk, err := o.ReadClock()
+	clk, err := o.Clock("baseline", BaselineOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -155,10 +152,7 @@ const StrongDoc = "an exact misère solver over the free-cell set (≤ 33 cells 
 
 // Strong builds the strong bot.
 func Strong(o housebots.Options, seed uint64) (sdk.Agent, error) {
-	if err := o.Check("strong", StrongOptions); err != nil {
-		return nil, err
-	}
-	clk, err := o.ReadClock()
+	clk, err := o.Clock("strong", StrongOptions)
 	if err != nil {
 		return nil, err
 	}

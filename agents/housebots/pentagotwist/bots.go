@@ -158,10 +158,7 @@ const BaselineDoc = "the COMP424 2021 report's agent: depth-limited minimax with
 
 // Baseline builds the report's agent.
 func Baseline(o housebots.Options, seed uint64) (sdk.Agent, error) {
-	if err := o.Check("baseline", BaselineOptions); err != nil {
-		return nil, err
-	}
-	clk, err := o.ReadClock()
+	clk, err := o.Clock("baseline", BaselineOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -237,10 +234,7 @@ const StrongDoc = "iterative-deepening PVS alpha-beta with a transposition table
 
 // Strong builds the strong bot.
 func Strong(o housebots.Options, seed uint64) (sdk.Agent, error) {
-	if err := o.Check("strong", StrongOptions); err != nil {
-		return nil, err
-	}
-	clk, err := o.ReadClock()
+	clk, err := o.Clock("strong", StrongOptions)
 	if err != nil {
 		return nil, err
 	}
