@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -81,6 +82,10 @@ type Profile struct {
 	// against its receiver, as COMP30024's referee did.
 	NotifyMoves bool
 
+	// Processes says which agents of a league may keep their process from
+	// one game to the next ("" means ProcessesBuiltin).
+	Processes Processes
+
 	// Penalties for each failure. Unset entries are a Loss.
 	Penalties map[Failure]Penalty
 
@@ -89,6 +94,36 @@ type Profile struct {
 	// by the seat. Illegal and unparseable moves use the game's own reason
 	// (MoveError.Reason) unless a template is given here.
 	Reasons map[Failure]string
+}
+
+// Processes is a profile's rule for agent processes across the games of a
+// league.
+type Processes string
+
+const (
+	// ProcessesFresh: every agent gets a new process for every game.
+	ProcessesFresh Processes = "fresh"
+	// ProcessesBuiltin: built-in and Lua agents keep their process (each
+	// game still starts them with a new state, so no course rule is
+	// involved); agent binaries and course agents get a new process for
+	// every game, as the courses started their students' agents. The
+	// course profiles' rule.
+	ProcessesBuiltin Processes = "builtin"
+	// ProcessesAll: agent binaries keep their process too (an SDK agent
+	// built with sdk.WithFreshAgent starts each game with a new agent;
+	// anything else it keeps is its own). Course agents never do.
+	ProcessesAll Processes = "all"
+)
+
+// ProcessRules lists the values of Processes.
+func ProcessRules() []Processes { return []Processes{ProcessesFresh, ProcessesBuiltin, ProcessesAll} }
+
+// ProcessRule is the rule in force.
+func (p *Profile) ProcessRule() Processes {
+	if p.Processes == "" {
+		return ProcessesBuiltin
+	}
+	return p.Processes
 }
 
 // DefaultMaxReplyBytes is the reply size limit of every course profile:
@@ -153,7 +188,7 @@ func (o Override) String() string { return fmt.Sprintf("%s: %s -> %s", o.Setting
 // ProfileSettings lists the settings Apply accepts. "penalty.FAILURE"
 // stands for one setting per failure kind (penalty.dead, ...).
 func ProfileSettings() []string {
-	return []string{"move-limit", "first-move-limit", "cushion", "budget", "budget-grace", "memory-mb", "startup-timeout", "max-reply-bytes", PenaltyPrefix + "FAILURE"}
+	return []string{"move-limit", "first-move-limit", "cushion", "budget", "budget-grace", "memory-mb", "startup-timeout", "max-reply-bytes", "processes", PenaltyPrefix + "FAILURE"}
 }
 
 // PenaltyPrefix starts the settings that change the penalty for one
@@ -220,6 +255,18 @@ func (p *Profile) Apply(setting, value string) (Override, error) {
 		p.MemoryMB = n
 		return o, nil
 	}
+	if setting == "processes" {
+		var rules []string
+		for _, r := range ProcessRules() {
+			rules = append(rules, string(r))
+			if string(r) == value {
+				o := Override{Setting: setting, From: string(p.ProcessRule()), To: value}
+				p.Processes = r
+				return o, nil
+			}
+		}
+		return Override{}, fmt.Errorf("profile %s: processes %q: want one of %s", p.Name, value, strings.Join(rules, ", "))
+	}
 	if setting == "max-reply-bytes" {
 		n, err := strconv.Atoi(value)
 		if err != nil || n < 1 || n > MaxReplyBytesCeiling {
@@ -268,6 +315,9 @@ func (p *Profile) Validate() error {
 		}
 	default:
 		return fmt.Errorf("profile %s: unknown time model %q", p.Name, p.Time)
+	}
+	if p.Processes != "" && !slices.Contains(ProcessRules(), p.Processes) {
+		return fmt.Errorf("profile %s: unknown process rule %q", p.Name, p.Processes)
 	}
 	if p.MaxReplyBytes < 0 || p.MaxReplyBytes > MaxReplyBytesCeiling {
 		return fmt.Errorf("profile %s: max reply size %d bytes outside 0..%d", p.Name, p.MaxReplyBytes, MaxReplyBytesCeiling)

@@ -144,27 +144,18 @@ type Budget struct {
 // Hard is how long to wait for seat's reply before killing it: its remaining
 // budget plus the grace.
 func (b *Budget) Hard(seat int) time.Duration {
-	rem := b.Total - b.used[seat]
-	if rem < 0 {
-		rem = 0
-	}
-	return rem + b.Grace
+	return max(b.Total-b.used[seat], 0) + b.Grace
 }
 
 // Remaining is seat's unused budget.
 func (b *Budget) Remaining(seat int) time.Duration {
-	if r := b.Total - b.used[seat]; r > 0 {
-		return r
-	}
-	return 0
+	return max(b.Total-b.used[seat], 0)
 }
 
 // Charge records seat's total CPU use so far and judges it: Over when it
 // is strictly greater than the budget, as the course referee checked.
 func (b *Budget) Charge(seat int, total time.Duration) Verdict {
-	if total > b.used[seat] {
-		b.used[seat] = total
-	}
+	b.used[seat] = max(b.used[seat], total) // readings only grow
 	if b.used[seat] > b.Total {
 		return Over
 	}

@@ -10,15 +10,27 @@ import (
 	"time"
 
 	"arena/arena/referee"
+	"arena/engine"
 	"arena/plugins/host"
 )
 
 // Reusable reports whether an agent's process may play several games of a
-// league, one after another: built-in and Lua agents, which no course rule
-// covers and whose state the arena resets at each game's start (a new
-// built-in agent, a new Lua state). Course agents and agent binaries get a
-// fresh process per game, as their courses started them.
-func Reusable(a *Agent) bool { return a.Kind == KindBuiltin || a.Kind == KindLua }
+// league, one after another, under the profile's process rule: under
+// "builtin" (every course profile's), built-in and Lua agents, which no
+// course rule covers and whose state the arena resets at each game's start
+// (a new built-in agent, a new Lua state), while agent binaries and course
+// agents get a fresh process per game, as their courses started them;
+// under "all", agent binaries too; under "fresh", none. A course agent is
+// never kept: its course program expects to start with its game.
+func Reusable(a *Agent, rule engine.Processes) bool {
+	switch rule {
+	case engine.ProcessesFresh:
+		return false
+	case engine.ProcessesAll:
+		return a.Kind == KindBuiltin || a.Kind == KindLua || a.Kind == KindBinary || a.Kind == KindGo
+	}
+	return a.Kind == KindBuiltin || a.Kind == KindLua
+}
 
 // pool keeps one worker's agent processes between its games, by agent
 // name. Only one game at a time uses a worker's pool.

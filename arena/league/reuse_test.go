@@ -10,6 +10,7 @@ import (
 
 	"arena/arena/league"
 	"arena/arena/referee"
+	"arena/engine"
 	"arena/plugins/host"
 )
 
@@ -112,6 +113,67 @@ agents:
 	for s, c := range counts {
 		if c != 1 {
 			t.Errorf("process game %s named %d times", s, c)
+		}
+	}
+}
+
+func TestReusableFollowsTheProfilesProcessRule(t *testing.T) {
+	kinds := []string{league.KindBuiltin, league.KindLua, league.KindBinary, league.KindGo, league.KindCourse}
+	want := map[engine.Processes][]bool{
+		"":                      {true, true, false, false, false},
+		engine.ProcessesBuiltin: {true, true, false, false, false},
+		engine.ProcessesAll:     {true, true, true, true, false},
+		engine.ProcessesFresh:   {false, false, false, false, false},
+	}
+	for rule, w := range want {
+		for i, k := range kinds {
+			if got := league.Reusable(&league.Agent{Kind: k}, rule); got != w[i] {
+				t.Errorf("rule %q, %s agent: reusable %v, want %v", rule, k, got, w[i])
+			}
+		}
+	}
+}
+
+// A league whose profile says "processes: fresh" starts every agent anew
+// for every game, without --fresh-processes; the override is printed and
+// part of the league like any other.
+func TestProcessRuleOverrideStartsFreshProcesses(t *testing.T) {
+	file := writeFile(t, "fresh.yaml", `
+name: fresh
+game: bohnenspiel
+games_per_pairing: 4
+concurrency: 1
+overrides:
+  processes: fresh
+agents:
+  - name: random
+    agent: random
+  - name: greedy
+    agent: greedy
+`)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	out := filepath.Join(t.TempDir(), "league")
+	opt := loadOpts()
+	opt.Sources.Sets = []string{"output=" + out}
+	spec, err := league.Load(file, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := spec.Leagues[0].Profile.ProcessRule(); r != engine.ProcessesFresh {
+		t.Fatalf("profile's process rule %q, want fresh", r)
+	}
+	var n atomic.Int64
+	if err := league.Run(ctx, spec, league.RunOptions{Launch: countingLauncher(&n)}); err != nil {
+		t.Fatal(err)
+	}
+	games := storedGames(t, out, "fresh")
+	if len(games) != 4 || n.Load() != 8 {
+		t.Errorf("%d games, %d processes started; want 4 and 8", len(games), n.Load())
+	}
+	for _, g := range games {
+		if p := [2]string{g.Record.Agents[0].Process, g.Record.Agents[1].Process}; p != [2]string{} {
+			t.Errorf("game %s names kept processes %q", g.Match.ID, p)
 		}
 	}
 }

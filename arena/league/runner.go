@@ -514,7 +514,7 @@ func runLeague(ctx context.Context, st results.Store, jnl *journal, l *League, p
 	for _, a := range l.Agents {
 		launch[a.Name] = a.Launch
 		players[a.Name] = referee.Player{Name: a.Name, Ref: a.Ref, Options: a.Options, Hash: a.Hash}
-		reusable[a.Name] = !opt.NoReuse && Reusable(a)
+		reusable[a.Name] = !opt.NoReuse && Reusable(a, l.Profile.ProcessRule())
 	}
 	direct := func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
 		// Records keep the reference as written; the launcher gets the

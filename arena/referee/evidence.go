@@ -15,6 +15,25 @@ func (g *game) sample() (slots.Sample, bool) {
 	return slots.Now()
 }
 
+// moveLoad is the machine's load average for a move's record. The kernel
+// updates it every five seconds, so one reading serves a game's moves for
+// a second (reading /proc/loadavg at every move cost more than the move's
+// own bookkeeping); the evidence of a late move reads afresh.
+func (g *game) moveLoad() (float64, bool) {
+	if g.ref.Sample != nil {
+		s, ok := g.ref.Sample()
+		return s.Load, ok
+	}
+	if !g.loadAt.IsZero() && time.Since(g.loadAt) < time.Second {
+		return g.load.Load, true
+	}
+	s, ok := slots.Now()
+	if ok {
+		g.load, g.loadAt = s, time.Now()
+	}
+	return s.Load, ok
+}
+
 // evidence describes a late move: wall time, the CPU the agent's
 // processes used since the request, and the machine's load now.
 func (g *game) evidence(h Handle, elapsed time.Duration, cpuBefore time.Duration, cpuErr error) *record.Evidence {

@@ -177,6 +177,9 @@ type game struct {
 	history       []string
 	buf           []engine.Move
 	over          bool
+
+	load   slots.Sample // the last load reading for move records
+	loadAt time.Time
 }
 
 // Releaser is a Handle that can outlive its game: at the game's end the
@@ -488,8 +491,8 @@ replied:
 		ms := float64((cpuAfter - cpuBefore).Microseconds()) / 1000
 		g.rec.Moves[len(g.rec.Moves)-1].MoveCPUMS = &ms
 	}
-	if smp, ok := g.sample(); ok {
-		g.rec.Moves[len(g.rec.Moves)-1].Load = &smp.Load
+	if load, ok := g.moveLoad(); ok {
+		g.rec.Moves[len(g.rec.Moves)-1].Load = &load
 	}
 	return nil
 }

@@ -69,8 +69,10 @@ agent that fails is refused with the reason and nothing is played, unless
 Built-in and Lua agents keep their process from one game to the next of a
 worker (each game starts with a new agent state; records name the process,
 "process": "PID/N"); course agents and agent binaries get a new process for
-every game, as their courses started them. --fresh-processes: a new process
-for every agent of every game.
+every game, as their courses started them. The profile setting processes
+changes that (overrides: {processes: all} keeps agent binaries too,
+fresh keeps none); --fresh-processes: a new process for every agent of
+every game, for this run.
 
 The results go to arena-results/NAME beside the league file, whatever the
 current directory, unless output (or --output) says otherwise.

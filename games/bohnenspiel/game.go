@@ -56,6 +56,8 @@ func (Game) Profile(p engine.Params) (engine.Profile, error) {
 		// The course gave agents no separate start-up allowance; their first
 		// move's 30 s covered loading, so start-up gets the same.
 		StartupTimeout: firstMove,
+		// The course started every student agent afresh for each game.
+		Processes: engine.ProcessesBuiltin,
 		Penalties: map[engine.Failure]engine.Penalty{
 			engine.FailTimeout:     engine.Loss,
 			engine.FailLate:        engine.RandomMove,

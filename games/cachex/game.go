@@ -98,6 +98,8 @@ func (Game) Profile(p engine.Params) (engine.Profile, error) {
 		MemoryMB:    100,
 		// Start-up CPU counts against the budget; this is only a hang guard.
 		StartupTimeout: 30 * time.Second,
+		// The course started every student agent afresh for each game.
+		Processes: engine.ProcessesBuiltin,
 		// The course referee told both players of every action.
 		NotifyMoves: true,
 		Penalties:   pen,

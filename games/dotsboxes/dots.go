@@ -101,6 +101,10 @@ func (Game) Profile(p engine.Params) (engine.Profile, error) {
 		Cushion:        0,
 		MemoryMB:       0,
 		StartupTimeout: 30 * time.Second,
+		// Whether the platform kept a bot's module (and its globals) from
+		// one game to the next is not documented: student agents get a
+		// fresh process for each game.
+		Processes: engine.ProcessesBuiltin,
 		Penalties: map[engine.Failure]engine.Penalty{
 			engine.FailTimeout:     engine.Loss,
 			engine.FailLate:        engine.Loss,

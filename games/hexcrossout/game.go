@@ -93,6 +93,8 @@ func (Game) Profile(p engine.Params) (engine.Profile, error) {
 		MemoryMB:       0,
 		// The course server gave an agent 6 s to connect.
 		StartupTimeout: 6 * time.Second,
+		// The course started every student agent afresh for each game.
+		Processes: engine.ProcessesBuiltin,
 		Penalties: map[engine.Failure]engine.Penalty{
 			engine.FailTimeout:     engine.RandomMove,
 			engine.FailLate:        engine.RandomMove,

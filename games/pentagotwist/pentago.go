@@ -65,6 +65,8 @@ func (g Game) Profile(p engine.Params) (engine.Profile, error) {
 		Cushion:        time.Second,
 		MemoryMB:       520,
 		StartupTimeout: 30 * time.Second,
+		// The course started every student agent afresh for each game.
+		Processes: engine.ProcessesBuiltin,
 		Penalties: map[engine.Failure]engine.Penalty{
 			engine.FailTimeout:     engine.Loss,
 			engine.FailLate:        engine.RandomMove,

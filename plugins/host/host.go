@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -202,7 +203,9 @@ type Process struct {
 
 	sandboxed bool
 	ns        string // the sandbox's PID namespace, as /proc/<pid>/ns/pid reads
-	dir       string // the private directory, removed at the end
+	nsProc    *nsSampler
+	moveConn  net.Conn // the arena's end of the move channel
+	dir       string   // the private directory, removed at the end
 	lease     *sandbox.Lease
 
 	mu       sync.Mutex
@@ -363,6 +366,17 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 		p.cleanup()
 		return nil, fmt.Errorf("agent %s: %w", c.Ref, err)
 	}
+	// The move channel: the agent inherits one end (through the sandbox's
+	// init, which passes descriptors on), the arena keeps the other.
+	arenaEnd, agentEnd, err := socketPair()
+	if err != nil {
+		p.cleanup()
+		return nil, fmt.Errorf("agent %s: move channel: %w", c.Ref, err)
+	}
+	cmd.ExtraFiles = append(cmd.ExtraFiles, agentEnd)
+	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", protocol.MoveFDEnv, 2+len(cmd.ExtraFiles)))
+	files = append(files, agentEnd)
+	p.moveConn = arenaEnd
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  protocol.Handshake(version),
 		Plugins:          protocol.Plugins(nil),
@@ -399,6 +413,9 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 		}
 		if cmd.Process != nil {
 			p.pid = cmd.Process.Pid
+			if p.sandboxed {
+				p.nsProc = newNSSampler(p.pid)
+			}
 		}
 	}
 	select {
@@ -440,6 +457,7 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	p.Agent = raw.(protocol.Agent)
 	if c, ok := raw.(*protocol.Client); ok {
 		c.MaxReply = opt.MaxReplyBytes
+		c.UseMoveChannel(p.moveConn)
 	}
 	if opt.MemoryMB > 0 {
 		p.limit = int64(opt.MemoryMB) << 20
@@ -541,14 +559,14 @@ func firstLine(s string) string {
 const watchEvery = 20 * time.Millisecond
 
 // sample reads the agent's whole process tree.
-func (p *Process) sample() (usage, error) {
+func (p *Process) sample(mem bool) (usage, error) {
 	if p.pid <= 0 {
 		return usage{}, errors.New("agent not started")
 	}
-	if p.sandboxed {
-		return sampleNamespace(p.pid)
+	if p.nsProc != nil {
+		return p.nsProc.sample(mem)
 	}
-	return sampleTree(p.pid)
+	return sampleTree(p.pid, mem)
 }
 
 // watch samples memory until the process ends, killing it over the limit.
@@ -563,7 +581,7 @@ func (p *Process) watch() {
 			return
 		case <-t.C:
 		}
-		u, err := p.sample()
+		u, err := p.sample(true)
 		if errors.Is(err, errNotNamespaceProc) {
 			continue
 		}
@@ -602,7 +620,7 @@ func (p *Process) OverMemory() bool {
 // PeakRSS is the highest resident memory seen, in bytes: summed over the
 // agent's processes, or its largest single process's peak if higher.
 func (p *Process) PeakRSS() int64 {
-	if u, err := p.sample(); err == nil {
+	if u, err := p.sample(true); err == nil {
 		p.mu.Lock()
 		p.peak = max(p.peak, u.RSS, u.Peak)
 		p.mu.Unlock()
@@ -613,9 +631,10 @@ func (p *Process) PeakRSS() int64 {
 }
 
 // CPUTime is the CPU time (user+system) used by every process of the
-// agent, those that have ended included.
+// agent, those that have ended included. It is read around every move, so
+// it reads no memory (the watcher does).
 func (p *Process) CPUTime() (time.Duration, error) {
-	u, err := p.sample()
+	u, err := p.sample(false)
 	return u.CPU, err
 }
 
@@ -684,6 +703,15 @@ func (p *Process) Kill() {
 	}
 	if p.client != nil {
 		p.client.Kill()
+	}
+	if p.nsProc != nil {
+		p.nsProc.close()
+	}
+	if c, ok := p.Agent.(*protocol.Client); ok {
+		c.Close()
+	}
+	if p.moveConn != nil {
+		p.moveConn.Close()
 	}
 	p.cleanup()
 }

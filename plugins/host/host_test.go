@@ -212,6 +212,30 @@ func TestCPUTimeIsMeasured(t *testing.T) {
 	waitGone(t, p)
 }
 
+// Moves of a launched agent travel on its move channel, through the
+// sandbox's init where there is one, and not through gRPC.
+func TestMovesUseTheMoveChannel(t *testing.T) {
+	p := launch(t, "echo", host.Options{})
+	defer p.Kill()
+	c, ok := p.Agent.(*protocol.Client)
+	if !ok {
+		t.Fatalf("agent is a %T", p.Agent)
+	}
+	for range 3 {
+		reply, err := c.Move(context.Background(), protocol.MoveRequest{})
+		if err != nil || reply != "PIT 0 0" {
+			t.Fatalf("move: %q, %v", reply, err)
+		}
+	}
+	if !c.MoveChannel() {
+		t.Errorf("moves went through gRPC (sandboxed %v)", p.Sandboxed())
+	}
+	p.Kill()
+	if c.MoveChannel() {
+		t.Error("the move channel is still up after Kill")
+	}
+}
+
 func waitGone(t *testing.T, p *host.Process) {
 	t.Helper()
 	if !p.WaitGone(10 * time.Second) {

@@ -64,15 +64,15 @@ func Repin(root int, cpus []int) error {
 	for _, c := range cpus {
 		set.Set(c)
 	}
-	procs, err := proctree.Tree(root)
+	pids, err := treePids(root)
 	if err != nil {
 		return fmt.Errorf("repin agent %d: %w", root, err)
 	}
-	if len(procs) == 0 {
+	if len(pids) == 0 {
 		return fmt.Errorf("repin agent %d: it is gone", root)
 	}
-	for _, p := range procs {
-		tasks, err := os.ReadDir("/proc/" + strconv.Itoa(p.Pid) + "/task")
+	for _, pid := range pids {
+		tasks, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
 		if err != nil {
 			return fmt.Errorf("repin agent %d: %w", root, err)
 		}
@@ -87,4 +87,36 @@ func Repin(root int, cpus []int) error {
 		}
 	}
 	return nil
+}
+
+// treePids lists root and its live descendants through the kernel's
+// per-thread children lists (a few reads per process of the tree, where a
+// scan of /proc reads every process of the machine); without those lists
+// (a kernel built without them) it scans /proc.
+func treePids(root int) ([]int, error) {
+	if _, err := os.Stat("/proc/" + strconv.Itoa(root) + "/task/" + strconv.Itoa(root) + "/children"); err != nil {
+		if _, serr := os.Stat("/proc/" + strconv.Itoa(root)); serr != nil {
+			return nil, nil // gone
+		}
+		procs, err := proctree.Tree(root)
+		if err != nil {
+			return nil, err
+		}
+		pids := make([]int, len(procs))
+		for i, p := range procs {
+			pids[i] = p.Pid
+		}
+		return pids, nil
+	}
+	pids := []int{root}
+	seen := map[int]bool{root: true}
+	for i := 0; i < len(pids) && len(pids) < maxTree; i++ {
+		for _, c := range children(pids[i]) {
+			if !seen[c] {
+				seen[c] = true
+				pids = append(pids, c)
+			}
+		}
+	}
+	return pids, nil
 }

@@ -1,6 +1,8 @@
 package host
 
 import (
+	"net"
+	"os"
 	"os/exec"
 	"syscall"
 )
@@ -18,4 +20,22 @@ func isolate(cmd *exec.Cmd) {
 
 func killGroup(pgid int, sig syscall.Signal) error {
 	return syscall.Kill(-pgid, sig)
+}
+
+// socketPair opens a connected pair of Unix stream sockets, both
+// close-on-exec: the arena's end as a net.Conn, the agent's as a file to
+// hand to its process (exec.Cmd's ExtraFiles clear the flag in the child).
+func socketPair() (net.Conn, *os.File, error) {
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	own := os.NewFile(uintptr(fds[0]), "move channel")
+	defer own.Close() // FileConn holds a duplicate
+	conn, err := net.FileConn(own)
+	if err != nil {
+		syscall.Close(fds[1])
+		return nil, nil, err
+	}
+	return conn, os.NewFile(uintptr(fds[1]), "agent move channel"), nil
 }

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
+	"sync"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // usage is one sample of an agent's whole process tree.
@@ -23,21 +27,30 @@ func statTimes(path string) (own, children time.Duration, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
+	own, children, err = parseStatTimes(b)
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s: %w", path, err)
+	}
+	return own, children, nil
+}
+
+// parseStatTimes reads utime+stime and cutime+cstime from a stat file's text.
+func parseStatTimes(b []byte) (own, children time.Duration, err error) {
 	// Fields after the command name, which may contain spaces, in parentheses.
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
-		return 0, 0, fmt.Errorf("parse %s", path)
+		return 0, 0, errors.New("parse stat: no command name")
 	}
 	f := bytes.Fields(b[i+1:])
 	// f[0] is field 3 (state); utime, stime, cutime, cstime are fields 14-17.
 	if len(f) < 15 {
-		return 0, 0, fmt.Errorf("parse %s: %d fields", path, len(f))
+		return 0, 0, fmt.Errorf("parse stat: %d fields", len(f))
 	}
 	var t [4]int64
 	for j, k := range []int{11, 12, 13, 14} {
 		v, err := strconv.ParseInt(string(f[k]), 10, 64)
 		if err != nil {
-			return 0, 0, fmt.Errorf("parse %s: %w", path, err)
+			return 0, 0, fmt.Errorf("parse stat: %w", err)
 		}
 		t[j] = v
 	}
@@ -75,56 +88,150 @@ func statusMemory(path string) (rss, peak int64, err error) {
 // errNotNamespaceProc marks a sandbox whose own /proc is not mounted (yet).
 var errNotNamespaceProc = errors.New("the sandbox's /proc is not mounted")
 
-// sampleNamespace sums every process of a sandbox through the /proc the
-// sandbox's init mounted, which lists the namespace's processes only: a
-// few small reads instead of a scan of every process on the machine. The
-// init itself (PID 1 there) is the arena's code: its own time and memory
-// are not the agent's, but the time of the children it reaped is.
-func sampleNamespace(initPid int) (usage, error) {
-	root := "/proc/" + strconv.Itoa(initPid) + "/root/proc"
-	// In the host's /proc "self" names the reader; in the namespace's it
-	// names nothing, since the arena is not a process there.
-	if _, err := os.Readlink(root + "/self"); err == nil {
-		return usage{}, errNotNamespaceProc
-	}
-	d, err := os.Open(root)
+// nsSampler sums every process of a sandbox through the /proc the
+// sandbox's init mounted, which lists the namespace's processes only. It
+// keeps that directory and each process's stat file open between
+// readings, so the CPU reading taken around every move is one listing and
+// one read per process, not a path walk through the init's root and an
+// open per file. The init itself (PID 1 there) is the arena's code: its
+// own time and memory are not the agent's, but the time of the children
+// it reaped is.
+type nsSampler struct {
+	initPid int
+
+	mu     sync.Mutex
+	dir    *os.File            // the namespace's /proc, once it is mounted
+	stats  map[string]*os.File // open stat files by namespace pid
+	buf    []byte
+	closed bool
+}
+
+func newNSSampler(initPid int) *nsSampler {
+	return &nsSampler{initPid: initPid, stats: map[string]*os.File{}, buf: make([]byte, 4096)}
+}
+
+// errSamplerClosed marks a reading after the agent was killed.
+var errSamplerClosed = errors.New("the agent's process accounting is closed")
+
+// open opens the namespace's /proc, refusing the host's: in the host's
+// /proc "self" names the reader; in the namespace's it names nothing,
+// since the arena is not a process there.
+func (s *nsSampler) open() error {
+	d, err := os.Open("/proc/" + strconv.Itoa(s.initPid) + "/root/proc")
 	if err != nil {
+		return err
+	}
+	if _, err := unix.Readlinkat(int(d.Fd()), "self", make([]byte, 64)); err == nil {
+		d.Close()
+		return errNotNamespaceProc
+	}
+	s.dir = d
+	return nil
+}
+
+// statOf reads the stat file of namespace pid n, reopening it when the
+// kept one belongs to an ended process (whose pid may have been reused).
+func (s *nsSampler) statOf(n string) ([]byte, error) {
+	for try := 0; try < 2; try++ {
+		f := s.stats[n]
+		if f == nil {
+			fd, err := unix.Openat(int(s.dir.Fd()), n+"/stat", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+			if err != nil {
+				return nil, err
+			}
+			f = os.NewFile(uintptr(fd), n+"/stat")
+			s.stats[n] = f
+		}
+		k, err := f.ReadAt(s.buf, 0)
+		if k > 0 && (err == nil || errors.Is(err, io.EOF)) {
+			return s.buf[:k], nil
+		}
+		f.Close()
+		delete(s.stats, n)
+	}
+	return nil, fmt.Errorf("read %d/stat in the sandbox of %d", len(n), s.initPid)
+}
+
+// sample reads every process of the sandbox; memory only when mem is set:
+// the status files cost more than the stat files, and a move's CPU
+// reading needs no memory.
+func (s *nsSampler) sample(mem bool) (usage, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return usage{}, errSamplerClosed
+	}
+	if s.dir == nil {
+		if err := s.open(); err != nil {
+			return usage{}, err
+		}
+	} else if _, err := s.dir.Seek(0, io.SeekStart); err != nil {
 		return usage{}, err
 	}
-	names, err := d.Readdirnames(-1)
-	d.Close()
+	names, err := s.dir.Readdirnames(-1)
 	if err != nil {
 		return usage{}, err
 	}
 	var u usage
+	listed := make(map[string]bool, 4)
 	for _, n := range names {
 		if n[0] < '0' || n[0] > '9' {
 			continue
 		}
-		own, children, err := statTimes(root + "/" + n + "/stat")
+		listed[n] = true
+		b, err := s.statOf(n)
 		if err != nil {
 			continue // ended since the listing
+		}
+		own, children, err := parseStatTimes(b)
+		if err != nil {
+			return usage{}, fmt.Errorf("sandbox of %d, process %s: %w", s.initPid, n, err)
 		}
 		u.CPU += children
 		if n == "1" {
 			continue
 		}
 		u.CPU += own
-		rss, peak, err := statusMemory(root + "/" + n + "/status")
-		if err != nil {
+		u.Procs++
+		if !mem {
 			continue
+		}
+		rss, peak, err := statusMemory("/proc/" + strconv.Itoa(s.initPid) + "/root/proc/" + n + "/status")
+		if err != nil {
+			continue // ended since its stat was read
 		}
 		u.RSS += rss
 		u.Peak = max(u.Peak, peak)
-		u.Procs++
+	}
+	for n, f := range s.stats {
+		if !listed[n] {
+			f.Close()
+			delete(s.stats, n)
+		}
 	}
 	if u.Procs == 0 && len(names) > 0 {
-		// Only the init is left: the agent is gone.
-		if _, err := os.Stat(root + "/1"); err != nil {
-			return usage{}, err
+		// Only the init is left, or nothing: the agent is gone.
+		var st unix.Stat_t
+		if err := unix.Fstatat(int(s.dir.Fd()), "1", &st, 0); err != nil {
+			return usage{}, fmt.Errorf("sandbox of %d: %w", s.initPid, err)
 		}
 	}
 	return u, nil
+}
+
+// close releases the kept files; later readings fail.
+func (s *nsSampler) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	for n, f := range s.stats {
+		f.Close()
+		delete(s.stats, n)
+	}
+	if s.dir != nil {
+		s.dir.Close()
+		s.dir = nil
+	}
 }
 
 // sampleTree sums a process and its live descendants, found through the
@@ -132,8 +239,9 @@ func sampleNamespace(initPid int) (usage, error) {
 // without a sandbox. A descendant orphaned by its parent's exit is
 // re-parented outside the tree and no longer counted. Without the
 // children lists (a kernel built without them) it reads the process alone.
-func sampleTree(pid int) (usage, error) {
-	u, err := sampleProcess(pid)
+// Memory is read only when mem is set.
+func sampleTree(pid int, mem bool) (usage, error) {
+	u, err := sampleProcess(pid, mem)
 	if err != nil {
 		return usage{}, err
 	}
@@ -147,7 +255,7 @@ func sampleTree(pid int) (usage, error) {
 				continue
 			}
 			seen[c] = true
-			cu, err := sampleProcess(c)
+			cu, err := sampleProcess(c, mem)
 			if err != nil {
 				continue
 			}
@@ -188,12 +296,16 @@ func children(pid int) []int {
 	return out
 }
 
-// sampleProcess reads one process (and the children it reaped).
-func sampleProcess(pid int) (usage, error) {
+// sampleProcess reads one process (and the children it reaped), its
+// memory only when mem is set.
+func sampleProcess(pid int, mem bool) (usage, error) {
 	p := "/proc/" + strconv.Itoa(pid)
 	own, children, err := statTimes(p + "/stat")
 	if err != nil {
 		return usage{}, err
+	}
+	if !mem {
+		return usage{CPU: own + children, Procs: 1}, nil
 	}
 	rss, peak, err := statusMemory(p + "/status")
 	if err != nil {

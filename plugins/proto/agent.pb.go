@@ -363,7 +363,12 @@ type MoveRequest struct {
 	View []byte `protobuf:"bytes,7,opt,name=view,proto3" json:"view,omitempty"`
 	// How many moves of the game precede history: the agent already holds
 	// them from earlier requests of this game. 0: history is complete.
-	HistoryFrom   int32 `protobuf:"varint,8,opt,name=history_from,json=historyFrom,proto3" json:"history_from,omitempty"`
+	HistoryFrom int32 `protobuf:"varint,8,opt,name=history_from,json=historyFrom,proto3" json:"history_from,omitempty"`
+	// On the move channel only (protocol version 3): the request's number,
+	// which its reply carries back; with cancel set, the arena gives up on
+	// request call_id and no other field matters.
+	CallId        uint64 `protobuf:"varint,9,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	Cancel        bool   `protobuf:"varint,10,opt,name=cancel,proto3" json:"cancel,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -454,6 +459,20 @@ func (x *MoveRequest) GetHistoryFrom() int32 {
 	return 0
 }
 
+func (x *MoveRequest) GetCallId() uint64 {
+	if x != nil {
+		return x.CallId
+	}
+	return 0
+}
+
+func (x *MoveRequest) GetCancel() bool {
+	if x != nil {
+		return x.Cancel
+	}
+	return false
+}
+
 type MoveReply struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The move text. Bytes, not string, on the wire (the encoding is the
@@ -466,7 +485,9 @@ type MoveReply struct {
 	// The agent does not hold the history_from moves the request assumed
 	// (it lost them, or never had them): the arena asks again with the full
 	// history. No move is judged from such a reply.
-	NeedHistory   bool `protobuf:"varint,3,opt,name=need_history,json=needHistory,proto3" json:"need_history,omitempty"`
+	NeedHistory bool `protobuf:"varint,3,opt,name=need_history,json=needHistory,proto3" json:"need_history,omitempty"`
+	// On the move channel only: the call_id of the request answered.
+	CallId        uint64 `protobuf:"varint,4,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -520,6 +541,13 @@ func (x *MoveReply) GetNeedHistory() bool {
 		return x.NeedHistory
 	}
 	return false
+}
+
+func (x *MoveReply) GetCallId() uint64 {
+	if x != nil {
+		return x.CallId
+	}
+	return 0
 }
 
 type ObserveRequest struct {
@@ -757,7 +785,7 @@ const file_plugins_proto_agent_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\f\n" +
 	"\n" +
-	"StartReply\"\xe6\x01\n" +
+	"StartReply\"\x97\x02\n" +
 	"\vMoveRequest\x12\x18\n" +
 	"\ahistory\x18\x01 \x03(\tR\ahistory\x12\x14\n" +
 	"\x05board\x18\x02 \x01(\tR\x05board\x12\x12\n" +
@@ -767,11 +795,15 @@ const file_plugins_proto_agent_proto_rawDesc = "" +
 	"timeLeftMs\x12(\n" +
 	"\x10deadline_unix_ms\x18\x06 \x01(\x03R\x0edeadlineUnixMs\x12\x12\n" +
 	"\x04view\x18\a \x01(\fR\x04view\x12!\n" +
-	"\fhistory_from\x18\b \x01(\x05R\vhistoryFrom\"X\n" +
+	"\fhistory_from\x18\b \x01(\x05R\vhistoryFrom\x12\x17\n" +
+	"\acall_id\x18\t \x01(\x04R\x06callId\x12\x16\n" +
+	"\x06cancel\x18\n" +
+	" \x01(\bR\x06cancel\"q\n" +
 	"\tMoveReply\x12\x12\n" +
 	"\x04move\x18\x01 \x01(\fR\x04move\x12\x14\n" +
 	"\x05error\x18\x02 \x01(\fR\x05error\x12!\n" +
-	"\fneed_history\x18\x03 \x01(\bR\vneedHistory\"J\n" +
+	"\fneed_history\x18\x03 \x01(\bR\vneedHistory\x12\x17\n" +
+	"\acall_id\x18\x04 \x01(\x04R\x06callId\"J\n" +
 	"\x0eObserveRequest\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x12\n" +
 	"\x04move\x18\x02 \x01(\tR\x04move\x12\x10\n" +

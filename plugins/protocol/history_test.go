@@ -45,8 +45,17 @@ type wire struct {
 // move requests on the wire.
 func pair(t testing.TB) (*Client, *server, *recorder, *wire) {
 	t.Helper()
+	return pairWith(t, nil)
+}
+
+// pairWith is pair serving impl (nil: the recorder).
+func pairWith(t testing.TB, impl Agent) (*Client, *server, *recorder, *wire) {
+	t.Helper()
 	rec, w := &recorder{}, &wire{}
-	srv := &server{impl: rec}
+	if impl == nil {
+		impl = rec
+	}
+	srv := &server{impl: impl}
 	gs := grpc.NewServer(grpc.UnaryInterceptor(func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
 		if m, ok := req.(*pb.MoveRequest); ok {
 			w.mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"regexp"
 	"slices"
 	"strconv"
@@ -33,7 +34,9 @@ import (
 // Version 2: a move request carries only the moves the agent has not
 // acknowledged (MoveRequest.history_from); the agent's side of the binding
 // keeps the game's history and hands agents the whole of it, as before.
-const Version = 2
+// Version 3: moves travel on the move channel (movechan.go) where the
+// arena opens one.
+const Version = 3
 
 // Refusal explains a handshake refused for the protocol version: goMsg is
 // go-plugin's error text ("... Plugin version: 2, Client versions: [1]"),
@@ -232,7 +235,11 @@ func (p *Plugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
 	if p.Impl == nil {
 		return errors.New("protocol: no agent to serve")
 	}
-	pb.RegisterAgentServer(s, &server{impl: p.Impl})
+	srv := &server{impl: p.Impl}
+	pb.RegisterAgentServer(s, srv)
+	if conn := MoveChannelFromEnv(); conn != nil {
+		go srv.serveMoveChannel(conn)
+	}
 	return nil
 }
 
@@ -362,7 +369,60 @@ type Client struct {
 	MaxReply int
 
 	mu    sync.Mutex
-	acked int // moves of the history the agent holds (from its last reply)
+	acked int          // moves of the history the agent holds (from its last reply)
+	ch    *moveChannel // nil: moves go through gRPC
+}
+
+// UseMoveChannel has move requests travel over conn, the arena's end of
+// the agent process's move channel, from the next one on. The channel is
+// closed by Close.
+func (c *Client) UseMoveChannel(conn net.Conn) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ch = newMoveChannel(conn)
+}
+
+// MoveChannel reports whether move requests travel on the move channel
+// (false: through gRPC, there being none or it having gone down).
+func (c *Client) MoveChannel() bool {
+	c.mu.Lock()
+	ch := c.ch
+	c.mu.Unlock()
+	if ch == nil {
+		return false
+	}
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	return ch.err == nil
+}
+
+// Close closes the move channel, if any; the gRPC connection is go-plugin's.
+func (c *Client) Close() {
+	c.mu.Lock()
+	ch := c.ch
+	c.mu.Unlock()
+	if ch != nil {
+		ch.close()
+	}
+}
+
+// move makes one move call: over the move channel while it is up, else
+// through gRPC.
+func (c *Client) move(ctx context.Context, msg *pb.MoveRequest, limit int) (*pb.MoveReply, error) {
+	c.mu.Lock()
+	ch := c.ch
+	c.mu.Unlock()
+	if ch != nil {
+		r, err := ch.call(ctx, msg, limit)
+		if !errors.Is(err, errChannelDown) {
+			return r, err
+		}
+	}
+	r, err := c.rpc.Move(ctx, msg, grpc.MaxCallRecvMsgSize(RecvLimit(limit)))
+	if err != nil {
+		return nil, asBadReply(err, limit)
+	}
+	return r, nil
 }
 
 func (c *Client) maxReply() int {
@@ -420,13 +480,13 @@ func (c *Client) Move(ctx context.Context, req MoveRequest) (string, error) {
 		History: req.History[from:], HistoryFrom: int32(from), Board: req.Board, Seat: int32(req.Seat), Ply: int32(req.Ply),
 		TimeLeftMs: req.TimeLeft.Milliseconds(), DeadlineUnixMs: req.Deadline.UnixMilli(), View: req.View,
 	}
-	r, err := c.rpc.Move(ctx, msg, grpc.MaxCallRecvMsgSize(RecvLimit(limit)))
+	r, err := c.move(ctx, msg, limit)
 	if err == nil && r.NeedHistory && from > 0 {
 		msg.History, msg.HistoryFrom = req.History, 0
-		r, err = c.rpc.Move(ctx, msg, grpc.MaxCallRecvMsgSize(RecvLimit(limit)))
+		r, err = c.move(ctx, msg, limit)
 	}
 	if err != nil {
-		return "", asBadReply(err, limit)
+		return "", err
 	}
 	if r.NeedHistory {
 		return "", &AgentError{Message: "the agent asked for the move history although it was sent in full"}

@@ -1,0 +1,253 @@
+package protocol
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	pb "arena/plugins/proto"
+)
+
+// socketPair returns two connected Unix stream sockets, as the host opens
+// for an agent process.
+func socketPair(t testing.TB) (net.Conn, net.Conn) {
+	t.Helper()
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var conns [2]net.Conn
+	for i, fd := range fds {
+		f := os.NewFile(uintptr(fd), "end")
+		c, err := net.FileConn(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns[i] = c
+		t.Cleanup(func() { c.Close() })
+	}
+	return conns[0], conns[1]
+}
+
+// channelPair is pairWith with a move channel served by the same server.
+func channelPair(t testing.TB, impl Agent) (*Client, *server, *recorder, *wire) {
+	t.Helper()
+	c, srv, rec, w := pairWith(t, impl)
+	arenaEnd, agentEnd := socketPair(t)
+	go srv.serveMoveChannel(agentEnd)
+	c.UseMoveChannel(arenaEnd)
+	return c, srv, rec, w
+}
+
+func grpcMoves(w *wire) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.sent)
+}
+
+func TestMovesTravelOnTheChannel(t *testing.T) {
+	ctx := context.Background()
+	c, srv, rec, w := channelPair(t, nil)
+	if err := c.Start(ctx, StartInfo{}); err != nil {
+		t.Fatal(err)
+	}
+	histories := [][]string{{}, {"a", "b"}, {"a", "b", "c", "d"}}
+	for _, h := range histories {
+		m, err := c.Move(ctx, MoveRequest{History: h})
+		if err != nil || m != "m" {
+			t.Fatalf("move after %v: %q, %v", h, m, err)
+		}
+	}
+	if n := grpcMoves(w); n != 0 {
+		t.Errorf("%d moves went through gRPC with the channel up", n)
+	}
+	if !c.MoveChannel() {
+		t.Error("MoveChannel reports the channel down")
+	}
+	rec.mu.Lock()
+	seen := fmt.Sprint(rec.seen)
+	rec.mu.Unlock()
+	if seen != fmt.Sprint(histories) {
+		t.Errorf("the agent saw %v, want %v", seen, histories)
+	}
+	// The agent loses its history: the channel asks again with all of it.
+	srv.mu.Lock()
+	srv.history = nil
+	srv.mu.Unlock()
+	full := []string{"a", "b", "c", "d", "e"}
+	if m, err := c.Move(ctx, MoveRequest{History: full}); err != nil || m != "m" {
+		t.Fatalf("move after a lost history: %q, %v", m, err)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if got := rec.seen[len(rec.seen)-1]; !reflect.DeepEqual(got, full) {
+		t.Errorf("after a lost history the agent saw %v, want %v", got, full)
+	}
+}
+
+// agentFunc is an agent whose moves are a function.
+type agentFunc func(ctx context.Context, req MoveRequest) (string, error)
+
+func (agentFunc) Describe(context.Context) (Description, error) { return Description{}, nil }
+func (agentFunc) Start(context.Context, StartInfo) error        { return nil }
+func (f agentFunc) Move(ctx context.Context, req MoveRequest) (string, error) {
+	return f(ctx, req)
+}
+func (agentFunc) Observe(context.Context, int, string, int) error { return nil }
+func (agentFunc) End(context.Context, EndInfo) error              { return nil }
+
+func TestChannelOversizedReplyIsABadReplyThenGRPCTakesOver(t *testing.T) {
+	ctx := context.Background()
+	big := strings.Repeat("x", 5000)
+	c, _, _, w := channelPair(t, agentFunc(func(_ context.Context, req MoveRequest) (string, error) {
+		if req.Ply == 0 {
+			return big, nil
+		}
+		return "ok", nil
+	}))
+	c.MaxReply = 100
+	_, err := c.Move(ctx, MoveRequest{Ply: 0})
+	var be *BadReplyError
+	if !errors.As(err, &be) {
+		t.Fatalf("oversized reply: %v, want a *BadReplyError", err)
+	}
+	if be.Limit != 100 || be.Size < int64(len(big)) || be.Size > int64(len(big))+64 {
+		t.Errorf("BadReplyError %+v: want limit 100 and the frame's size (about %d)", be, len(big))
+	}
+	if c.MoveChannel() {
+		t.Error("the channel is still up after a frame it could not read")
+	}
+	m, err := c.Move(ctx, MoveRequest{Ply: 1})
+	if err != nil || m != "ok" {
+		t.Fatalf("next move: %q, %v", m, err)
+	}
+	if n := grpcMoves(w); n != 1 {
+		t.Errorf("%d moves through gRPC after the channel went down, want 1", n)
+	}
+}
+
+func TestChannelCancelReachesTheAgentAndItsLateReplyIsDropped(t *testing.T) {
+	cancelled := make(chan struct{})
+	c, _, _, w := channelPair(t, agentFunc(func(ctx context.Context, req MoveRequest) (string, error) {
+		if req.Ply == 0 {
+			<-ctx.Done()
+			close(cancelled)
+			return "late", nil // arrives after the arena gave up
+		}
+		return "next", nil
+	}))
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
+	if m, err := c.Move(ctx, MoveRequest{Ply: 0}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled move: %q, %v; want context.Canceled", m, err)
+	}
+	select {
+	case <-cancelled:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the agent's move context was never cancelled")
+	}
+	m, err := c.Move(context.Background(), MoveRequest{Ply: 1})
+	if err != nil || m != "next" {
+		t.Fatalf("move after a cancelled one: %q, %v; want its own reply", m, err)
+	}
+	if !c.MoveChannel() || grpcMoves(w) != 0 {
+		t.Errorf("channel up %v, gRPC moves %d: a late reply must not take the channel down", c.MoveChannel(), grpcMoves(w))
+	}
+}
+
+// rawAgent serves the agent's end of a channel by hand: each request read
+// is answered by answer (nil: no reply).
+func rawAgent(t *testing.T, conn net.Conn, answer func(req *pb.MoveRequest) []byte) {
+	t.Helper()
+	go func() {
+		for {
+			body, _, err := readFrame(conn, func() int { return maxRequestFrame })
+			if err != nil {
+				return
+			}
+			req := &pb.MoveRequest{}
+			if proto.Unmarshal(body, req) != nil || req.Cancel {
+				continue
+			}
+			if b := answer(req); b != nil {
+				if _, err := conn.Write(b); err != nil {
+					return
+				}
+			}
+		}
+	}()
+}
+
+func frame(t *testing.T, m proto.Message) []byte {
+	t.Helper()
+	var b strings.Builder
+	if err := writeFrame(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	return []byte(b.String())
+}
+
+func TestChannelMisbehaviourTakesItDownAndGRPCTakesOver(t *testing.T) {
+	cases := map[string]func(t *testing.T, req *pb.MoveRequest) []byte{
+		"a reply to a call never made": func(t *testing.T, req *pb.MoveRequest) []byte {
+			return frame(t, &pb.MoveReply{CallId: req.CallId + 7, Move: []byte("x")})
+		},
+		"a reply without a call id": func(t *testing.T, req *pb.MoveRequest) []byte {
+			return frame(t, &pb.MoveReply{Move: []byte("x")})
+		},
+		"a malformed frame": func(t *testing.T, req *pb.MoveRequest) []byte {
+			return []byte{0, 0, 0, 3, 0xff, 0xff, 0xff}
+		},
+	}
+	for name, answer := range cases {
+		t.Run(name, func(t *testing.T) {
+			c, _, _, w := pair(t)
+			arenaEnd, agentEnd := socketPair(t)
+			rawAgent(t, agentEnd, func(req *pb.MoveRequest) []byte { return answer(t, req) })
+			c.UseMoveChannel(arenaEnd)
+			_, err := c.Move(context.Background(), MoveRequest{})
+			if err == nil || IsAgentError(err) || IsBadReply(err) {
+				t.Fatalf("move: %v; want a failure to reach the agent", err)
+			}
+			if m, err := c.Move(context.Background(), MoveRequest{}); err != nil || m != "m" {
+				t.Fatalf("next move: %q, %v; want gRPC's reply", m, err)
+			}
+			if grpcMoves(w) != 1 || c.MoveChannel() {
+				t.Errorf("gRPC moves %d, channel up %v; want 1 and down", grpcMoves(w), c.MoveChannel())
+			}
+		})
+	}
+}
+
+func TestChannelClosedByTheAgentFailsTheWaitingMove(t *testing.T) {
+	c, _, _, _ := pair(t)
+	arenaEnd, agentEnd := socketPair(t)
+	rawAgent(t, agentEnd, func(*pb.MoveRequest) []byte {
+		agentEnd.Close()
+		return nil
+	})
+	c.UseMoveChannel(arenaEnd)
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Move(context.Background(), MoveRequest{})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || IsAgentError(err) {
+			t.Fatalf("move on a closed channel: %v; want a failure to reach the agent", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("a move on a channel the agent closed never returned")
+	}
+}
