@@ -43,7 +43,7 @@ func main() {
 	quick := flag.Bool("quick", false, "fewer samples everywhere (a smoke run, not for the docs)")
 	flag.IntVar(&o.moves, "moves", 3000, "move requests per per-move measurement")
 	flag.IntVar(&o.starts, "starts", 40, "agent starts per kind")
-	flag.IntVar(&o.games, "games", 30, "games per throughput measurement")
+	flag.IntVar(&o.games, "games", 100, "games per throughput measurement")
 	flag.IntVar(&o.deadline, "deadline-moves", 1000, "moves per deadline-precision run")
 	flag.DurationVar(&o.limit, "limit", 100*time.Millisecond, "move limit of the deadline-precision runs")
 	flag.DurationVar(&o.cushion, "cushion", 50*time.Millisecond, "cushion of the deadline-precision runs")

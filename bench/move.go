@@ -219,7 +219,11 @@ func benchMove(ctx context.Context, o options, b *bins, t *table) error {
 		return fmt.Errorf("bare socket: %w", err)
 	}
 
-	what := fmt.Sprintf("Dots 5x5 move request, %d B sent (%d B with the whole history), SDK agent, sandboxed=%v", len(payload), len(full), p.Sandboxed())
+	channel := false
+	if c, ok := p.Agent.(*protocol.Client); ok {
+		channel = c.MoveChannel()
+	}
+	what := fmt.Sprintf("Dots 5x5 move request, %d B sent (%d B with the whole history), SDK agent, sandboxed=%v, move channel=%v", len(payload), len(full), p.Sandboxed(), channel)
 	for _, q := range []struct {
 		name string
 		q    float64

@@ -17,19 +17,16 @@ func (g *game) sample() (slots.Sample, bool) {
 
 // moveLoad is the machine's load average for a move's record. The kernel
 // updates it every five seconds, so one reading serves a game's moves for
-// a second (reading /proc/loadavg at every move cost more than the move's
-// own bookkeeping); the evidence of a late move reads afresh.
+// a second of its clock (reading /proc/loadavg at every move cost more than
+// the move's own bookkeeping); the evidence of a late move reads afresh.
 func (g *game) moveLoad() (float64, bool) {
-	if g.ref.Sample != nil {
-		s, ok := g.ref.Sample()
-		return s.Load, ok
-	}
-	if !g.loadAt.IsZero() && time.Since(g.loadAt) < time.Second {
+	now := g.clk.Now()
+	if !g.loadAt.IsZero() && now.Sub(g.loadAt) < time.Second {
 		return g.load.Load, true
 	}
-	s, ok := slots.Now()
+	s, ok := g.sample()
 	if ok {
-		g.load, g.loadAt = s, time.Now()
+		g.load, g.loadAt = s, now
 	}
 	return s.Load, ok
 }

@@ -2,6 +2,7 @@ package referee_test
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,11 +17,19 @@ import (
 // machine's load fixed to smp.
 func evidenceMatch(t *testing.T, smp slots.Sample, a []step) *record.Game {
 	t.Helper()
+	rec, _ := countedEvidenceMatch(t, smp, a)
+	return rec
+}
+
+// countedEvidenceMatch is evidenceMatch, also counting the load readings.
+func countedEvidenceMatch(t *testing.T, smp slots.Sample, a []step) (*record.Game, int) {
+	t.Helper()
+	var reads atomic.Int64
 	clk := newReplyClock(time.Unix(1000, 0))
 	agents := [2]*fakeAgent{{clk: clk, steps: a, mem: make(chan struct{})}, {clk: clk, mem: make(chan struct{})}}
 	r := &referee.Referee{
 		Clock:  clk,
-		Sample: func() (slots.Sample, bool) { return smp, true },
+		Sample: func() (slots.Sample, bool) { reads.Add(1); return smp, true },
 		Launch: func(_ context.Context, p referee.Player, _ host.Options) (referee.Handle, error) {
 			if p.Ref == "0" {
 				return agents[0], nil
@@ -35,7 +44,7 @@ func evidenceMatch(t *testing.T, smp slots.Sample, a []step) *record.Game {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rec
+	return rec, int(reads.Load())
 }
 
 func TestLateMoveEvidence(t *testing.T) {
@@ -87,9 +96,13 @@ func TestLateMoveEvidence(t *testing.T) {
 }
 
 // Every move records the machine's load; a move in time has no evidence
-// attached.
+// attached. The load is read once for moves within a second of the game's
+// clock (the fake agents here take no time).
 func TestMovesRecordTheLoad(t *testing.T) {
-	rec := evidenceMatch(t, slots.Sample{Load: 1.25, Runnable: 1, CPUs: 2}, nil)
+	rec, reads := countedEvidenceMatch(t, slots.Sample{Load: 1.25, Runnable: 1, CPUs: 2}, nil)
+	if reads != 1 || len(rec.Moves) < 10 {
+		t.Errorf("%d load readings for %d moves in no time; want 1", reads, len(rec.Moves))
+	}
 	if len(rec.Events) != 0 {
 		t.Fatalf("events %+v", rec.Events)
 	}

@@ -251,3 +251,24 @@ func TestChannelClosedByTheAgentFailsTheWaitingMove(t *testing.T) {
 		t.Fatal("a move on a channel the agent closed never returned")
 	}
 }
+
+// BenchmarkMoveChannel is BenchmarkMoveIncremental over the move channel
+// (a socket pair in process, the agent doing nothing).
+func BenchmarkMoveChannel(b *testing.B) {
+	c, _, rec, _ := channelPair(b, nil)
+	rec.discard = true
+	ctx := context.Background()
+	h := benchHistory()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		n := 2 * (i % 30)
+		if n == 0 {
+			c.mu.Lock()
+			c.acked = 0
+			c.mu.Unlock()
+		}
+		if _, err := c.Move(ctx, MoveRequest{History: h[:n]}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
