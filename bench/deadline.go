@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -60,14 +61,14 @@ func (w watched) Move(ctx context.Context, r protocol.MoveRequest) (string, erro
 
 // deadlineRun plays games of timed agents with the given options in both
 // seats, slots at once, until at least moves agent moves were asked for.
-func deadlineRun(ctx context.Context, o options, b *bins, opts map[string]string) (asked, late, over int, verdicts []time.Duration, err error) {
+func deadlineRun(ctx context.Context, o options, b *bins, opts map[string]string) (asked, late, over int, verdicts []time.Duration, lateWall []float64, err error) {
 	g, err := all.Registry().Lookup("dots-and-boxes")
 	if err != nil {
-		return 0, 0, 0, nil, err
+		return 0, 0, 0, nil, nil, err
 	}
 	prof, err := g.Profile(engine.Params{})
 	if err != nil {
-		return 0, 0, 0, nil, err
+		return 0, 0, 0, nil, nil, err
 	}
 	prof.MoveLimit, prof.FirstMoveLimit, prof.Cushion = o.limit, o.limit, o.cushion
 	// A timeout substitutes a random move (and restarts the agent), so a
@@ -110,13 +111,18 @@ func deadlineRun(ctx context.Context, o options, b *bins, opts map[string]string
 				} else {
 					a, lt, ov := countMoves(r)
 					asked, late, over = asked+a, late+lt, over+ov
+					for _, e := range r.Events {
+						if engine.Failure(e.Kind) == engine.FailLate && e.Evidence != nil {
+							lateWall = append(lateWall, e.Evidence.WallMS)
+						}
+					}
 				}
 				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
-	return asked, late, over, rec.late, err
+	return asked, late, over, rec.late, lateWall, err
 }
 
 // countMoves counts a record's move requests and its late and timed-out ones.
@@ -141,13 +147,17 @@ func countMoves(r *record.Game) (asked, late, over int) {
 
 func benchDeadline(ctx context.Context, o options, b *bins, t *table) error {
 	setting := fmt.Sprintf("limit %v + cushion %v, %d games at once", o.limit, o.cushion, o.slots)
-	asked, late, over, _, err := deadlineRun(ctx, o, b, map[string]string{"fraction": "0.95"})
+	asked, late, over, _, walls, err := deadlineRun(ctx, o, b, map[string]string{"fraction": "0.95"})
 	if err != nil {
 		return err
 	}
-	t.add("deadline", fmt.Sprintf("agent at 95%% of limit, %d moves (%s)", asked, setting),
-		fmt.Sprintf("%d late, %d over", late, over), "0 late, 0 over", "")
-	asked, late, over, v, err := deadlineRun(ctx, o, b, map[string]string{"never": "1"})
+	got := fmt.Sprintf("%d late, %d over", late, over)
+	if len(walls) > 0 {
+		// How late: the reply's wall time as the referee measured it.
+		got += fmt.Sprintf(" (replies at %.1f–%.1f ms)", slices.Min(walls), slices.Max(walls))
+	}
+	t.add("deadline", fmt.Sprintf("agent at 95%% of limit, %d moves (%s)", asked, setting), got, "0 late, 0 over", "")
+	asked, late, over, v, _, err := deadlineRun(ctx, o, b, map[string]string{"never": "1"})
 	if err != nil {
 		return err
 	}

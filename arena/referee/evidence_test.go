@@ -76,6 +76,14 @@ func TestLateMoveEvidence(t *testing.T) {
 			if ev == nil {
 				t.Fatal("late move without evidence")
 			}
+			// The CPU the move itself used, in milliseconds: the fake
+			// agent's count since the request.
+			if ev.MoveCPUMS == nil || *ev.MoveCPUMS != float64(c.step.cpu.Milliseconds()) {
+				t.Errorf("evidence move CPU %v ms, want %v", ev.MoveCPUMS, c.step.cpu.Milliseconds())
+			}
+			if c.kind == "late" && ev.WallMS != float64(c.step.think.Milliseconds()) {
+				t.Errorf("evidence wall %v ms, want %v", ev.WallMS, c.step.think.Milliseconds())
+			}
 			if ev.Load != c.smp.Load || ev.Runnable != c.smp.Runnable || ev.CPUs != c.smp.CPUs {
 				t.Fatalf("evidence %+v, machine %+v", ev, c.smp)
 			}
