@@ -15,7 +15,6 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"arena/engine"
 	pb "arena/plugins/proto"
 )
 
@@ -107,183 +106,209 @@ func MoveChannelFromEnv() net.Conn {
 // serveMoveChannel answers the move requests arriving on conn until it
 // closes, each through the same agent and history as the gRPC Move.
 func (s *server) serveMoveChannel(conn net.Conn) {
-	defer conn.Close()
 	base, stop := context.WithCancel(context.Background())
-	defer stop()
-	var (
-		wmu     sync.Mutex
-		mu      sync.Mutex
-		cancels = map[uint64]context.CancelFunc{}
-	)
-	r := bufio.NewReader(conn)
+	a := &agentChannel{s: s, conn: conn, r: bufio.NewReader(conn), base: base, stop: stop, cancels: map[uint64]context.CancelFunc{}}
+	a.read()
+}
+
+// agentChannel is the agent's end of its move channel.
+type agentChannel struct {
+	s    *server
+	conn net.Conn
+	r    *bufio.Reader // read by one goroutine at a time (see read)
+	base context.Context
+	stop context.CancelFunc
+
+	wmu     sync.Mutex
+	mu      sync.Mutex
+	cancels map[uint64]context.CancelFunc
+}
+
+// read reads frames and answers each move request itself, with no
+// goroutine switch before the reply. A cancel must still be read while the
+// agent thinks: if a move takes longer than handOnAfter, a new goroutine
+// takes the reading on and this one ends with the move. (The arena cancels
+// a request only after giving up on it, which is never that soon.)
+func (a *agentChannel) read() {
 	for {
-		body, size, err := readFrame(r, func() int { return maxRequestFrame })
+		body, size, err := readFrame(a.r, func() int { return maxRequestFrame })
 		if err != nil || body == nil && size > 0 {
+			a.shut()
 			return
 		}
 		req := &pb.MoveRequest{}
 		if err := proto.Unmarshal(body, req); err != nil {
+			a.shut()
 			return
 		}
 		id := req.CallId
 		if req.Cancel {
-			mu.Lock()
-			if c := cancels[id]; c != nil {
+			a.mu.Lock()
+			if c := a.cancels[id]; c != nil {
 				c()
 			}
-			mu.Unlock()
+			a.mu.Unlock()
 			continue
 		}
-		ctx, cancel := context.WithCancel(base)
-		mu.Lock()
-		cancels[id] = cancel
-		mu.Unlock()
-		go func() {
-			reply, err := s.Move(ctx, req) // errors and panics come back in the reply
-			if reply == nil {
-				reply = &pb.MoveReply{Error: []byte(fmt.Sprint("agent failed: ", err))}
-			}
-			mu.Lock()
-			delete(cancels, id)
-			mu.Unlock()
-			cancel()
-			reply.CallId = id
-			wmu.Lock()
-			defer wmu.Unlock()
-			_ = conn.SetWriteDeadline(time.Now().Add(channelWriteTimeout))
-			if writeFrame(conn, reply) != nil {
-				conn.Close() // the arena stopped reading: it falls back to gRPC
-			}
-		}()
+		ctx, cancel := context.WithCancel(a.base)
+		a.mu.Lock()
+		a.cancels[id] = cancel
+		a.mu.Unlock()
+		handOn := time.AfterFunc(handOnAfter, a.read)
+		a.answer(ctx, id, req)
+		a.mu.Lock()
+		delete(a.cancels, id)
+		a.mu.Unlock()
+		cancel()
+		if !handOn.Stop() {
+			return // the reading went on in another goroutine
+		}
 	}
 }
 
-// moveChannel is the arena's end of an agent's move channel. One call is
-// outstanding at a time (the referee asks one move of an agent at a
-// time); a reply to a call given up on is dropped.
-type moveChannel struct {
-	conn net.Conn
-	wmu  sync.Mutex
+// handOnAfter is how long a move may think before the reading of its
+// channel passes to another goroutine.
+const handOnAfter = time.Millisecond
 
-	mu      sync.Mutex
-	limit   int    // the longest reply accepted, in bytes
-	next    uint64 // the last call_id used
-	pending uint64 // the call waiting for its reply (0: none)
-	replies chan channelReply
-	err     error // why the channel is down, once it is
+func (a *agentChannel) answer(ctx context.Context, id uint64, req *pb.MoveRequest) {
+	reply, err := a.s.Move(ctx, req) // errors and panics come back in the reply
+	if reply == nil {
+		reply = &pb.MoveReply{Error: []byte(fmt.Sprint("agent failed: ", err))}
+	}
+	reply.CallId = id
+	a.wmu.Lock()
+	defer a.wmu.Unlock()
+	_ = a.conn.SetWriteDeadline(time.Now().Add(channelWriteTimeout))
+	if writeFrame(a.conn, reply) != nil {
+		a.shut() // the arena stopped reading: it falls back to gRPC
+	}
 }
 
-type channelReply struct {
-	r   *pb.MoveReply
-	err error
+// shut ends the channel: the arena is gone or broke it; every move still
+// thinking is cancelled.
+func (a *agentChannel) shut() {
+	a.stop()
+	a.conn.Close()
+}
+
+// moveChannel is the arena's end of an agent's move channel. One call at a
+// time: the calling goroutine writes the request and reads the reply
+// itself (no reader goroutine in between), dropping replies to calls
+// given up on, which may arrive first.
+type moveChannel struct {
+	conn net.Conn
+
+	callMu sync.Mutex // held for a whole call
+	r      *bufio.Reader
+	next   uint64 // the last call_id used
+
+	mu  sync.Mutex
+	err error // why the channel is down, once it is
 }
 
 func newMoveChannel(conn net.Conn) *moveChannel {
-	m := &moveChannel{conn: conn, limit: engine.DefaultMaxReplyBytes}
-	go m.read()
-	return m
+	return &moveChannel{conn: conn, r: bufio.NewReader(conn)}
 }
 
-// fail takes the channel down: the waiting call gets err, later calls go
-// through gRPC.
+// fail takes the channel down: later calls go through gRPC.
 func (m *moveChannel) fail(err error) {
 	m.mu.Lock()
 	if m.err == nil {
 		m.err = err
-		if m.pending != 0 {
-			m.replies <- channelReply{err: err}
-			m.pending = 0
-		}
 	}
 	m.mu.Unlock()
 	m.conn.Close()
 }
 
-func (m *moveChannel) read() {
-	r := bufio.NewReader(m.conn)
-	var limit int
-	frameLimit := func() int {
-		m.mu.Lock()
-		limit = m.limit
-		m.mu.Unlock()
-		return RecvLimit(limit)
+func (m *moveChannel) down() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.err
+}
+
+// call sends msg and reads its reply, or gives up when ctx ends. It
+// returns errChannelDown, having sent nothing, when the channel was
+// already down.
+func (m *moveChannel) call(ctx context.Context, msg *pb.MoveRequest, limit int) (*pb.MoveReply, error) {
+	m.callMu.Lock()
+	defer m.callMu.Unlock()
+	if m.down() != nil {
+		return nil, errChannelDown
 	}
+	m.next++
+	id := m.next
+	msg.CallId = id
+	if err := m.write(msg); err != nil {
+		err = fmt.Errorf("move channel: send: %w", err)
+		m.fail(err)
+		return nil, err
+	}
+	// The end of ctx interrupts the read; the deadline is cleared once the
+	// interruption can no longer come.
+	fired := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		_ = m.conn.SetReadDeadline(time.Unix(1, 0))
+		close(fired)
+	})
+	defer func() {
+		if !stop() {
+			<-fired
+			_ = m.conn.SetReadDeadline(time.Time{})
+		}
+	}()
 	for {
-		body, size, err := readFrame(r, frameLimit)
+		rep, clean, err := m.readReply(limit)
 		if err != nil {
-			m.fail(fmt.Errorf("move channel: %w", err))
-			return
+			if clean && ctx.Err() != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+				// Given up between frames: the channel stays in step. Tell
+				// the agent to stop thinking, as a cancelled gRPC call would.
+				if werr := m.write(&pb.MoveRequest{CallId: id, Cancel: true}); werr != nil {
+					m.fail(fmt.Errorf("move channel: send: %w", werr))
+				}
+				return nil, ctx.Err()
+			}
+			m.fail(err)
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, err
 		}
-		if body == nil && size > 0 {
-			// Not read: the channel cannot find the next frame's start.
-			m.fail(&BadReplyError{Size: size, Limit: limit})
-			return
-		}
-		rep := &pb.MoveReply{}
-		if err := proto.Unmarshal(body, rep); err != nil {
-			m.fail(fmt.Errorf("move channel: the agent sent a malformed frame: %w", err))
-			return
-		}
-		m.mu.Lock()
-		switch id := rep.CallId; {
-		case id != 0 && id == m.pending:
-			m.replies <- channelReply{r: rep}
-			m.pending = 0
-			m.mu.Unlock()
-		case id != 0 && id < m.next:
-			m.mu.Unlock() // the reply to a call given up on
+		switch {
+		case rep.CallId == id:
+			return rep, nil
+		case rep.CallId != 0 && rep.CallId < id:
+			continue // the reply to a call given up on
 		default:
-			m.mu.Unlock()
-			m.fail(fmt.Errorf("move channel: the agent answered call %d, which was never made", id))
-			return
+			err := fmt.Errorf("move channel: the agent answered call %d, which was never made", rep.CallId)
+			m.fail(err)
+			return nil, err
 		}
 	}
 }
 
-// call sends msg and waits for its reply or the end of ctx. It returns
-// errChannelDown, having sent nothing, when the channel was already down.
-func (m *moveChannel) call(ctx context.Context, msg *pb.MoveRequest, limit int) (*pb.MoveReply, error) {
-	m.mu.Lock()
-	if m.err != nil {
-		m.mu.Unlock()
-		return nil, errChannelDown
+// readReply reads one reply frame of at most RecvLimit(limit) bytes.
+// clean is set when the error came before any byte of a frame, so the
+// channel is still in step.
+func (m *moveChannel) readReply(limit int) (rep *pb.MoveReply, clean bool, err error) {
+	if _, err := m.r.Peek(1); err != nil {
+		return nil, true, fmt.Errorf("move channel: %w", err)
 	}
-	m.limit = limit
-	m.next++
-	id := m.next
-	m.pending = id
-	replies := make(chan channelReply, 1)
-	m.replies = replies
-	m.mu.Unlock()
-
-	msg.CallId = id
-	if err := m.write(msg); err != nil {
-		m.fail(fmt.Errorf("move channel: send: %w", err))
+	body, size, err := readFrame(m.r, func() int { return RecvLimit(limit) })
+	if err != nil {
+		return nil, false, fmt.Errorf("move channel: %w", err)
 	}
-	select {
-	case rp := <-replies:
-		return rp.r, rp.err
-	case <-ctx.Done():
-		m.mu.Lock()
-		if m.pending == id {
-			m.pending = 0
-		}
-		down := m.err != nil
-		m.mu.Unlock()
-		if !down {
-			// Tell the agent to stop thinking about it, as a cancelled
-			// gRPC call would.
-			if err := m.write(&pb.MoveRequest{CallId: id, Cancel: true}); err != nil {
-				m.fail(fmt.Errorf("move channel: send: %w", err))
-			}
-		}
-		return nil, ctx.Err()
+	if body == nil && size > 0 {
+		// Not read: the channel cannot find the next frame's start.
+		return nil, false, &BadReplyError{Size: size, Limit: limit}
 	}
+	rep = &pb.MoveReply{}
+	if err := proto.Unmarshal(body, rep); err != nil {
+		return nil, false, fmt.Errorf("move channel: the agent sent a malformed frame: %w", err)
+	}
+	return rep, false, nil
 }
 
 func (m *moveChannel) write(msg *pb.MoveRequest) error {
-	m.wmu.Lock()
-	defer m.wmu.Unlock()
 	if err := m.conn.SetWriteDeadline(time.Now().Add(channelWriteTimeout)); err != nil {
 		return err
 	}

@@ -391,9 +391,7 @@ func (c *Client) MoveChannel() bool {
 	if ch == nil {
 		return false
 	}
-	ch.mu.Lock()
-	defer ch.mu.Unlock()
-	return ch.err == nil
+	return ch.down() == nil
 }
 
 // Close closes the move channel, if any; the gRPC connection is go-plugin's.
