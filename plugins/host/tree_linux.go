@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -103,11 +104,12 @@ type nsSampler struct {
 	dir    *os.File            // the namespace's /proc, once it is mounted
 	stats  map[string]*os.File // open stat files by namespace pid
 	buf    []byte
+	dents  []byte
 	closed bool
 }
 
 func newNSSampler(initPid int) *nsSampler {
-	return &nsSampler{initPid: initPid, stats: map[string]*os.File{}, buf: make([]byte, 4096)}
+	return &nsSampler{initPid: initPid, stats: map[string]*os.File{}, buf: make([]byte, 4096), dents: make([]byte, 8192)}
 }
 
 // errSamplerClosed marks a reading after the agent was killed.
@@ -165,10 +167,8 @@ func (s *nsSampler) sample(mem bool) (usage, error) {
 		if err := s.open(); err != nil {
 			return usage{}, err
 		}
-	} else if _, err := s.dir.Seek(0, io.SeekStart); err != nil {
-		return usage{}, err
 	}
-	names, err := s.dir.Readdirnames(-1)
+	names, err := s.list()
 	if err != nil {
 		return usage{}, err
 	}
@@ -217,6 +217,40 @@ func (s *nsSampler) sample(mem bool) (usage, error) {
 		}
 	}
 	return u, nil
+}
+
+// firstProcessEntry is where the process entries of a /proc listing begin
+// (the kernel's FIRST_PROCESS_ENTRY): a listing from there skips the
+// sixty-odd fixed entries, which were most of a reading's cost. Should a
+// kernel differ, the init's own entry "1" is missing from that listing,
+// and the whole directory is read instead.
+const firstProcessEntry = 256
+
+// list names the entries of the namespace's /proc that may be processes.
+func (s *nsSampler) list() ([]string, error) {
+	names, err := s.listFrom(firstProcessEntry)
+	if err == nil && slices.Contains(names, "1") {
+		return names, nil
+	}
+	return s.listFrom(0)
+}
+
+func (s *nsSampler) listFrom(off int64) ([]string, error) {
+	fd := int(s.dir.Fd())
+	if _, err := unix.Seek(fd, off, io.SeekStart); err != nil {
+		return nil, err
+	}
+	var names []string
+	for {
+		n, err := unix.Getdents(fd, s.dents)
+		if err != nil {
+			return nil, err
+		}
+		if n <= 0 {
+			return names, nil
+		}
+		_, _, names = unix.ParseDirent(s.dents[:n], -1, names)
+	}
 }
 
 // close releases the kept files; later readings fail.
