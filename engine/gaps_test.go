@@ -89,3 +89,49 @@ func TestValidateNeedsPositiveLimits(t *testing.T) {
 		t.Errorf("1 ns budget refused: %v", err)
 	}
 }
+
+// The process rule: "" reads as builtin; Apply takes the three rules and
+// names them when given another; Validate refuses an unknown one.
+func TestProcessRule(t *testing.T) {
+	p, err := bohnenspiel.Game{}.Profile(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ProcessRule() != engine.ProcessesBuiltin {
+		t.Errorf("course profile's rule %q, want builtin", p.ProcessRule())
+	}
+	p.Processes = ""
+	if p.ProcessRule() != engine.ProcessesBuiltin {
+		t.Errorf("unset rule reads %q, want builtin", p.ProcessRule())
+	}
+	o, err := p.Apply("processes", "all")
+	if err != nil || p.Processes != engine.ProcessesAll || o.String() != "processes: builtin -> all" {
+		t.Errorf("Apply(processes=all): %v, %q, %v", o, p.Processes, err)
+	}
+	if _, err := p.Apply("processes", "sometimes"); err == nil || !strings.Contains(err.Error(), "fresh, builtin, all") {
+		t.Errorf("Apply(processes=sometimes): %v", err)
+	}
+	if err := p.Validate(); err != nil {
+		t.Errorf("Validate with rule all: %v", err)
+	}
+	p.Processes = "sometimes"
+	if err := p.Validate(); err == nil {
+		t.Error("Validate accepted the rule \"sometimes\"")
+	}
+}
+
+// The reply limit's ceiling is itself allowed; one byte more is not.
+func TestReplyLimitCeiling(t *testing.T) {
+	p, err := bohnenspiel.Game{}.Profile(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.MaxReplyBytes = engine.MaxReplyBytesCeiling
+	if err := p.Validate(); err != nil {
+		t.Errorf("limit at the ceiling: %v", err)
+	}
+	p.MaxReplyBytes = engine.MaxReplyBytesCeiling + 1
+	if err := p.Validate(); err == nil {
+		t.Error("limit past the ceiling accepted")
+	}
+}
