@@ -120,3 +120,22 @@ func TestMovesRecordTheLoad(t *testing.T) {
 		}
 	}
 }
+
+// Every move an agent made records the CPU its processes used for it.
+func TestMovesRecordTheirCPU(t *testing.T) {
+	ms := time.Millisecond
+	rec, _ := countedEvidenceMatch(t, slots.Sample{Load: 0.1, CPUs: 2}, []step{{cpu: 30 * ms}, {cpu: 7 * ms}})
+	var got []float64
+	for _, m := range rec.Moves {
+		if m.Seat != 0 || m.Source != record.SourceAgent {
+			continue
+		}
+		if m.MoveCPUMS == nil {
+			t.Fatalf("move %d has no CPU time", m.Ply)
+		}
+		got = append(got, *m.MoveCPUMS)
+	}
+	if len(got) < 3 || got[0] != 30 || got[1] != 7 || got[2] != 0 {
+		t.Errorf("seat 0's moves' CPU %v ms, want 30, 7, then 0", got)
+	}
+}

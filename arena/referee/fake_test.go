@@ -41,6 +41,11 @@ type fakeAgent struct {
 	mu    sync.Mutex
 	state engine.State
 	game  engine.Game // the game played (nil: Bohnenspiel)
+	// stderr is the agent's stderr tail; Kill appends lastWords to it, as
+	// a process's final output arrives as it dies.
+	stderr    string
+	lastWords string
+	killed    bool
 }
 
 func (f *fakeAgent) Describe(context.Context) (protocol.Description, error) {
@@ -57,9 +62,20 @@ func (f *fakeAgent) Start(_ context.Context, info protocol.StartInfo) error {
 }
 func (f *fakeAgent) Observe(context.Context, int, string, int) error { return nil }
 func (f *fakeAgent) End(context.Context, protocol.EndInfo) error     { return nil }
-func (f *fakeAgent) Kill()                                           {}
-func (f *fakeAgent) Stderr() string                                  { return "" }
-func (f *fakeAgent) MemoryExceeded() <-chan struct{}                 { return f.mem }
+func (f *fakeAgent) Kill() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.killed {
+		f.killed = true
+		f.stderr += f.lastWords
+	}
+}
+func (f *fakeAgent) Stderr() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.stderr
+}
+func (f *fakeAgent) MemoryExceeded() <-chan struct{} { return f.mem }
 func (f *fakeAgent) CPUTime() (time.Duration, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -217,6 +233,11 @@ func checkBoundary(c boundaryCase) error {
 	}
 	if len(got) != 1 || got[0].Kind != c.event {
 		return fmt.Errorf("%s: events %+v, want one %s", c.name, got, c.event)
+	}
+	// A late or timed-out move carries its evidence, whichever way the
+	// verdict came (a reply judged by its time, or the deadline firing).
+	if k := got[0].Kind; (k == "late" || k == "timeout") && got[0].Evidence == nil {
+		return fmt.Errorf("%s: %s event without evidence", c.name, k)
 	}
 	if c.loss {
 		if rec.Result.Winner != 1 || rec.Result.Reason != "TIMEOUT" {

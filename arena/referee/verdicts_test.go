@@ -3,6 +3,7 @@ package referee_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -200,5 +201,74 @@ func TestMemoryBreachCountedOnce(t *testing.T) {
 	}
 	if counts["memory"] != 1 || counts["dead"] != 0 || counts["timeout"] != 0 {
 		t.Fatalf("events %+v, want exactly one memory event", rec.Events)
+	}
+}
+
+// releasingFake is a fake a league would keep: the referee releases it at
+// the game's end instead of killing it.
+type releasingFake struct {
+	*fakeAgent
+	released bool
+}
+
+func (r *releasingFake) Release() { r.released = true }
+
+// The record keeps each agent's stderr: a killed agent's as it stands after
+// the kill (its last words included), a released one's at the game's end.
+func TestStderrOfKilledAndReleasedAgents(t *testing.T) {
+	clk := newReplyClock(time.Unix(1000, 0))
+	killed := &fakeAgent{clk: clk, mem: make(chan struct{}), stderr: "thinking\n", lastWords: "killed\n"}
+	kept := &releasingFake{fakeAgent: &fakeAgent{clk: clk, mem: make(chan struct{}), stderr: "kept\n", lastWords: "never\n"}}
+	r := &referee.Referee{Clock: clk, Launch: func(_ context.Context, p referee.Player, _ host.Options) (referee.Handle, error) {
+		if p.Ref == "0" {
+			return killed, nil
+		}
+		return kept, nil
+	}}
+	rec, err := r.Play(context.Background(), referee.Match{ID: t.Name(), Game: bohnenspiel.Game{}, Profile: comp424(t), Seed: 3,
+		Players: [2]referee.Player{{Name: "a", Ref: "0"}, {Name: "b", Ref: "1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Stderr[0] != "thinking\nkilled\n" {
+		t.Errorf("killed agent's stderr %q, want its last words too", rec.Stderr[0])
+	}
+	if rec.Stderr[1] != "kept\n" || !kept.released || kept.killed {
+		t.Errorf("released agent: stderr %q, released %v, killed %v; want %q, released, not killed", rec.Stderr[1], kept.released, kept.killed, "kept\n")
+	}
+}
+
+// A reply of exactly the profile's size limit is judged as text (here
+// unparseable by the game); one byte more is judged by its size.
+func TestReplyAtTheSizeLimit(t *testing.T) {
+	for _, c := range []struct {
+		limit  int
+		bySize bool
+	}{{1000, false}, {999, true}} {
+		p := comp424(t)
+		if _, err := p.Apply("max-reply-bytes", strconv.Itoa(c.limit)); err != nil {
+			t.Fatal(err)
+		}
+		text := "PIT 0 2" + strings.Repeat("x", 1000-len("PIT 0 2"))
+		rec, _, _ := fakeMatch(t, p, []step{{text: text}}, nil)
+		if len(rec.Events) == 0 {
+			t.Fatalf("limit %d: no event for %q", c.limit, text[:10])
+		}
+		if got := strings.Contains(rec.Events[0].Detail, "over the 999-byte limit"); got != c.bySize {
+			t.Errorf("limit %d, 1000-byte reply: judged by size %v, want %v (%s)", c.limit, got, c.bySize, rec.Events[0].Detail)
+		}
+	}
+}
+
+// A reply the transport refused for its size was never received: the
+// record shows what happened in its place.
+func TestReplyNeverReceivedIsDescribed(t *testing.T) {
+	bad := &protocol.BadReplyError{Size: 99999, Limit: 65536}
+	rec, _, _ := fakeMatch(t, comp424(t), []step{{err: bad}}, nil)
+	if len(rec.Events) == 0 {
+		t.Fatal("no event")
+	}
+	if e := rec.Events[0]; e.Reply != "<"+bad.Error()+">" || e.Kind != string(engine.FailUnparseable) {
+		t.Errorf("event %+v: want an unparseable reply shown as %q", e, "<"+bad.Error()+">")
 	}
 }
