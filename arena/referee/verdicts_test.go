@@ -254,7 +254,7 @@ func TestReplyAtTheSizeLimit(t *testing.T) {
 		if len(rec.Events) == 0 {
 			t.Fatalf("limit %d: no event for %q", c.limit, text[:10])
 		}
-		if got := strings.Contains(rec.Events[0].Detail, "over the 999-byte limit"); got != c.bySize {
+		if got := strings.Contains(rec.Events[0].Detail, "-byte limit"); got != c.bySize {
 			t.Errorf("limit %d, 1000-byte reply: judged by size %v, want %v (%s)", c.limit, got, c.bySize, rec.Events[0].Detail)
 		}
 	}
