@@ -2,8 +2,11 @@ package results_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"arena/arena/results"
@@ -58,5 +61,58 @@ func TestOpenLive(t *testing.T) {
 	}
 	if dirs := results.FindDirs(filepath.Dir(dir)); len(dirs) != 1 || dirs[0] != dir {
 		t.Errorf("FindDirs: %v, want [%s]", dirs, dir)
+	}
+}
+
+// A store written by another schema version is refused by the read-only
+// opener, naming both versions.
+func TestReadOnlyRefusesAnotherSchema(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	w, err := results.OpenDir(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := w.Path()
+	w.Close()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, `UPDATE meta SET value = '999' WHERE key = 'schema'`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	for name, open := range map[string]func(context.Context, string) (*results.SQLite, error){"OpenLive": results.OpenLive, "OpenReadOnly": results.OpenReadOnly} {
+		s, err := open(ctx, path)
+		if err == nil {
+			s.Close()
+			t.Errorf("%s opened a store of schema 999", name)
+		} else if !strings.Contains(err.Error(), "schema version 999") {
+			t.Errorf("%s: %v; want the versions named", name, err)
+		}
+	}
+}
+
+// FindDirs looks three directories deep, no deeper.
+func TestFindDirsDepth(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	var want []string
+	for _, rel := range []string{"a", "a/b/c", "x/y/z/deep"} {
+		dir := filepath.Join(root, filepath.FromSlash(rel))
+		w, err := results.OpenDir(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		if rel != "x/y/z/deep" {
+			want = append(want, dir)
+		}
+	}
+	got := results.FindDirs(root)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("FindDirs: %v, want %v", got, want)
 	}
 }
