@@ -235,9 +235,12 @@ func checkBoundary(c boundaryCase) error {
 		return fmt.Errorf("%s: events %+v, want one %s", c.name, got, c.event)
 	}
 	// A late or timed-out move carries its evidence, whichever way the
-	// verdict came (a reply judged by its time, or the deadline firing).
-	if k := got[0].Kind; (k == "late" || k == "timeout") && got[0].Evidence == nil {
+	// verdict came; a move judged by its text has none.
+	switch k := got[0].Kind; {
+	case (k == "late" || k == "timeout") && got[0].Evidence == nil:
 		return fmt.Errorf("%s: %s event without evidence", c.name, k)
+	case k != "late" && k != "timeout" && got[0].Evidence != nil:
+		return fmt.Errorf("%s: %s event with timing evidence %+v", c.name, k, got[0].Evidence)
 	}
 	if c.loss {
 		if rec.Result.Winner != 1 || rec.Result.Reason != "TIMEOUT" {
