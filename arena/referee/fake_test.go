@@ -46,6 +46,8 @@ type fakeAgent struct {
 	stderr    string
 	lastWords string
 	killed    bool
+	ended     int           // End calls
+	endLeft   time.Duration // the time the last End call was given
 }
 
 func (f *fakeAgent) Describe(context.Context) (protocol.Description, error) {
@@ -61,7 +63,15 @@ func (f *fakeAgent) Start(_ context.Context, info protocol.StartInfo) error {
 	return err
 }
 func (f *fakeAgent) Observe(context.Context, int, string, int) error { return nil }
-func (f *fakeAgent) End(context.Context, protocol.EndInfo) error     { return nil }
+func (f *fakeAgent) End(ctx context.Context, _ protocol.EndInfo) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.ended++
+	if dl, ok := ctx.Deadline(); ok {
+		f.endLeft = time.Until(dl)
+	}
+	return nil
+}
 func (f *fakeAgent) Kill() {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -272,3 +272,61 @@ func TestReplyNeverReceivedIsDescribed(t *testing.T) {
 		t.Errorf("event %+v: want an unparseable reply shown as %q", e, "<"+bad.Error()+">")
 	}
 }
+
+// Both agents are told how the game ended, each within the default
+// goodbye time (EndTimeout unset: one second); a dead one is not.
+func TestAgentsAreToldTheEnd(t *testing.T) {
+	_, agents, _ := fakeMatch(t, comp424(t), nil, nil)
+	for i, a := range agents {
+		if a.ended != 1 || a.endLeft < 500*time.Millisecond || a.endLeft > time.Second {
+			t.Errorf("agent %d: told the end %d times, with %v left; want once, with about 1s", i, a.ended, a.endLeft)
+		}
+	}
+	oom := step{oom: true}
+	_, agents, _ = fakeMatch(t, comp424(t), []step{oom}, nil)
+	if agents[0].ended != 0 || agents[1].ended != 1 {
+		t.Errorf("dead agent told the end %d times, its opponent %d; want 0 and 1", agents[0].ended, agents[1].ended)
+	}
+}
+
+// A failure with no reason in the profile ends the game with the generic
+// one, naming the player as the course did (seat + 1).
+func TestGenericReasonNamesThePlayer(t *testing.T) {
+	p := comp424(t)
+	p.Reasons = nil
+	rec, _, _ := fakeMatch(t, p, nil, []step{{hang: true}})
+	if rec.Result.Reason != "TIMEOUT: player 2" || rec.Result.Winner != 0 {
+		t.Errorf("result %+v, want player 2 losing with %q", rec.Result, "TIMEOUT: player 2")
+	}
+}
+
+// A reply never received is judged as its game judges bad text: hex
+// cross-out's parser calls it illegal, with the course's reason.
+func TestReplyNeverReceivedTakesTheGamesVerdict(t *testing.T) {
+	g := hexcrossout.Game{}
+	params := engine.Params{"free": "33", "seed": "5"}
+	prof, err := g.Profile(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := newReplyClock(time.Unix(1000, 0))
+	bad := &protocol.BadReplyError{Size: 99999, Limit: 65536}
+	agents := [2]*fakeAgent{
+		{clk: clk, mem: make(chan struct{}), game: g, steps: []step{{err: bad}}},
+		{clk: clk, mem: make(chan struct{}), game: g},
+	}
+	r := &referee.Referee{Clock: clk, Launch: func(_ context.Context, p referee.Player, _ host.Options) (referee.Handle, error) {
+		if p.Ref == "0" {
+			return agents[0], nil
+		}
+		return agents[1], nil
+	}}
+	rec, err := r.Play(context.Background(), referee.Match{ID: t.Name(), Game: g, Params: params, Profile: prof, Seed: 5,
+		Players: [2]referee.Player{{Name: "a", Ref: "0"}, {Name: "b", Ref: "1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Events) == 0 || rec.Events[0].Kind != string(engine.FailIllegal) {
+		t.Fatalf("events %+v, want an illegal move first", rec.Events)
+	}
+}
