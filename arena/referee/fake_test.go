@@ -46,6 +46,8 @@ type fakeAgent struct {
 	stderr    string
 	lastWords string
 	killed    bool
+	params    engine.Params // the game's parameters (nil: none)
+	observed  int           // Observe calls
 	ended     int           // End calls
 	endLeft   time.Duration // the time the last End call was given
 }
@@ -58,11 +60,16 @@ func (f *fakeAgent) Start(_ context.Context, info protocol.StartInfo) error {
 	if f.game != nil {
 		g = f.game
 	}
-	st, err := g.NewState(nil)
+	st, err := g.NewState(f.params)
 	f.state = st
 	return err
 }
-func (f *fakeAgent) Observe(context.Context, int, string, int) error { return nil }
+func (f *fakeAgent) Observe(context.Context, int, string, int) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.observed++
+	return nil
+}
 func (f *fakeAgent) End(ctx context.Context, _ protocol.EndInfo) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

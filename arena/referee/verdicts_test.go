@@ -330,3 +330,33 @@ func TestReplyNeverReceivedTakesTheGamesVerdict(t *testing.T) {
 		t.Fatalf("events %+v, want an illegal move first", rec.Events)
 	}
 }
+
+// Under a profile that notifies moves (Cachex), both agents are told of
+// every move played, their own and their opponent's.
+func TestNotifiedProfileTellsBothAgentsEveryMove(t *testing.T) {
+	params := engine.Params{"n": "5"}
+	clk := newReplyClock(time.Unix(1000, 0))
+	agents := [2]*fakeAgent{
+		{clk: clk, mem: make(chan struct{}), game: cachex.Game{}, params: params},
+		{clk: clk, mem: make(chan struct{}), game: cachex.Game{}, params: params},
+	}
+	r := &referee.Referee{Clock: clk, Launch: func(_ context.Context, p referee.Player, _ host.Options) (referee.Handle, error) {
+		if p.Ref == "0" {
+			return agents[0], nil
+		}
+		return agents[1], nil
+	}}
+	rec, err := r.Play(context.Background(), referee.Match{ID: t.Name(), Game: cachex.Game{}, Params: params, Profile: cachexProfile(t, params), Seed: 5,
+		Players: [2]referee.Player{{Name: "a", Ref: "0"}, {Name: "b", Ref: "1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Moves) < 10 || len(rec.Events) != 0 {
+		t.Fatalf("%d moves, events %+v", len(rec.Moves), rec.Events)
+	}
+	for i, a := range agents {
+		if a.observed != len(rec.Moves) {
+			t.Errorf("agent %d told of %d moves of %d", i, a.observed, len(rec.Moves))
+		}
+	}
+}
