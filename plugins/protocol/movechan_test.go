@@ -188,7 +188,7 @@ func rawAgent(t *testing.T, conn net.Conn, answer func(req *pb.MoveRequest) []by
 	}()
 }
 
-func frame(t *testing.T, m proto.Message) []byte {
+func frame(t testing.TB, m proto.Message) []byte {
 	t.Helper()
 	var b strings.Builder
 	if err := writeFrame(&b, m); err != nil {
@@ -272,3 +272,47 @@ func BenchmarkMoveChannel(b *testing.B) {
 		}
 	}
 }
+
+// FuzzChannelReplies sends whatever bytes an agent might write back on its
+// move channel: the call returns a reply to its own request or an error,
+// never panics or hangs, and an error that is not the agent's own report
+// leaves the channel down (later moves go through gRPC).
+func FuzzChannelReplies(f *testing.F) {
+	f.Add(frame(nilT{}, &pb.MoveReply{CallId: 1, Move: []byte("PIT 0")}))
+	f.Add(frame(nilT{}, &pb.MoveReply{CallId: 1, NeedHistory: true}))
+	f.Add(frame(nilT{}, &pb.MoveReply{CallId: 2, Move: []byte("x")}))
+	f.Add([]byte{0, 0, 0, 3, 0xff, 0xff, 0xff})
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff})
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		arenaEnd, agentEnd := socketPair(t)
+		m := newMoveChannel(arenaEnd)
+		go func() {
+			// Read the request, answer with data, hang up.
+			_, _, _ = readFrame(agentEnd, func() int { return maxRequestFrame })
+			_, _ = agentEnd.Write(data)
+			agentEnd.Close()
+		}()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		rep, err := m.call(ctx, &pb.MoveRequest{}, 100)
+		if ctx.Err() != nil {
+			t.Fatal("a call on a channel the agent closed did not return")
+		}
+		if err == nil {
+			if rep == nil || rep.CallId != 1 {
+				t.Fatalf("reply %v to call 1", rep)
+			}
+			return
+		}
+		if m.down() == nil {
+			t.Fatalf("error %v left the channel up", err)
+		}
+	})
+}
+
+// nilT lets frame build seed inputs outside a test.
+type nilT struct{ testing.TB }
+
+func (nilT) Helper()           {}
+func (nilT) Fatal(args ...any) { panic(fmt.Sprint(args...)) }
