@@ -87,6 +87,10 @@ func MoveChannelFromEnv() net.Conn {
 	if v == "" {
 		return nil
 	}
+	// The descriptor is taken (and closed below, the connection holding a
+	// close-on-exec duplicate): a program the agent starts must not read
+	// the variable as naming a descriptor of its own.
+	os.Unsetenv(MoveFDEnv)
 	fd, err := strconv.Atoi(v)
 	if err != nil || fd < 3 {
 		return nil
