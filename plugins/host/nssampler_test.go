@@ -37,3 +37,32 @@ func TestProcListingFromFirstProcessEntry(t *testing.T) {
 		t.Errorf("list: %d names, %v", len(names), err)
 	}
 }
+
+// The agent's environment: a fixed minimal set, LANG as the arena's (or
+// C.UTF-8 without one), the pass-through variables that are set, and the
+// launcher's additions, in that order.
+func TestAgentEnvironment(t *testing.T) {
+	l := &Launcher{PassEnv: []string{"ARENA_TEST_PASS", "ARENA_TEST_UNSET"}, Env: []string{"EXTRA=1"}}
+	t.Setenv("ARENA_TEST_PASS", "p")
+	os.Unsetenv("ARENA_TEST_UNSET")
+	for lang, want := range map[string]string{"": "C.UTF-8", "fr_FR.UTF-8": "fr_FR.UTF-8"} {
+		t.Setenv("LANG", lang)
+		got := l.env("/d")
+		exp := []string{"PATH=" + agentPath, "HOME=/d", "TMPDIR=/d", "LANG=" + want, "PLUGIN_UNIX_SOCKET_DIR=/d", "ARENA_TEST_PASS=p", "EXTRA=1"}
+		if !slices.Equal(got, exp) {
+			t.Errorf("LANG=%q: env %q, want %q", lang, got, exp)
+		}
+	}
+}
+
+// A launcher with neither an init binary nor a Self command cannot build
+// a sandbox, and says so.
+func TestInitPathNeedsABinary(t *testing.T) {
+	if _, err := (&Launcher{}).initPath(); err == nil || err.Error() != "no sandbox init binary: the launcher has no Self command" {
+		t.Errorf("initPath without Init or Self: %v", err)
+	}
+	p, err := (&Launcher{Self: []string{"/bin/sh", "x"}}).initPath()
+	if err != nil || p != "/bin/sh" {
+		t.Errorf("initPath with Self: %q, %v", p, err)
+	}
+}
