@@ -26,6 +26,7 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
+	"arena/plugins/host/proctree"
 	"arena/plugins/protocol"
 	"arena/plugins/sandbox"
 )
@@ -202,7 +203,8 @@ type Process struct {
 	limit  int64
 
 	sandboxed bool
-	ns        string // the sandbox's PID namespace, as /proc/<pid>/ns/pid reads
+	ns        string         // the sandbox's PID namespace, as /proc/<pid>/ns/pid reads
+	init      *proctree.Proc // the sandbox's init, as it started
 	nsProc    *nsSampler
 	moveConn  net.Conn // the arena's end of the move channel
 	dir       string   // the private directory, removed at the end
@@ -439,6 +441,9 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 		// Read while the init surely lives (it answered the handshake), so
 		// the link is the sandbox's and not a recycled pid's.
 		p.ns, _ = os.Readlink("/proc/" + strconv.Itoa(p.pid) + "/ns/pid")
+		if init, ok, err := proctree.Of(p.pid); err == nil && ok {
+			p.init = &init
+		}
 	}
 	if err := p.checkAddress(); err != nil {
 		p.Kill()
@@ -720,9 +725,9 @@ func (p *Process) Kill() {
 // process of the agent can remain.
 func (p *Process) cleanup() {
 	if p.sandboxed && p.ns != "" {
-		// The namespace empties as its init is reaped; make sure.
+		// The namespace empties as its init exits; make sure.
 		deadline := time.Now().Add(10 * time.Second)
-		for len(namespacePids(p.ns)) > 0 && time.Now().Before(deadline) {
+		for p.sandboxAlive() && time.Now().Before(deadline) {
 			time.Sleep(5 * time.Millisecond)
 		}
 	}
@@ -739,9 +744,23 @@ func (p *Process) GroupAlive() bool {
 		return false
 	}
 	if p.sandboxed {
-		return len(p.Pids()) > 0
+		return p.sandboxAlive()
 	}
 	return groupAlive(p.pid)
+}
+
+// sandboxAlive reports whether any process of the sandbox remains. The
+// kernel ends a PID namespace's init only after every other process of
+// the namespace is gone, so while the init (the same process, by its start
+// time) runs the sandbox lives, and once it is gone or a zombie nothing of
+// the sandbox remains. (A namespace's id, which a scan of /proc would
+// match, may be reused by a later sandbox as soon as this one is gone.)
+func (p *Process) sandboxAlive() bool {
+	if p.init == nil {
+		return p.ns != "" && len(namespacePids(p.ns)) > 0
+	}
+	alive, err := proctree.Alive(*p.init)
+	return err != nil || alive
 }
 
 // WaitGone waits up to d for every process of the agent to be gone (the

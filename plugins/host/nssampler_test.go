@@ -2,8 +2,11 @@ package host
 
 import (
 	"os"
+	"os/exec"
 	"slices"
 	"testing"
+
+	"arena/plugins/host/proctree"
 )
 
 // A /proc listing from the kernel's first process entry has the processes
@@ -64,5 +67,39 @@ func TestInitPathNeedsABinary(t *testing.T) {
 	p, err := (&Launcher{Self: []string{"/bin/sh", "x"}}).initPath()
 	if err != nil || p != "/bin/sh" {
 		t.Errorf("initPath with Self: %q, %v", p, err)
+	}
+}
+
+// A sandbox is alive while its init is, whatever else shares its namespace
+// id: the id of a namespace that ended may already name another's.
+func TestSandboxAliveFollowsItsInit(t *testing.T) {
+	ns, err := os.Readlink("/proc/self/ns/pid")
+	if err != nil {
+		t.Skip("no /proc:", err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	init, ok, err := proctree.Of(cmd.Process.Pid)
+	if err != nil || !ok {
+		t.Fatalf("reading the child: %v %v", ok, err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	// The namespace id is this test's own, which lives on: only the init
+	// says the sandbox is gone.
+	gone := &Process{pid: init.Pid, sandboxed: true, ns: ns, init: &init}
+	if gone.GroupAlive() {
+		t.Error("a sandbox whose init was reaped reads as alive")
+	}
+	self, _, err := proctree.Of(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := &Process{pid: self.Pid, sandboxed: true, ns: ns, init: &self}
+	if !live.GroupAlive() {
+		t.Error("a sandbox whose init runs reads as gone")
 	}
 }

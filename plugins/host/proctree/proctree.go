@@ -117,6 +117,15 @@ func Tree(root int) ([]Proc, error) {
 	return out, nil
 }
 
+// Of returns the process that has pid now; ok is false when there is none.
+func Of(pid int) (p Proc, ok bool, err error) {
+	s, err := readStat(pid)
+	if err != nil || !s.exists {
+		return Proc{}, false, err
+	}
+	return Proc{Pid: pid, Start: s.start, Name: s.name}, true, nil
+}
+
 // Alive reports whether p still runs: its pid exists with the same start
 // time and is not a zombie.
 func Alive(p Proc) (bool, error) {
