@@ -2,6 +2,7 @@ package host_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -354,4 +355,45 @@ func report(b *testing.B, lat []time.Duration) {
 	}
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+}
+
+// A course agent's reference goes through Prepare before it starts, which
+// may name another reference for the agent host (here a built-in one) or
+// refuse the agent; other kinds never do.
+func TestCourseAgentsArePrepared(t *testing.T) {
+	dir := t.TempDir()
+	var calls []string
+	l := launcher()
+	l.Prepare = func(_ context.Context, ref string, sandboxed bool) (string, []string, error) {
+		calls = append(calls, ref)
+		if sandboxed != l.Sandboxed() {
+			t.Errorf("Prepare told sandboxed=%v, launcher %v", sandboxed, l.Sandboxed())
+		}
+		if strings.HasSuffix(ref, "?refuse") {
+			return "", nil, errors.New("no course program here")
+		}
+		return "builtin:echo", nil, nil
+	}
+	p, err := l.Launch(context.Background(), "course:"+dir, host.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Kill()
+	if reply, err := p.Agent.Move(context.Background(), protocol.MoveRequest{}); err != nil || reply != "PIT 0 0" {
+		t.Fatalf("prepared agent's move: %q, %v", reply, err)
+	}
+	if len(calls) != 1 || calls[0] != "course:"+dir {
+		t.Errorf("Prepare calls %q, want one with %q", calls, "course:"+dir)
+	}
+	if _, err := l.Launch(context.Background(), "course:"+dir+"?refuse", host.Options{}); err == nil || !strings.Contains(err.Error(), "no course program here") {
+		t.Errorf("refused course agent: %v", err)
+	}
+	e, err := l.Launch(context.Background(), "echo", host.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Kill()
+	if len(calls) != 2 {
+		t.Errorf("Prepare called %d times, want 2 (never for a built-in agent)", len(calls))
+	}
 }
