@@ -67,6 +67,7 @@ type bins struct {
 	arena    string // the arena CLI, today's agent host for built-in and Lua agents
 	lean     string // the lean agent host (cmd/arena-agent)
 	timed    string // an SDK agent with controlled reply times
+	raw      string // a protocol agent without the SDK
 	mingrpc  string // plain gRPC floor
 	pingpong string // bare socket floor, minimal Go program
 	lua      string // a Lua agent script
@@ -84,6 +85,7 @@ func build(ctx context.Context) (*bins, error) {
 	}{
 		{&b.arena, "./cmd/arena"}, {&b.lean, "./cmd/arena-agent"}, {&b.timed, "./bench/internal/timed"},
 		{&b.mingrpc, "./bench/internal/mingrpc"}, {&b.pingpong, "./bench/internal/pingpong"},
+		{&b.raw, "./bench/internal/rawagent"},
 	} {
 		*t.dst = filepath.Join(dir, filepath.Base(t.pkg))
 		cmd := exec.CommandContext(ctx, "go", "build", "-o", *t.dst, t.pkg)

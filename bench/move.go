@@ -139,31 +139,47 @@ func benchMove(ctx context.Context, o options, b *bins, t *table) error {
 	}
 	replyBytes, _ := proto.Marshal(&pb.MoveReply{Move: []byte(mid.History[0])})
 
-	// The arena's path: an SDK agent launched as in a game (sandboxed where
+	// The arena's path: an agent launched as in a game (sandboxed where
 	// the machine allows), asked through the protocol client for one
 	// seat's moves of a game, the game started again after its last move
-	// (not timed).
+	// (not timed); an SDK agent, and a protocol agent without the SDK's
+	// work (it rebuilds no position).
 	l := launcher(b.arena)
-	p, err := l.Launch(ctx, b.timed, host.Options{})
-	if err != nil {
-		return err
+	type agentRun struct {
+		name      string
+		times     []time.Duration
+		sandboxed bool
+		channel   bool
 	}
-	defer p.Kill()
-	var arenaT []time.Duration
-	for i := 0; len(arenaT) < o.moves; i++ {
-		k := i % len(mine)
-		if k == 0 {
-			if err := p.Agent.Start(ctx, info); err != nil {
-				return err
+	var runs []agentRun
+	for _, a := range []struct{ name, ref string }{{"SDK agent", b.timed}, {"protocol agent without the SDK", b.raw}} {
+		p, err := l.Launch(ctx, a.ref, host.Options{})
+		if err != nil {
+			return err
+		}
+		run := agentRun{name: a.name, sandboxed: p.Sandboxed()}
+		for i := 0; len(run.times) < o.moves; i++ {
+			k := i % len(mine)
+			if k == 0 {
+				if err := p.Agent.Start(ctx, info); err != nil {
+					p.Kill()
+					return err
+				}
+			}
+			t0 := time.Now()
+			if _, err := p.Agent.Move(ctx, mine[k]); err != nil {
+				p.Kill()
+				return fmt.Errorf("%s move: %w", a.name, err)
+			}
+			if i >= 100 { // warm-up
+				run.times = append(run.times, time.Since(t0))
 			}
 		}
-		t0 := time.Now()
-		if _, err := p.Agent.Move(ctx, mine[k]); err != nil {
-			return fmt.Errorf("agent move: %w", err)
+		if c, ok := p.Agent.(*protocol.Client); ok {
+			run.channel = c.MoveChannel()
 		}
-		if i >= 100 { // warm-up
-			arenaT = append(arenaT, time.Since(t0))
-		}
+		p.Kill()
+		runs = append(runs, run)
 	}
 
 	// Bare gRPC: a request of the same size to a plain gRPC server on a Unix socket.
@@ -219,17 +235,15 @@ func benchMove(ctx context.Context, o options, b *bins, t *table) error {
 		return fmt.Errorf("bare socket: %w", err)
 	}
 
-	channel := false
-	if c, ok := p.Agent.(*protocol.Client); ok {
-		channel = c.MoveChannel()
-	}
-	what := fmt.Sprintf("Dots 5x5 move request, %d B sent (%d B with the whole history), SDK agent, sandboxed=%v, move channel=%v", len(payload), len(full), p.Sandboxed(), channel)
-	for _, q := range []struct {
-		name string
-		q    float64
-	}{{"p50", 0.5}, {"p99", 0.99}} {
-		a, s, g := quantile(arenaT, q.q), quantile(sockT, q.q), quantile(grpcT, q.q)
-		t.add("move", what+" "+q.name, us(a), "socket "+us(s)+", gRPC "+us(g), ratio(a, s)+" socket, "+ratio(a, g)+" gRPC")
+	for _, run := range runs {
+		what := fmt.Sprintf("Dots 5x5 move request, %d B sent (%d B with the whole history), %s, sandboxed=%v, move channel=%v", len(payload), len(full), run.name, run.sandboxed, run.channel)
+		for _, q := range []struct {
+			name string
+			q    float64
+		}{{"p50", 0.5}, {"p99", 0.99}} {
+			a, s, g := quantile(run.times, q.q), quantile(sockT, q.q), quantile(grpcT, q.q)
+			t.add("move", what+" "+q.name, us(a), "socket "+us(s)+", gRPC "+us(g), ratio(a, s)+" socket, "+ratio(a, g)+" gRPC")
+		}
 	}
 	return nil
 }
