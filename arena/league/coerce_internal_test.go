@@ -49,3 +49,21 @@ func TestWholeNumberBoundaries(t *testing.T) {
 		}
 	}
 }
+
+// suggest offers the closest known key within two edits, the first of
+// equals, and nothing for a key no longer than its distance.
+func TestSuggestBoundaries(t *testing.T) {
+	known := []string{"games", "games_per_pairing", "seed", "abcd", "abce"}
+	for k, want := range map[string]string{
+		"gmes":            "games",             // one edit
+		"gaes_per_pairng": "games_per_pairing", // two edits
+		"gaes_pr_pairng":  "",                  // three
+		"abcx":            "abcd",              // a tie: the first known
+		"sd":              "",                  // two edits, but the key is only two long
+		"sed":             "seed",              // one edit, shorter than the key
+	} {
+		if got := suggest(k, known); got != want {
+			t.Errorf("suggest(%q) = %q, want %q", k, got, want)
+		}
+	}
+}
