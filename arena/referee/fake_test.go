@@ -43,13 +43,14 @@ type fakeAgent struct {
 	game  engine.Game // the game played (nil: Bohnenspiel)
 	// stderr is the agent's stderr tail; Kill appends lastWords to it, as
 	// a process's final output arrives as it dies.
-	stderr    string
-	lastWords string
-	killed    bool
-	params    engine.Params // the game's parameters (nil: none)
-	observed  int           // Observe calls
-	ended     int           // End calls
-	endLeft   time.Duration // the time the last End call was given
+	stderr     string
+	lastWords  string
+	killed     bool
+	params     engine.Params // the game's parameters (nil: none)
+	observed   int           // Observe calls
+	observeCPU time.Duration // CPU each Observe uses
+	ended      int           // End calls
+	endLeft    time.Duration // the time the last End call was given
 }
 
 func (f *fakeAgent) Describe(context.Context) (protocol.Description, error) {
@@ -68,6 +69,7 @@ func (f *fakeAgent) Observe(context.Context, int, string, int) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.observed++
+	f.cpu += f.observeCPU
 	return nil
 }
 func (f *fakeAgent) End(ctx context.Context, _ protocol.EndInfo) error {

@@ -360,3 +360,33 @@ func TestNotifiedProfileTellsBothAgentsEveryMove(t *testing.T) {
 		}
 	}
 }
+
+// Under a CPU budget the time an agent spends on a move notification is
+// charged too: one that burns its budget there loses on time, before its
+// next move is asked for.
+func TestNotificationCPUIsCharged(t *testing.T) {
+	params := engine.Params{"n": "5"}
+	prof := cachexProfile(t, params)
+	clk := newReplyClock(time.Unix(1000, 0))
+	agents := [2]*fakeAgent{
+		{clk: clk, mem: make(chan struct{}), game: cachex.Game{}, params: params},
+		{clk: clk, mem: make(chan struct{}), game: cachex.Game{}, params: params, observeCPU: prof.Budget + time.Second},
+	}
+	r := &referee.Referee{Clock: clk, Launch: func(_ context.Context, p referee.Player, _ host.Options) (referee.Handle, error) {
+		if p.Ref == "0" {
+			return agents[0], nil
+		}
+		return agents[1], nil
+	}}
+	rec, err := r.Play(context.Background(), referee.Match{ID: t.Name(), Game: cachex.Game{}, Params: params, Profile: prof, Seed: 5,
+		Players: [2]referee.Player{{Name: "a", Ref: "0"}, {Name: "b", Ref: "1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Result.Winner != 0 || len(rec.Events) == 0 || rec.Events[0].Seat != 1 || rec.Events[0].Kind != string(engine.FailTimeout) {
+		t.Fatalf("result %+v, events %+v: want seat 1 out of time", rec.Result, rec.Events)
+	}
+	if agents[1].n != 0 {
+		t.Errorf("seat 1 was asked for %d moves after its budget was gone", agents[1].n)
+	}
+}
