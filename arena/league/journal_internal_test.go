@@ -127,3 +127,19 @@ func BenchmarkJournalThenBatch(b *testing.B) {
 		b.Fatal(err)
 	}
 }
+
+// A journal line that is JSON but names no league or no record is refused
+// with that reason and its line number.
+func TestJournalRefusesAnEntryWithoutLeagueOrRecord(t *testing.T) {
+	for _, line := range []string{`{"league":"L"}`, `{"record":{"id":"g1"}}`} {
+		path := filepath.Join(t.TempDir(), JournalFile)
+		body := `{"league":"L","record":{"id":"g0"}}` + "\n" + line + "\n"
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := readJournal(path)
+		if err == nil || err.Error() != "journal "+path+":2: no league or record" {
+			t.Errorf("line %s: err %v, want %q", line, err, "journal "+path+":2: no league or record")
+		}
+	}
+}
