@@ -10,7 +10,6 @@ import (
 	"arena/arena/referee"
 	"arena/arena/slots"
 	"arena/games/bohnenspiel"
-	"arena/plugins/host"
 )
 
 // evidenceMatch plays seat 0's steps against a prompt opponent with the
@@ -30,12 +29,7 @@ func countedEvidenceMatch(t *testing.T, smp slots.Sample, a []step) (*record.Gam
 	r := &referee.Referee{
 		Clock:  clk,
 		Sample: func() (slots.Sample, bool) { reads.Add(1); return smp, true },
-		Launch: func(_ context.Context, p referee.Player, _ host.Options) (referee.Handle, error) {
-			if p.Ref == "0" {
-				return agents[0], nil
-			}
-			return agents[1], nil
-		},
+		Launch: seatLauncher(agents[0], agents[1]),
 	}
 	rec, err := r.Play(context.Background(), referee.Match{
 		ID: t.Name(), Game: bohnenspiel.Game{}, Profile: comp424(t), Seed: 3,

@@ -186,6 +186,20 @@ func fakeMatchE(id string, prof engine.Profile, a, b []step) (*record.Game, [2]*
 	return rec, agents, int(launches.Load()), err
 }
 
+// seatLauncher starts no process: the player with Ref "0" gets a, the
+// other b.
+func seatLauncher(a, b referee.Handle) referee.Launcher {
+	return func(_ context.Context, p referee.Player, _ host.Options) (referee.Handle, error) {
+		if p.Ref == "0" {
+			return a, nil
+		}
+		return b, nil
+	}
+}
+
+// fakeSeats are the players of a match between seatLauncher's handles.
+var fakeSeats = [2]referee.Player{{Name: "a", Ref: "0"}, {Name: "b", Ref: "1"}}
+
 func comp424(t *testing.T) engine.Profile {
 	p, err := bohnenspiel.Game{}.Profile(nil)
 	if err != nil {

@@ -11,37 +11,30 @@ import (
 	"arena/engine"
 	"arena/games/bohnenspiel"
 	"arena/games/hexcrossout"
-	"arena/plugins/host"
 )
 
-// playFakes plays one game between two given fake agents on a reply clock.
-func playFakes(t *testing.T, g engine.Game, prof engine.Profile, a, b *fakeAgent) *record.Game {
+// playFakes plays one game of g (with params) between two given fake
+// agents on a reply clock.
+func playFakes(t *testing.T, g engine.Game, params engine.Params, prof engine.Profile, a, b *fakeAgent) *record.Game {
 	t.Helper()
 	clk := newReplyClock(time.Unix(1000, 0))
 	agents := [2]*fakeAgent{a, b}
 	for _, f := range agents {
 		f.clk = clk
 		f.game = g
+		f.params = params
 		if f.mem == nil {
 			f.mem = make(chan struct{})
 		}
 	}
-	r := &referee.Referee{Clock: clk, Launch: func(_ context.Context, p referee.Player, _ host.Options) (referee.Handle, error) {
-		if p.Ref == "0" {
-			return agents[0], nil
-		}
-		return agents[1], nil
-	}}
+	r := &referee.Referee{Clock: clk, Launch: seatLauncher(agents[0], agents[1])}
 	type played struct {
 		rec *record.Game
 		err error
 	}
 	done := make(chan played, 1)
 	go func() {
-		rec, err := r.Play(context.Background(), referee.Match{
-			ID: t.Name(), Game: g, Profile: prof, Seed: 9,
-			Players: [2]referee.Player{{Name: "a", Ref: "0"}, {Name: "b", Ref: "1"}},
-		})
+		rec, err := r.Play(context.Background(), referee.Match{ID: t.Name(), Game: g, Params: params, Profile: prof, Seed: 9, Players: fakeSeats})
 		done <- played{rec, err}
 	}()
 	select {
@@ -61,7 +54,7 @@ func playFakes(t *testing.T, g engine.Game, prof engine.Profile, a, b *fakeAgent
 // per-move profile start-up CPU is nobody's business.
 func TestStartupCPUCountsOnlyUnderABudget(t *testing.T) {
 	hungry := &fakeAgent{cpu: 11 * time.Second} // over cpuProfile's 10 s
-	rec := playFakes(t, bohnenspiel.Game{}, cpuProfile(), hungry, &fakeAgent{})
+	rec := playFakes(t, bohnenspiel.Game{}, nil, cpuProfile(), hungry, &fakeAgent{})
 	if rec.Result.Winner != 1 || rec.Result.Forfeit != string(engine.FailTimeout) || rec.Result.Reason != "player 1 exceeded available time" {
 		t.Fatalf("result %+v, want seat 0 to lose on its start-up CPU", rec.Result)
 	}
@@ -73,7 +66,7 @@ func TestStartupCPUCountsOnlyUnderABudget(t *testing.T) {
 	}
 
 	// Per move: the same start-up costs nothing.
-	rec = playFakes(t, bohnenspiel.Game{}, comp424(t), &fakeAgent{cpu: 11 * time.Second}, &fakeAgent{cpu: 11 * time.Second})
+	rec = playFakes(t, bohnenspiel.Game{}, nil, comp424(t), &fakeAgent{cpu: 11 * time.Second}, &fakeAgent{cpu: 11 * time.Second})
 	if rec.Result.Forfeit != "" || len(rec.Events) != 0 {
 		t.Fatalf("per-move game charged start-up CPU: %+v %+v", rec.Result, rec.Events)
 	}
@@ -88,7 +81,7 @@ func TestDeadSecondPlayerIsSkippedToTheEnd(t *testing.T) {
 	}
 	live := &fakeAgent{}
 	dead := &fakeAgent{steps: []step{{err: errors.New("broken pipe")}}}
-	rec := playFakes(t, hexcrossout.Game{}, prof, live, dead)
+	rec := playFakes(t, hexcrossout.Game{}, nil, prof, live, dead)
 	if dead.n != 1 {
 		t.Fatalf("the dead agent was asked %d times, want once", dead.n)
 	}

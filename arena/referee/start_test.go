@@ -7,7 +7,6 @@ import (
 
 	"arena/arena/referee"
 	"arena/games/bohnenspiel"
-	"arena/plugins/host"
 	"arena/plugins/protocol"
 )
 
@@ -36,12 +35,7 @@ func startGame(t *testing.T, startup time.Duration) [2]*startRecorder {
 	for i := range agents {
 		agents[i] = &startRecorder{fakeAgent: &fakeAgent{clk: clk, mem: make(chan struct{})}}
 	}
-	r := &referee.Referee{Clock: clk, Launch: func(_ context.Context, p referee.Player, _ host.Options) (referee.Handle, error) {
-		if p.Ref == "0" {
-			return agents[0], nil
-		}
-		return agents[1], nil
-	}}
+	r := &referee.Referee{Clock: clk, Launch: seatLauncher(agents[0], agents[1])}
 	_, err := r.Play(context.Background(), referee.Match{
 		ID: "start", Game: bohnenspiel.Game{}, Profile: prof, Seed: 21,
 		Players: [2]referee.Player{{Name: "a", Ref: "0", Options: map[string]string{"depth": "2"}}, {Name: "b", Ref: "1"}},

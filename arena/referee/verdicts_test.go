@@ -219,14 +219,8 @@ func TestStderrOfKilledAndReleasedAgents(t *testing.T) {
 	clk := newReplyClock(time.Unix(1000, 0))
 	killed := &fakeAgent{clk: clk, mem: make(chan struct{}), stderr: "thinking\n", lastWords: "killed\n"}
 	kept := &releasingFake{fakeAgent: &fakeAgent{clk: clk, mem: make(chan struct{}), stderr: "kept\n", lastWords: "never\n"}}
-	r := &referee.Referee{Clock: clk, Launch: func(_ context.Context, p referee.Player, _ host.Options) (referee.Handle, error) {
-		if p.Ref == "0" {
-			return killed, nil
-		}
-		return kept, nil
-	}}
-	rec, err := r.Play(context.Background(), referee.Match{ID: t.Name(), Game: bohnenspiel.Game{}, Profile: comp424(t), Seed: 3,
-		Players: [2]referee.Player{{Name: "a", Ref: "0"}, {Name: "b", Ref: "1"}}})
+	r := &referee.Referee{Clock: clk, Launch: seatLauncher(killed, kept)}
+	rec, err := r.Play(context.Background(), referee.Match{ID: t.Name(), Game: bohnenspiel.Game{}, Profile: comp424(t), Seed: 3, Players: fakeSeats})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,23 +303,8 @@ func TestReplyNeverReceivedTakesTheGamesVerdict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := newReplyClock(time.Unix(1000, 0))
 	bad := &protocol.BadReplyError{Size: 99999, Limit: 65536}
-	agents := [2]*fakeAgent{
-		{clk: clk, mem: make(chan struct{}), game: g, steps: []step{{err: bad}}},
-		{clk: clk, mem: make(chan struct{}), game: g},
-	}
-	r := &referee.Referee{Clock: clk, Launch: func(_ context.Context, p referee.Player, _ host.Options) (referee.Handle, error) {
-		if p.Ref == "0" {
-			return agents[0], nil
-		}
-		return agents[1], nil
-	}}
-	rec, err := r.Play(context.Background(), referee.Match{ID: t.Name(), Game: g, Params: params, Profile: prof, Seed: 5,
-		Players: [2]referee.Player{{Name: "a", Ref: "0"}, {Name: "b", Ref: "1"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec := playFakes(t, g, params, prof, &fakeAgent{steps: []step{{err: bad}}}, &fakeAgent{})
 	if len(rec.Events) == 0 || rec.Events[0].Kind != string(engine.FailIllegal) {
 		t.Fatalf("events %+v, want an illegal move first", rec.Events)
 	}
@@ -335,22 +314,8 @@ func TestReplyNeverReceivedTakesTheGamesVerdict(t *testing.T) {
 // every move played, their own and their opponent's.
 func TestNotifiedProfileTellsBothAgentsEveryMove(t *testing.T) {
 	params := engine.Params{"n": "5"}
-	clk := newReplyClock(time.Unix(1000, 0))
-	agents := [2]*fakeAgent{
-		{clk: clk, mem: make(chan struct{}), game: cachex.Game{}, params: params},
-		{clk: clk, mem: make(chan struct{}), game: cachex.Game{}, params: params},
-	}
-	r := &referee.Referee{Clock: clk, Launch: func(_ context.Context, p referee.Player, _ host.Options) (referee.Handle, error) {
-		if p.Ref == "0" {
-			return agents[0], nil
-		}
-		return agents[1], nil
-	}}
-	rec, err := r.Play(context.Background(), referee.Match{ID: t.Name(), Game: cachex.Game{}, Params: params, Profile: cachexProfile(t, params), Seed: 5,
-		Players: [2]referee.Player{{Name: "a", Ref: "0"}, {Name: "b", Ref: "1"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	agents := [2]*fakeAgent{{}, {}}
+	rec := playFakes(t, cachex.Game{}, params, cachexProfile(t, params), agents[0], agents[1])
 	if len(rec.Moves) < 10 || len(rec.Events) != 0 {
 		t.Fatalf("%d moves, events %+v", len(rec.Moves), rec.Events)
 	}
@@ -367,22 +332,8 @@ func TestNotifiedProfileTellsBothAgentsEveryMove(t *testing.T) {
 func TestNotificationCPUIsCharged(t *testing.T) {
 	params := engine.Params{"n": "5"}
 	prof := cachexProfile(t, params)
-	clk := newReplyClock(time.Unix(1000, 0))
-	agents := [2]*fakeAgent{
-		{clk: clk, mem: make(chan struct{}), game: cachex.Game{}, params: params},
-		{clk: clk, mem: make(chan struct{}), game: cachex.Game{}, params: params, observeCPU: prof.Budget + time.Second},
-	}
-	r := &referee.Referee{Clock: clk, Launch: func(_ context.Context, p referee.Player, _ host.Options) (referee.Handle, error) {
-		if p.Ref == "0" {
-			return agents[0], nil
-		}
-		return agents[1], nil
-	}}
-	rec, err := r.Play(context.Background(), referee.Match{ID: t.Name(), Game: cachex.Game{}, Params: params, Profile: prof, Seed: 5,
-		Players: [2]referee.Player{{Name: "a", Ref: "0"}, {Name: "b", Ref: "1"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	agents := [2]*fakeAgent{{}, {observeCPU: prof.Budget + time.Second}}
+	rec := playFakes(t, cachex.Game{}, params, prof, agents[0], agents[1])
 	if rec.Result.Winner != 0 || len(rec.Events) == 0 || rec.Events[0].Seat != 1 || rec.Events[0].Kind != string(engine.FailTimeout) {
 		t.Fatalf("result %+v, events %+v: want seat 1 out of time", rec.Result, rec.Events)
 	}
