@@ -108,15 +108,5 @@ func treePids(root int) ([]int, error) {
 		}
 		return pids, nil
 	}
-	pids := []int{root}
-	seen := map[int]bool{root: true}
-	for i := 0; i < len(pids) && len(pids) < maxTree; i++ {
-		for _, c := range children(pids[i]) {
-			if !seen[c] {
-				seen[c] = true
-				pids = append(pids, c)
-			}
-		}
-	}
-	return pids, nil
+	return descendants(root), nil
 }

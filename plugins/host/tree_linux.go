@@ -279,32 +279,37 @@ func sampleTree(pid int, mem bool) (usage, error) {
 	if err != nil {
 		return usage{}, err
 	}
-	seen := map[int]bool{pid: true}
-	queue := []int{pid}
-	for len(queue) > 0 && len(seen) < maxTree {
-		p := queue[0]
-		queue = queue[1:]
-		for _, c := range children(p) {
-			if seen[c] {
-				continue
-			}
-			seen[c] = true
-			cu, err := sampleProcess(c, mem)
-			if err != nil {
-				continue
-			}
-			u.CPU += cu.CPU
-			u.RSS += cu.RSS
-			u.Peak = max(u.Peak, cu.Peak)
-			u.Procs++
-			queue = append(queue, c)
+	for _, c := range descendants(pid)[1:] {
+		cu, err := sampleProcess(c, mem)
+		if err != nil {
+			continue // ended since it was listed
 		}
+		u.CPU += cu.CPU
+		u.RSS += cu.RSS
+		u.Peak = max(u.Peak, cu.Peak)
+		u.Procs++
 	}
 	return u, nil
 }
 
-// maxTree bounds the processes one sample reads.
+// maxTree bounds the processes one reading lists.
 const maxTree = 4096
+
+// descendants lists root and the processes descended from it, breadth
+// first, through the kernel's per-thread children lists (at most maxTree).
+func descendants(root int) []int {
+	pids := []int{root}
+	seen := map[int]bool{root: true}
+	for i := 0; i < len(pids) && len(pids) < maxTree; i++ {
+		for _, c := range children(pids[i]) {
+			if !seen[c] {
+				seen[c] = true
+				pids = append(pids, c)
+			}
+		}
+	}
+	return pids
+}
 
 // children lists the child pids of every thread of pid.
 func children(pid int) []int {
