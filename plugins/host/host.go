@@ -712,10 +712,11 @@ func (p *Process) Kill() {
 	if p.nsProc != nil {
 		p.nsProc.close()
 	}
+	// The move channel: the client closes it (and knows it is down); one
+	// never handed to a client is closed here.
 	if c, ok := p.Agent.(*protocol.Client); ok {
 		c.Close()
-	}
-	if p.moveConn != nil {
+	} else if p.moveConn != nil {
 		p.moveConn.Close()
 	}
 	p.cleanup()
