@@ -8,6 +8,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -89,7 +90,7 @@ const agentPath = "/usr/local/bin:/usr/bin:/bin"
 
 // Options for one agent process.
 type Options struct {
-	StartTimeout time.Duration // handshake deadline (default 30 s)
+	StartTimeout time.Duration // handshake deadline; DefaultStartTimeout when not positive
 	MemoryMB     int           // resident memory limit; 0 = none
 	// MaxReplyBytes bounds every message received from the agent (a move
 	// reply's text, plus framing); 0 = the default. Nothing larger is
@@ -104,6 +105,19 @@ type Options struct {
 	// (tests of the version check only).
 	ProtocolVersion uint
 }
+
+// DefaultStartTimeout is the handshake deadline of Options without one.
+const DefaultStartTimeout = 30 * time.Second
+
+func (o Options) startTimeout() time.Duration {
+	if o.StartTimeout <= 0 {
+		return DefaultStartTimeout
+	}
+	return o.StartTimeout
+}
+
+// errInitGone: the sandbox's init ended before its identity was read.
+var errInitGone = errors.New("ended during the handshake")
 
 // Command is how to start one agent reference.
 type Command struct {
@@ -248,7 +262,7 @@ func (l *Launcher) prepare() {
 			l.ready = fmt.Errorf("isolation %q: want auto, required or off", l.Isolation)
 			return
 		}
-		l.support = l.probe()
+		l.support = l.probe(os.Geteuid())
 		if l.support.CgroupV2 == "" {
 			l.support.CgroupV2 = sandbox.CgroupV2()
 		}
@@ -268,8 +282,11 @@ func (l *Launcher) prepare() {
 	})
 }
 
-func (l *Launcher) probe() sandbox.Report {
-	if os.Geteuid() != 0 {
+// probe finds what sandbox this machine allows an arena running as euid:
+// only root can map each agent to its own ids, so any other user prepares
+// nothing.
+func (l *Launcher) probe(euid int) sandbox.Report {
+	if euid != 0 {
 		return sandbox.Probe("", sandbox.IDs{})
 	}
 	base, err := sandbox.Base()
@@ -355,9 +372,6 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	if l.ready != nil {
 		return nil, fmt.Errorf("agent %s: %w", c.Ref, l.ready)
 	}
-	if opt.StartTimeout <= 0 {
-		opt.StartTimeout = 30 * time.Second
-	}
 	version := uint(protocol.Version)
 	if opt.ProtocolVersion != 0 {
 		version = opt.ProtocolVersion
@@ -386,7 +400,7 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 		SkipHostEnv:      true,
 		AutoMTLS:         true,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
-		StartTimeout:     opt.StartTimeout,
+		StartTimeout:     opt.startTimeout(),
 		Stderr:           p.stderr,
 		SyncStderr:       p.stderr,
 		SyncStdout:       p.stdout,
@@ -404,10 +418,7 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 			return
 		}
 		_, err = client.Start()
-		if rerr := restore(); rerr != nil && err == nil {
-			err = rerr
-		}
-		done <- err
+		done <- errors.Join(err, restore())
 	}()
 	started := func() {
 		for _, f := range files {
@@ -438,12 +449,16 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 		return nil, p.launchError(err, version)
 	}
 	if p.sandboxed {
-		// Read while the init surely lives (it answered the handshake), so
-		// the link is the sandbox's and not a recycled pid's.
-		p.ns, _ = os.Readlink("/proc/" + strconv.Itoa(p.pid) + "/ns/pid")
-		if init, ok, err := proctree.Of(p.pid); err == nil && ok {
-			p.init = &init
+		// Read while the init surely lives (it answered the handshake, and
+		// only the arena reaps it), so both are the sandbox's and not a
+		// recycled pid's.
+		init, ok, err := proctree.Of(p.pid)
+		if err != nil || !ok {
+			p.Kill()
+			return nil, fmt.Errorf("agent %s: sandbox init %d: %w", c.Ref, p.pid, cmp.Or(err, errInitGone))
 		}
+		p.init = &init
+		p.ns, _ = os.Readlink("/proc/" + strconv.Itoa(p.pid) + "/ns/pid")
 	}
 	if err := p.checkAddress(); err != nil {
 		p.Kill()
@@ -464,9 +479,7 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 		c.MaxReply = opt.MaxReplyBytes
 		c.UseMoveChannel(p.moveConn)
 	}
-	if opt.MemoryMB > 0 {
-		p.limit = int64(opt.MemoryMB) << 20
-	}
+	p.limit = int64(opt.MemoryMB) << 20 // zero or less: no limit (see breach)
 	go p.watch()
 	return p, nil
 }
@@ -565,7 +578,7 @@ const watchEvery = 20 * time.Millisecond
 
 // sample reads the agent's whole process tree.
 func (p *Process) sample(mem bool) (usage, error) {
-	if p.pid <= 0 {
+	if !p.started() {
 		return usage{}, errors.New("agent not started")
 	}
 	if p.nsProc != nil {
@@ -595,10 +608,8 @@ func (p *Process) watch() {
 		}
 		peak := max(u.RSS, u.Peak)
 		p.mu.Lock()
-		if peak > p.peak {
-			p.peak = peak
-		}
-		over := p.limit > 0 && peak > p.limit && !p.overMem
+		p.peak = max(p.peak, peak)
+		over := breach(peak, p.limit) && !p.overMem
 		if over {
 			p.overMem = true
 		}
@@ -609,6 +620,12 @@ func (p *Process) watch() {
 			return
 		}
 	}
+}
+
+// breach reports whether a peak is over a memory limit; a limit of zero or
+// less is none, and a peak equal to the limit is within it.
+func breach(peak, limit int64) bool {
+	return limit > 0 && peak > limit
 }
 
 // MemoryExceeded is closed when the agent went over its memory limit (and
@@ -625,13 +642,10 @@ func (p *Process) OverMemory() bool {
 // PeakRSS is the highest resident memory seen, in bytes: summed over the
 // agent's processes, or its largest single process's peak if higher.
 func (p *Process) PeakRSS() int64 {
-	if u, err := p.sample(true); err == nil {
-		p.mu.Lock()
-		p.peak = max(p.peak, u.RSS, u.Peak)
-		p.mu.Unlock()
-	}
+	u, _ := p.sample(true) // a failed reading (the agent gone) is zero
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.peak = max(p.peak, u.RSS, u.Peak)
 	return p.peak
 }
 
@@ -642,6 +656,10 @@ func (p *Process) CPUTime() (time.Duration, error) {
 	u, err := p.sample(false)
 	return u.CPU, err
 }
+
+// started reports whether the agent's process was started: only then has
+// it a pid to read or signal.
+func (p *Process) started() bool { return p.pid > 0 }
 
 // Pid is the process id of the agent's sandbox init (or of the agent
 // itself when unsandboxed); its process group id too.
@@ -664,7 +682,7 @@ func (p *Process) SocketPath() string {
 // Pids lists the host process ids of every process of the agent now:
 // its sandbox's PID namespace, or its process group.
 func (p *Process) Pids() []int {
-	if p.pid <= 0 {
+	if !p.started() {
 		return nil
 	}
 	if p.sandboxed {
@@ -701,14 +719,10 @@ func (p *Process) Kill() {
 		<-p.cleaned
 		return
 	}
-	if p.pid > 0 {
-		// The sandbox's init leads the group: killing it empties its PID
-		// namespace.
-		_ = killGroup(p.pid, syscall.SIGKILL)
-	}
-	if p.client != nil {
-		p.client.Kill()
-	}
+	// The sandbox's init leads the group: killing it empties its PID
+	// namespace. (killGroup refuses the pid 0 of a process never started.)
+	_ = killGroup(p.pid, syscall.SIGKILL)
+	p.client.Kill()
 	if p.nsProc != nil {
 		p.nsProc.close()
 	}
@@ -716,7 +730,7 @@ func (p *Process) Kill() {
 	// never handed to a client is closed here.
 	if c, ok := p.Agent.(*protocol.Client); ok {
 		c.Close()
-	} else if p.moveConn != nil {
+	} else {
 		p.moveConn.Close()
 	}
 	p.cleanup()
@@ -725,7 +739,7 @@ func (p *Process) Kill() {
 // cleanup removes the private directory and returns the ids, once no
 // process of the agent can remain.
 func (p *Process) cleanup() {
-	if p.sandboxed && p.ns != "" {
+	if p.init != nil {
 		// The namespace empties as its init exits; make sure.
 		deadline := time.Now().Add(10 * time.Second)
 		for p.sandboxAlive() && time.Now().Before(deadline) {
@@ -741,7 +755,7 @@ func (p *Process) cleanup() {
 
 // GroupAlive reports whether any process of the agent remains.
 func (p *Process) GroupAlive() bool {
-	if p.pid <= 0 {
+	if !p.started() {
 		return false
 	}
 	if p.sandboxed {
@@ -758,7 +772,8 @@ func (p *Process) GroupAlive() bool {
 // match, may be reused by a later sandbox as soon as this one is gone.)
 func (p *Process) sandboxAlive() bool {
 	if p.init == nil {
-		return p.ns != "" && len(namespacePids(p.ns)) > 0
+		// Killed before its identity was read: the kill ended the init.
+		return false
 	}
 	alive, err := proctree.Alive(*p.init)
 	return err != nil || alive

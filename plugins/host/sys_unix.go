@@ -1,6 +1,7 @@
 package host
 
 import (
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -18,7 +19,13 @@ func isolate(cmd *exec.Cmd) {
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 }
 
+// killGroup signals every process of group pgid. A pgid that is not a
+// process's (0, of a process that never started) is refused: kill(2) would
+// read -0 as the arena's own group.
 func killGroup(pgid int, sig syscall.Signal) error {
+	if pgid <= 0 {
+		return fmt.Errorf("no process group %d", pgid)
+	}
 	return syscall.Kill(-pgid, sig)
 }
 

@@ -23,17 +23,16 @@ func NewTail(max int) *Tail {
 func (t *Tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	// Only the last max bytes of p can stay; then drop from the front
+	// whatever the kept bytes push over the cap (no branch for a write
+	// larger than the cap, and never more than twice the cap held).
 	n := len(p)
-	if len(p) >= t.max {
-		t.dropped += int64(len(t.buf) + len(p) - t.max)
-		t.buf = append(t.buf[:0], p[len(p)-t.max:]...)
-		return n, nil
-	}
-	if over := len(t.buf) + len(p) - t.max; over > 0 {
-		t.dropped += int64(over)
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-	}
+	p = p[max(0, n-t.max):]
+	t.dropped += int64(n - len(p))
 	t.buf = append(t.buf, p...)
+	over := max(0, len(t.buf)-t.max)
+	t.dropped += int64(over)
+	t.buf = t.buf[:copy(t.buf, t.buf[over:])]
 	return n, nil
 }
 

@@ -32,3 +32,24 @@ func TestTailCountsAndDefaults(t *testing.T) {
 		t.Fatalf("default cap: %d bytes kept", len(got))
 	}
 }
+
+func TestTailAtTheCap(t *testing.T) {
+	// A write of exactly the cap replaces what was kept.
+	tl := host.NewTail(4)
+	fmt.Fprint(tl, "ab")
+	fmt.Fprint(tl, "wxyz")
+	if got := tl.String(); got != "[... 2 earlier bytes dropped]\nwxyz" {
+		t.Fatalf("tail %q", got)
+	}
+	// Filling up to the cap drops nothing; one byte more drops one.
+	tl = host.NewTail(4)
+	fmt.Fprint(tl, "ab")
+	fmt.Fprint(tl, "cd")
+	if got := tl.String(); got != "abcd" {
+		t.Fatalf("tail %q, want abcd", got)
+	}
+	fmt.Fprint(tl, "e")
+	if got := tl.String(); got != "[... 1 earlier bytes dropped]\nbcde" {
+		t.Fatalf("tail %q", got)
+	}
+}

@@ -35,15 +35,24 @@ func statTimes(path string) (own, children time.Duration, err error) {
 	return own, children, nil
 }
 
+// statFields returns a stat line's fields after the command name (which
+// may hold spaces and parentheses, so the last ')' ends it): f[0] is field
+// 3, the state.
+func statFields(b []byte) ([][]byte, error) {
+	name := bytes.LastIndexByte(b, ')') + 1
+	if name == 0 {
+		return nil, errors.New("parse stat: no command name")
+	}
+	return bytes.Fields(b[name:]), nil
+}
+
 // parseStatTimes reads utime+stime and cutime+cstime from a stat file's text.
 func parseStatTimes(b []byte) (own, children time.Duration, err error) {
-	// Fields after the command name, which may contain spaces, in parentheses.
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, 0, errors.New("parse stat: no command name")
+	f, err := statFields(b)
+	if err != nil {
+		return 0, 0, err
 	}
-	f := bytes.Fields(b[i+1:])
-	// f[0] is field 3 (state); utime, stime, cutime, cstime are fields 14-17.
+	// utime, stime, cutime, cstime are fields 14-17: f[11] to f[14].
 	if len(f) < 15 {
 		return 0, 0, fmt.Errorf("parse stat: %d fields", len(f))
 	}
@@ -393,13 +402,9 @@ func groupPids(pgid int) []int {
 		if err != nil {
 			continue
 		}
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		f := bytes.Fields(b[i+1:])
+		f, err := statFields(b)
 		// f[2] is field 5, pgrp.
-		if len(f) > 2 && string(f[2]) == strconv.Itoa(pgid) {
+		if err == nil && len(f) > 2 && string(f[2]) == strconv.Itoa(pgid) {
 			out = append(out, pid)
 		}
 	}

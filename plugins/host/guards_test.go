@@ -1,0 +1,151 @@
+package host
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A stat line as the kernel writes it: a command name with a space and a
+// parenthesis, then fields 3 to 52. utime..cstime (fields 14-17) are
+// 101, 202, 303 and 404 ticks, each different, so a field read one
+// place off is seen.
+func statLine(fields int) []byte {
+	f := []string{"S", "1", "42", "42", "0", "-1", "4194560", "10", "0", "0", "0", "101", "202", "303", "404", "20", "0", "1", "0", "5"}
+	for len(f) < fields {
+		f = append(f, "0")
+	}
+	return []byte("42 (a) b (c)) " + strings.Join(f[:fields], " ") + "\n")
+}
+
+func TestParseStatTimesReadsFieldsFourteenToSeventeen(t *testing.T) {
+	tick := time.Second / clockTicks
+	own, children, err := parseStatTimes(statLine(50))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if own != (101+202)*tick || children != (303+404)*tick {
+		t.Errorf("own %v, children %v; want %v and %v", own, children, (101+202)*tick, (303+404)*tick)
+	}
+	// Fields up to cstime are enough.
+	own, children, err = parseStatTimes(statLine(15))
+	if err != nil || own != (101+202)*tick || children != (303+404)*tick {
+		t.Errorf("15 fields: own %v, children %v, %v", own, children, err)
+	}
+	// One fewer is not; a line with no command name is not a stat line.
+	if _, _, err := parseStatTimes(statLine(14)); err == nil || !strings.Contains(err.Error(), "14 fields") {
+		t.Errorf("14 fields: %v, want the count refused", err)
+	}
+	if _, _, err := parseStatTimes([]byte("42 a S 1 2 3")); err == nil || !strings.Contains(err.Error(), "no command name") {
+		t.Errorf("no name: %v", err)
+	}
+	// The name is cut at its last ')' even when that is the first byte.
+	f, err := statFields([]byte(")S 1 2"))
+	if err != nil || len(f) != 3 || string(f[0]) != "S" {
+		t.Errorf("statFields: %q, %v", f, err)
+	}
+}
+
+func TestStartTimeoutDefault(t *testing.T) {
+	for _, c := range []struct{ set, want time.Duration }{
+		{0, DefaultStartTimeout}, {-time.Second, DefaultStartTimeout}, {time.Nanosecond, time.Nanosecond}, {time.Minute, time.Minute},
+	} {
+		if got := (Options{StartTimeout: c.set}).startTimeout(); got != c.want {
+			t.Errorf("StartTimeout %v: %v, want %v", c.set, got, c.want)
+		}
+	}
+	if DefaultStartTimeout != 30*time.Second {
+		t.Errorf("default start timeout %v; the docs promise 30 s", DefaultStartTimeout)
+	}
+}
+
+func TestBreachIsAboveTheLimit(t *testing.T) {
+	const mb = 1 << 20
+	for _, c := range []struct {
+		peak, limit int64
+		want        bool
+	}{
+		{64 * mb, 64 * mb, false}, {64*mb + 1, 64 * mb, true}, {64*mb - 1, 64 * mb, false},
+		{1 << 40, 0, false}, {1 << 40, -mb, false},
+	} {
+		if got := breach(c.peak, c.limit); got != c.want {
+			t.Errorf("breach(%d, %d) = %v, want %v", c.peak, c.limit, got, c.want)
+		}
+	}
+}
+
+// A Process that never started has no pid to read or signal: signalling
+// pid 0 would reach the arena's own process group. (Signal 0 only asks,
+// so a broken guard is seen without harm.)
+func TestUnstartedProcessHasNothingToSignal(t *testing.T) {
+	if err := killGroup(0, 0); err == nil {
+		t.Error("killGroup(0) signalled a group: kill(2) reads it as the caller's own")
+	}
+	p := &Process{}
+	if p.GroupAlive() {
+		t.Error("an unstarted process is alive")
+	}
+	if pids := p.Pids(); pids != nil {
+		t.Errorf("an unstarted process has pids %v", pids)
+	}
+	if _, err := p.CPUTime(); err == nil {
+		t.Error("an unstarted process has a CPU time")
+	}
+}
+
+// killGroup ends the whole group, the leader's children too.
+func TestKillGroupEndsChildren(t *testing.T) {
+	cmd := exec.Command("/bin/sh", "-c", "sleep 60 & echo $!; wait")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Skip("no /bin/sh:", err)
+	}
+	defer cmd.Wait()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	child, perr := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil || perr != nil {
+		cmd.Process.Kill()
+		t.Fatalf("child pid %q: %v %v", line, err, perr)
+	}
+	if err := killGroup(cmd.Process.Pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	// The child is reparented and reaped by init: wait for its /proc entry
+	// to go (generously; it is killed at once).
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(child) + "/stat")
+		if err != nil {
+			return // gone
+		}
+		if f, ferr := statFields(b); ferr == nil && len(f) > 0 && string(f[0]) == "Z" {
+			return // killed, waiting to be reaped
+		}
+		if time.Now().After(deadline) {
+			syscall.Kill(child, syscall.SIGKILL)
+			t.Fatalf("child %d of the group outlived killGroup", child)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A non-root arena cannot map ids, and prepares no sandbox base for it.
+func TestProbeAsNonRootPreparesNothing(t *testing.T) {
+	l := &Launcher{}
+	r := l.probe(1000)
+	if r.Unsupported == "" {
+		t.Error("a non-root probe found a sandbox")
+	}
+	if l.base != "" {
+		t.Errorf("a non-root probe prepared the sandbox base %s", l.base)
+	}
+}
