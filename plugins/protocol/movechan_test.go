@@ -316,3 +316,53 @@ type nilT struct{ testing.TB }
 
 func (nilT) Helper()           {}
 func (nilT) Fatal(args ...any) { panic(fmt.Sprint(args...)) }
+
+// The watcher sleeps once moves stop coming; a long move begun after that
+// still has its reading passed on, so its cancel is read.
+func TestChannelHandsOnAfterTheWatcherSlept(t *testing.T) {
+	cancelled := make(chan struct{})
+	c, srv, _, _ := pairWith(t, agentFunc(func(ctx context.Context, req MoveRequest) (string, error) {
+		if req.Ply == 1 {
+			<-ctx.Done()
+			close(cancelled)
+			return "late", nil
+		}
+		return "quick", nil
+	}))
+	arenaEnd, agentEnd := socketPair(t)
+	srvEnd := newAgentChannel(srv, agentEnd)
+	t.Cleanup(srvEnd.stop)
+	go srvEnd.watch()
+	go srvEnd.read()
+	c.UseMoveChannel(arenaEnd)
+
+	if m, err := c.Move(context.Background(), MoveRequest{Ply: 0}); err != nil || m != "quick" {
+		t.Fatalf("first move: %q, %v", m, err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !srvEnd.parked.Load() {
+		if time.Now().After(deadline) {
+			t.Fatal("the watcher never went to sleep with no move coming")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	// Give up on the move once the agent is thinking on it.
+	go func() {
+		for srvEnd.answering.Load() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	if _, err := c.Move(ctx, MoveRequest{Ply: 1}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled move: %v", err)
+	}
+	select {
+	case <-cancelled:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the cancel of a move begun after the watcher slept was never read")
+	}
+	if m, err := c.Move(context.Background(), MoveRequest{Ply: 2}); err != nil || m != "quick" {
+		t.Fatalf("move after the cancelled one: %q, %v", m, err)
+	}
+}
