@@ -59,6 +59,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
@@ -222,10 +223,8 @@ func (a *adapter) Move(ctx context.Context, req protocol.MoveRequest) (string, e
 // position returns the agent's own copy of the position after history,
 // applying only the moves since the last request when history extends it.
 func (a *adapter) position(history []string) (engine.State, error) {
-	extends := a.cur != nil && len(history) >= len(a.applied)
-	for i := 0; extends && i < len(a.applied); i++ {
-		extends = history[i] == a.applied[i]
-	}
+	// A shorter history's prefix is shorter than applied, so not equal.
+	extends := a.cur != nil && slices.Equal(history[:min(len(a.applied), len(history))], a.applied)
 	if !extends {
 		a.cur, a.applied = a.start.Clone(), nil
 	}
