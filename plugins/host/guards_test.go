@@ -149,3 +149,25 @@ func TestProbeAsNonRootPreparesNothing(t *testing.T) {
 		t.Errorf("a non-root probe prepared the sandbox base %s", l.base)
 	}
 }
+
+func TestStatusMemoryReadsRSSAndPeak(t *testing.T) {
+	path := t.TempDir() + "/status"
+	status := "Name:\tagent\nVmPeak:\t  999999 kB\nVmHWM:\t    2048 kB\nVmRSS:\t    1536 kB\nThreads:\t5\n"
+	if err := os.WriteFile(path, []byte(status), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rss, peak, err := statusMemory(path)
+	if err != nil || rss != 1536<<10 || peak != 2048<<10 {
+		t.Errorf("rss %d, peak %d, %v; want %d and %d", rss, peak, err, 1536<<10, 2048<<10)
+	}
+	// A kernel thread's status has neither; a cut line reads as zero.
+	if err := os.WriteFile(path, []byte("Name:\tkthreadd\nVmRSS:\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if rss, peak, err := statusMemory(path); err != nil || rss != 0 || peak != 0 {
+		t.Errorf("no memory lines: rss %d, peak %d, %v", rss, peak, err)
+	}
+	if _, _, err := statusMemory(path + ".gone"); err == nil {
+		t.Error("a missing status file read without error")
+	}
+}

@@ -84,12 +84,10 @@ func statusMemory(path string) (rss, peak int64, err error) {
 		default:
 			continue
 		}
-		f := bytes.Fields(line)
-		if len(f) >= 2 {
-			kb, err := strconv.ParseInt(string(f[1]), 10, 64)
-			if err == nil {
-				*dst = kb << 10
-			}
+		// "VmRSS:\t  1234 kB": the number after the name, in KiB.
+		kb, _, _ := bytes.Cut(bytes.TrimSpace(line[len("VmRSS:"):]), []byte(" "))
+		if v, err := strconv.ParseInt(string(kb), 10, 64); err == nil {
+			*dst = v << 10
 		}
 	}
 	return rss, peak, nil
