@@ -397,3 +397,13 @@ func TestCourseAgentsArePrepared(t *testing.T) {
 		t.Errorf("Prepare called %d times, want 2 (never for a built-in agent)", len(calls))
 	}
 }
+
+// The first reading of a just-started agent is a real one: its memory is
+// there from the start.
+func TestPeakRSSRightAfterStart(t *testing.T) {
+	p := launch(t, "echo", host.Options{})
+	defer p.Kill()
+	if peak := p.PeakRSS(); peak < 1<<20 {
+		t.Errorf("peak RSS %d bytes right after start; a running agent holds at least 1 MiB", peak)
+	}
+}

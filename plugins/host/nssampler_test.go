@@ -1,9 +1,11 @@
 package host
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"testing"
 
 	"arena/plugins/host/proctree"
@@ -101,5 +103,38 @@ func TestSandboxAliveFollowsItsInit(t *testing.T) {
 	live := &Process{pid: self.Pid, sandboxed: true, ns: ns, init: &self}
 	if !live.GroupAlive() {
 		t.Error("a sandbox whose init runs reads as gone")
+	}
+}
+
+// A kept stat file of a process that has ended reads nothing; statOf then
+// tries a new one, and reports the process gone rather than handing back
+// an empty stat.
+func TestStatOfAnEndedProcess(t *testing.T) {
+	d, err := os.Open("/proc")
+	if err != nil {
+		t.Skip("no /proc:", err)
+	}
+	s := newNSSampler(0)
+	s.dir = d
+	defer s.close()
+	cmd := exec.Command("sleep", "60")
+	if err := cmd.Start(); err != nil {
+		t.Skip("no sleep:", err)
+	}
+	n := strconv.Itoa(cmd.Process.Pid)
+	b, err := s.statOf(n)
+	if err != nil || !bytes.Contains(b, []byte("(sleep)")) {
+		t.Fatalf("stat of a live process: %q, %v", b, err)
+	}
+	if s.stats[n] == nil {
+		t.Fatal("the stat file of a live process was not kept")
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if b, err := s.statOf(n); err == nil {
+		t.Fatalf("stat of an ended process: %q and no error", b)
+	}
+	if s.stats[n] != nil {
+		t.Error("the stat file of an ended process is still kept")
 	}
 }

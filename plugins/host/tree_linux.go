@@ -138,27 +138,38 @@ func (s *nsSampler) open() error {
 	return nil
 }
 
-// statOf reads the stat file of namespace pid n, reopening it when the
-// kept one belongs to an ended process (whose pid may have been reused).
+// statOf reads the stat file of namespace pid n through the kept file,
+// or a newly opened one when there is none or the kept one reads nothing
+// (it belongs to an ended process, whose pid may have been reused).
 func (s *nsSampler) statOf(n string) ([]byte, error) {
-	for try := 0; try < 2; try++ {
-		f := s.stats[n]
-		if f == nil {
-			fd, err := unix.Openat(int(s.dir.Fd()), n+"/stat", unix.O_RDONLY|unix.O_CLOEXEC, 0)
-			if err != nil {
-				return nil, err
-			}
-			f = os.NewFile(uintptr(fd), n+"/stat")
-			s.stats[n] = f
-		}
-		k, err := f.ReadAt(s.buf, 0)
-		if k > 0 && (err == nil || errors.Is(err, io.EOF)) {
-			return s.buf[:k], nil
+	if f := s.stats[n]; f != nil {
+		if b := s.read(f); b != nil {
+			return b, nil
 		}
 		f.Close()
 		delete(s.stats, n)
 	}
-	return nil, fmt.Errorf("read %d/stat in the sandbox of %d", len(n), s.initPid)
+	fd, err := unix.Openat(int(s.dir.Fd()), n+"/stat", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), n+"/stat")
+	if b := s.read(f); b != nil {
+		s.stats[n] = f
+		return b, nil
+	}
+	f.Close()
+	return nil, fmt.Errorf("read %s/stat in the sandbox of %d: the process ended", n, s.initPid)
+}
+
+// read reads a whole stat file, or returns nil when it has nothing (its
+// process ended). A stat file is read whole by the first read, so the
+// error of any later read does not matter.
+func (s *nsSampler) read(f *os.File) []byte {
+	if k, _ := f.ReadAt(s.buf, 0); k > 0 {
+		return s.buf[:k]
+	}
+	return nil
 }
 
 // sample reads every process of the sandbox; memory only when mem is set:
@@ -182,8 +193,8 @@ func (s *nsSampler) sample(mem bool) (usage, error) {
 	var u usage
 	listed := make(map[string]bool, 4)
 	for _, n := range names {
-		if n[0] < '0' || n[0] > '9' {
-			continue
+		if _, err := strconv.ParseUint(n, 10, 32); err != nil {
+			continue // not a process
 		}
 		listed[n] = true
 		b, err := s.statOf(n)
