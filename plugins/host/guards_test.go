@@ -171,3 +171,30 @@ func TestStatusMemoryReadsRSSAndPeak(t *testing.T) {
 		t.Error("a missing status file read without error")
 	}
 }
+
+// An unsandboxed agent's reading counts the CPU of the children it reaped:
+// here the test process itself, after a child that spun.
+func TestSampleProcessCountsReapedChildren(t *testing.T) {
+	spin := exec.Command("/bin/sh", "-c", "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done")
+	if err := spin.Run(); err != nil {
+		t.Skip("no /bin/sh:", err)
+	}
+	var self, kids syscall.Rusage
+	u, err := sampleProcess(os.Getpid(), false)
+	syscall.Getrusage(syscall.RUSAGE_SELF, &self)
+	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpu := func(r syscall.Rusage) time.Duration {
+		return time.Duration(r.Utime.Nano() + r.Stime.Nano())
+	}
+	// /proc counts whole 10 ms ticks of each of four fields.
+	want := cpu(self) + cpu(kids)
+	if cpu(kids) < 100*time.Millisecond {
+		t.Skipf("the child spun only %v; too little to tell", cpu(kids))
+	}
+	if u.CPU < want-50*time.Millisecond || u.CPU > want+50*time.Millisecond {
+		t.Errorf("reading %v; the process and its reaped children used %v (%v of it the children's)", u.CPU, want, cpu(kids))
+	}
+}

@@ -578,3 +578,37 @@ func TestHostileNeverHandshakes(t *testing.T) {
 		})
 	}
 }
+
+// An agent that ended by itself (its sandbox gone with it) reads as gone:
+// its CPU reading is an error, not a zero, until the arena kills it.
+func TestReadingsOfAnAgentThatExited(t *testing.T) {
+	requireSandbox(t)
+	l := launcher()
+	l.Env = []string{"HOSTILE=exit0"}
+	p, err := l.Launch(context.Background(), hostileAgent(t), host.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Kill()
+	g, _ := bohnenspielGame(t)
+	if err := p.Agent.Start(context.Background(), protocol.StartInfo{Game: g.Info().Name}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.CPUTime(); err != nil {
+		t.Fatalf("CPU of a live agent: %v", err)
+	}
+	// The third move exits.
+	for ply := range 3 {
+		p.Agent.Move(context.Background(), protocol.MoveRequest{Ply: ply, TimeLeft: time.Minute})
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !p.Exited() {
+		if time.Now().After(deadline) {
+			t.Fatal("the agent did not exit on its third move")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if cpu, err := p.CPUTime(); err == nil {
+		t.Errorf("CPU of an agent whose sandbox ended: %v and no error", cpu)
+	}
+}

@@ -16,10 +16,9 @@ import (
 
 // usage is one sample of an agent's whole process tree.
 type usage struct {
-	CPU   time.Duration // user+system time of every process, reaped ones included
-	RSS   int64         // resident memory summed over the live processes
-	Peak  int64         // the largest single-process peak (VmHWM) seen by the kernel
-	Procs int           // processes counted
+	CPU  time.Duration // user+system time of every process, reaped ones included
+	RSS  int64         // resident memory summed over the live processes
+	Peak int64         // the largest single-process peak (VmHWM) seen by the kernel
 }
 
 // statTimes reads utime+stime and cutime+cstime from a /proc stat file.
@@ -191,6 +190,7 @@ func (s *nsSampler) sample(mem bool) (usage, error) {
 		return usage{}, err
 	}
 	var u usage
+	agent := false // a process other than the init was read
 	listed := make(map[string]bool, 4)
 	for _, n := range names {
 		if _, err := strconv.ParseUint(n, 10, 32); err != nil {
@@ -210,7 +210,7 @@ func (s *nsSampler) sample(mem bool) (usage, error) {
 			continue
 		}
 		u.CPU += own
-		u.Procs++
+		agent = true
 		if !mem {
 			continue
 		}
@@ -227,7 +227,7 @@ func (s *nsSampler) sample(mem bool) (usage, error) {
 			delete(s.stats, n)
 		}
 	}
-	if u.Procs == 0 && len(names) > 0 {
+	if !agent {
 		// Only the init is left, or nothing: the agent is gone.
 		var st unix.Stat_t
 		if err := unix.Fstatat(int(s.dir.Fd()), "1", &st, 0); err != nil {
@@ -305,7 +305,6 @@ func sampleTree(pid int, mem bool) (usage, error) {
 		u.CPU += cu.CPU
 		u.RSS += cu.RSS
 		u.Peak = max(u.Peak, cu.Peak)
-		u.Procs++
 	}
 	return u, nil
 }
@@ -362,13 +361,13 @@ func sampleProcess(pid int, mem bool) (usage, error) {
 		return usage{}, err
 	}
 	if !mem {
-		return usage{CPU: own + children, Procs: 1}, nil
+		return usage{CPU: own + children}, nil
 	}
 	rss, peak, err := statusMemory(p + "/status")
 	if err != nil {
 		return usage{}, err
 	}
-	return usage{CPU: own + children, RSS: rss, Peak: peak, Procs: 1}, nil
+	return usage{CPU: own + children, RSS: rss, Peak: peak}, nil
 }
 
 // namespacePids lists the host pids of every process in the PID namespace
