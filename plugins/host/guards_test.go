@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -196,5 +197,38 @@ func TestSampleProcessCountsReapedChildren(t *testing.T) {
 	}
 	if u.CPU < want-50*time.Millisecond || u.CPU > want+50*time.Millisecond {
 		t.Errorf("reading %v; the process and its reaped children used %v (%v of it the children's)", u.CPU, want, cpu(kids))
+	}
+}
+
+// groupPids lists a process group's members (an unsandboxed agent's
+// processes): the leader and its child, and no one else.
+func TestGroupPidsListsTheGroup(t *testing.T) {
+	cmd := exec.Command("/bin/sh", "-c", "sleep 60 & echo $!; wait")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Skip("no /bin/sh:", err)
+	}
+	defer func() {
+		killGroup(cmd.Process.Pid, syscall.SIGKILL)
+		cmd.Wait()
+	}()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	child, perr := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil || perr != nil {
+		t.Fatalf("child pid %q: %v %v", line, err, perr)
+	}
+	got := groupPids(cmd.Process.Pid)
+	slices.Sort(got)
+	want := []int{cmd.Process.Pid, child}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("group %d: %v, want %v", cmd.Process.Pid, got, want)
+	}
+	if pids := groupPids(0x7ffffff0); pids != nil {
+		t.Errorf("a group nobody is in: %v", pids)
 	}
 }
