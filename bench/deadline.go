@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -147,6 +150,7 @@ func countMoves(r *record.Game) (asked, late, over int) {
 
 func benchDeadline(ctx context.Context, o options, b *bins, t *table) error {
 	setting := fmt.Sprintf("limit %v + cushion %v, %d games at once", o.limit, o.cushion, o.slots)
+	stolen := stealTime()
 	asked, late, over, _, walls, err := deadlineRun(ctx, o, b, map[string]string{"fraction": "0.95"})
 	if err != nil {
 		return err
@@ -155,6 +159,11 @@ func benchDeadline(ctx context.Context, o options, b *bins, t *table) error {
 	if len(walls) > 0 {
 		// How late: the reply's wall time as the referee measured it.
 		got += fmt.Sprintf(" (replies at %.1f–%.1f ms)", slices.Min(walls), slices.Max(walls))
+	}
+	// On a virtual machine the host may take the CPUs away for
+	// milliseconds (steal time): no arena can answer for that.
+	if st := stealTime() - stolen; stolen >= 0 && st >= 0 {
+		got += fmt.Sprintf("; CPU time stolen by the VM host meanwhile: %v", st)
 	}
 	t.add("deadline", fmt.Sprintf("agent at 95%% of limit, %d moves (%s)", asked, setting), got, "0 late, 0 over", "")
 	asked, late, over, v, _, err := deadlineRun(ctx, o, b, map[string]string{"never": "1"})
@@ -169,4 +178,23 @@ func benchDeadline(ctx context.Context, o options, b *bins, t *table) error {
 		t.add("deadline", "verdict − (limit + cushion), "+q.name, ms(quantile(v, q.q)), "target p99 ≤ 5 ms", "")
 	}
 	return nil
+}
+
+// stealTime is the CPU time the hypervisor took from this machine's CPUs
+// (the steal column of /proc/stat), or -1 where it cannot be read.
+func stealTime() time.Duration {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return -1
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	if len(f) < 9 || f[0] != "cpu" {
+		return -1
+	}
+	ticks, err := strconv.ParseInt(f[8], 10, 64)
+	if err != nil {
+		return -1
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond // USER_HZ is 100
 }
