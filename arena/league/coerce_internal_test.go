@@ -2,6 +2,7 @@ package league
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -65,5 +66,14 @@ func TestSuggestBoundaries(t *testing.T) {
 		if got := suggest(k, known); got != want {
 			t.Errorf("suggest(%q) = %q, want %q", k, got, want)
 		}
+	}
+}
+
+// A misspelt variable as close to two keys' variables suggests the first
+// of them in name order, the same on every run.
+func TestEnvWarningTieGoesToTheFirstName(t *testing.T) {
+	got := envWarnings([]string{"ARENA_SPRT_ELO2=5"})
+	if len(got) != 1 || !strings.Contains(got[0], "did you mean $ARENA_SPRT_ELO0,") {
+		t.Errorf("warnings %q, want one suggesting $ARENA_SPRT_ELO0 (ELO1 is as close, and later)", got)
 	}
 }
