@@ -618,13 +618,7 @@ func runLeague(ctx context.Context, st results.Store, jnl *journal, l *League, p
 	go func() { wg.Wait(); close(outs) }()
 
 	var firstErr error
-	out := &sink{st: st, j: jnl, league: l.Name, every: opt.CommitEvery, interval: opt.CommitInterval}
-	if out.every <= 0 {
-		out.every = DefaultCommitEvery
-	}
-	if out.interval <= 0 {
-		out.interval = DefaultCommitInterval
-	}
+	out := &sink{st: st, j: jnl, league: l.Name, every: orDefault(opt.CommitEvery, DefaultCommitEvery), interval: orDefault(opt.CommitInterval, DefaultCommitInterval)}
 	decided := false
 	finished := 0
 	timer := time.NewTimer(time.Hour)
@@ -823,12 +817,25 @@ func warnSlots(pool *slots.Pool, m slots.Machine, warn func(string)) {
 	if !ok {
 		return
 	}
-	// The one-minute average lags behind a machine that just got busy;
-	// the tasks running now do not.
-	if smp.Load > float64(free) || smp.Runnable > free {
+	if busy(smp, free) {
 		warn(fmt.Sprintf("the machine is busy: load average %.2f, %d task(s) running, over the %d free CPU slot(s) of %d; a move timed by the wall clock may be late while waiting for a core, and such moves are marked \"possibly contention\" (arena league replay-late replays their games)",
 			smp.Load, smp.Runnable, free, pool.Size()))
 	}
+}
+
+// busy reports whether the machine has more work than free slots: by the
+// one-minute load average, which lags behind a machine that just got
+// busy, or by the tasks running now, which do not.
+func busy(smp slots.Sample, free int) bool {
+	return smp.Load > float64(free) || smp.Runnable > free
+}
+
+// orDefault is v, or def when v is not positive (unset).
+func orDefault[T int | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
 }
 
 // lockDir takes an exclusive lock on a league directory, so two runs never

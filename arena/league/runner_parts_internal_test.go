@@ -3,6 +3,7 @@ package league
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"arena/arena/record"
 	"arena/arena/slots"
@@ -64,6 +65,13 @@ func TestTallyLeader(t *testing.T) {
 	if got := tl.leader(); got != "ann 4.5/7" {
 		t.Errorf("leader %q, want ann 4.5/7 (tied with bob, and first)", got)
 	}
+	// Per game, not in total: cid's one win beats ann's one in two.
+	tl = newTally(l)
+	tl.add(game("ann", "bob", 0, false))
+	tl.add(game("ann", "cid", 1, false))
+	if got := tl.leader(); got != "cid 1/1" {
+		t.Errorf("leader %q, want cid 1/1 (ann has 1/2)", got)
+	}
 }
 
 // The set-up line says what will be played, and how.
@@ -110,5 +118,41 @@ func TestWarnSlotsOnOneSlot(t *testing.T) {
 		if got != wantWarn {
 			t.Errorf("%d slot(s): warnings %q", n, warned)
 		}
+	}
+}
+
+// The machine is busy when either the load average or the tasks running
+// now exceed the free slots; equal is not busy.
+func TestBusy(t *testing.T) {
+	for _, c := range []struct {
+		load     float64
+		runnable int
+		want     bool
+	}{{2, 2, false}, {2.01, 0, true}, {0, 3, true}, {1.99, 1, false}} {
+		if got := busy(slots.Sample{Load: c.load, Runnable: c.runnable}, 2); got != c.want {
+			t.Errorf("load %v, %d running, 2 free: busy %v, want %v", c.load, c.runnable, got, c.want)
+		}
+	}
+}
+
+func TestOrDefault(t *testing.T) {
+	if orDefault(0, 50) != 50 || orDefault(-1, 50) != 50 || orDefault(1, 50) != 1 {
+		t.Error("orDefault: an unset (not positive) value takes the default, any other is kept")
+	}
+	if orDefault(time.Duration(0), time.Second) != time.Second {
+		t.Error("orDefault of a zero duration")
+	}
+}
+
+// Only per-move profiles time moves by the wall clock, and so need CPU
+// slots.
+func TestWallClock(t *testing.T) {
+	perMove := &League{Profile: engine.Profile{Time: engine.PerMove}}
+	budget := &League{Profile: engine.Profile{Time: engine.CPUBudget}}
+	if wallClock(&Spec{Leagues: []*League{budget}}) {
+		t.Error("a CPU-budget league timed by the wall clock")
+	}
+	if !wallClock(&Spec{Leagues: []*League{budget, perMove}}) {
+		t.Error("a per-move league not timed by the wall clock")
 	}
 }
