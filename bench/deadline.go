@@ -13,8 +13,10 @@ import (
 	"time"
 
 	"arena/arena/clock"
+	"arena/arena/league"
 	"arena/arena/record"
 	"arena/arena/referee"
+	"arena/arena/slots"
 	"arena/engine"
 	"arena/games/all"
 	"arena/plugins/host"
@@ -25,12 +27,12 @@ import (
 // armed (one game's turns are sequential, so the last is the current one).
 type watchClock struct {
 	clock.Real
-	deadline atomic.Int64 // UnixNano of now + d at the last After(d)
+	deadline atomic.Int64 // UnixNano of now + d at the last AfterFunc(d)
 }
 
-func (c *watchClock) After(d time.Duration) <-chan time.Time {
+func (c *watchClock) AfterFunc(d time.Duration, f func()) func() bool {
 	c.deadline.Store(time.Now().Add(d).UnixNano())
-	return time.After(d)
+	return time.AfterFunc(d, f).Stop
 }
 
 // watched notes, for each move request, when the referee gave up on it
@@ -47,6 +49,11 @@ type samples struct {
 }
 
 func (w watched) Move(ctx context.Context, r protocol.MoveRequest) (string, error) {
+	return w.MoveSent(ctx, r, func() {})
+}
+
+// MoveSent is the handle's, so the referee reads the agent as in a league.
+func (w watched) MoveSent(ctx context.Context, r protocol.MoveRequest, sent func()) (string, error) {
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
@@ -59,11 +66,16 @@ func (w watched) Move(ctx context.Context, r protocol.MoveRequest) (string, erro
 		case <-done:
 		}
 	}()
+	if s, ok := w.Handle.(referee.Sender); ok {
+		return s.MoveSent(ctx, r, sent)
+	}
+	sent()
 	return w.Handle.Move(ctx, r)
 }
 
 // deadlineRun plays games of timed agents with the given options in both
-// seats, slots at once, until at least moves agent moves were asked for.
+// seats, with o.slots CPU slots held as a league holds them, until at least
+// o.deadline agent moves were asked for.
 func deadlineRun(ctx context.Context, o options, b *bins, opts map[string]string) (asked, late, over int, verdicts []time.Duration, lateWall []float64, err error) {
 	g, err := all.Registry().Lookup("dots-and-boxes")
 	if err != nil {
@@ -81,6 +93,21 @@ func deadlineRun(ctx context.Context, o options, b *bins, opts map[string]string
 	prof.Penalties[engine.FailLate] = engine.RandomMove
 	l := launcher(b.lean)
 	rec := &samples{}
+	// As a league runs them: every agent pinned to a CPU slot of its own,
+	// a game holding two.
+	mach, err := slots.Detect(o.slots)
+	if err != nil {
+		return 0, 0, 0, nil, nil, err
+	}
+	slotDir, err := os.MkdirTemp("", "arena-bench-slots-")
+	if err != nil {
+		return 0, 0, 0, nil, nil, err
+	}
+	defer os.RemoveAll(slotDir)
+	pool, err := slots.New(slotDir, mach)
+	if err != nil {
+		return 0, 0, 0, nil, nil, err
+	}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	var next atomic.Int64
@@ -107,7 +134,7 @@ func deadlineRun(ctx context.Context, o options, b *bins, opts map[string]string
 				i := next.Add(1)
 				m := referee.Match{ID: fmt.Sprintf("deadline-%d", i), Game: g, Params: engine.Params{}, Profile: prof, Seed: uint64(i),
 					Players: [2]referee.Player{{Name: "a", Ref: b.timed, Options: opts}, {Name: "b", Ref: b.timed, Options: opts}}}
-				r, perr := ref.Play(ctx, m)
+				r, perr := league.PlayPinned(ctx, pool, *ref, m)
 				mu.Lock()
 				if perr != nil {
 					err = perr
@@ -149,7 +176,7 @@ func countMoves(r *record.Game) (asked, late, over int) {
 }
 
 func benchDeadline(ctx context.Context, o options, b *bins, t *table) error {
-	setting := fmt.Sprintf("limit %v + cushion %v, %d games at once", o.limit, o.cushion, o.slots)
+	setting := fmt.Sprintf("limit %v + cushion %v, %d CPU slots full, each agent pinned to one as in a league", o.limit, o.cushion, o.slots)
 	stolen := stealTime()
 	asked, late, over, _, walls, err := deadlineRun(ctx, o, b, map[string]string{"fraction": "0.95"})
 	if err != nil {

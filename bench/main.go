@@ -32,7 +32,7 @@ type options struct {
 	deadline    int           // moves per deadline run
 	limit       time.Duration // deadline runs' move limit
 	cushion     time.Duration // deadline runs' cushion
-	slots       int           // games at once in the deadline runs
+	slots       int           // CPU slots of the deadline runs (a game holds two)
 	only        string
 	keep        bool
 	concurrency []int
@@ -47,7 +47,7 @@ func main() {
 	flag.IntVar(&o.deadline, "deadline-moves", 1000, "moves per deadline-precision run")
 	flag.DurationVar(&o.limit, "limit", 100*time.Millisecond, "move limit of the deadline-precision runs")
 	flag.DurationVar(&o.cushion, "cushion", 50*time.Millisecond, "cushion of the deadline-precision runs")
-	flag.IntVar(&o.slots, "slots", runtime.NumCPU(), "games at once in the deadline-precision runs")
+	flag.IntVar(&o.slots, "slots", runtime.NumCPU(), "CPU slots of the deadline-precision runs (a game holds two, as in a league)")
 	flag.StringVar(&o.only, "only", "", "comma-separated sections to run: move,start,rss,league,deadline (default all)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the built binaries' directory")
 	flag.Parse()

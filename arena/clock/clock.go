@@ -5,6 +5,7 @@
 package clock
 
 import (
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -13,8 +14,11 @@ import (
 // Clock is the source of time for the referee.
 type Clock interface {
 	Now() time.Time
-	// After sends the time once d has passed.
-	After(d time.Duration) <-chan time.Time
+	// AfterFunc calls f in its own goroutine once d has passed, unless
+	// stop, called first, returns true. The referee arms one per move
+	// request and waits for the reply itself: a timer that calls back
+	// costs no goroutine or channel while the reply comes in time.
+	AfterFunc(d time.Duration, f func()) (stop func() bool)
 }
 
 // Real is the system clock.
@@ -23,19 +27,19 @@ type Real struct{}
 // Now is time.Now.
 func (Real) Now() time.Time { return time.Now() }
 
-// After is time.After.
-func (Real) After(d time.Duration) <-chan time.Time { return time.After(d) }
+// AfterFunc is time.AfterFunc.
+func (Real) AfterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 
 // Fake is a clock that moves only when told to.
 type Fake struct {
 	mu      sync.Mutex
 	now     time.Time
-	waiters []waiter
+	waiters []*waiter
 }
 
 type waiter struct {
 	at time.Time
-	ch chan time.Time
+	f  func()
 }
 
 // NewFake starts a fake clock at t.
@@ -48,35 +52,52 @@ func (f *Fake) Now() time.Time {
 	return f.now
 }
 
-// After fires when Advance moves the clock to or past now+d.
-func (f *Fake) After(d time.Duration) <-chan time.Time {
+// AfterFunc calls fn when Advance moves the clock to or past now+d (from
+// Advance), or at once, in a goroutine of its own, when d is not positive.
+func (f *Fake) AfterFunc(d time.Duration, fn func()) func() bool {
+	if d <= 0 {
+		go fn()
+		return func() bool { return false }
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	ch := make(chan time.Time, 1)
-	at := f.now.Add(d)
-	if d <= 0 {
-		ch <- f.now
-		return ch
+	w := &waiter{at: f.now.Add(d), f: fn}
+	f.waiters = append(f.waiters, w)
+	return func() bool {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		for i, x := range f.waiters {
+			if x == w {
+				f.waiters = slices.Delete(f.waiters, i, i+1)
+				return true
+			}
+		}
+		return false // fired already
 	}
-	f.waiters = append(f.waiters, waiter{at: at, ch: ch})
-	return ch
 }
 
-// Advance moves the clock forward and fires due timers.
+// Advance moves the clock forward and calls the functions of the timers
+// that came due, earliest first, before it returns (so a test knows what
+// fired).
 func (f *Fake) Advance(d time.Duration) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	f.now = f.now.Add(d)
-	sort.Slice(f.waiters, func(i, j int) bool { return f.waiters[i].at.Before(f.waiters[j].at) })
+	sort.SliceStable(f.waiters, func(i, j int) bool { return f.waiters[i].at.Before(f.waiters[j].at) })
+	var due []*waiter
 	keep := f.waiters[:0]
 	for _, w := range f.waiters {
 		if !w.at.After(f.now) {
-			w.ch <- f.now
+			due = append(due, w)
 			continue
 		}
 		keep = append(keep, w)
 	}
+	clear(f.waiters[len(keep):])
 	f.waiters = keep
+	f.mu.Unlock()
+	for _, w := range due {
+		w.f()
+	}
 }
 
 // Waiters is the number of pending timers (lets tests wait until the

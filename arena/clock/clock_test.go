@@ -55,27 +55,35 @@ func TestBudget(t *testing.T) {
 	}
 }
 
-func TestFakeAfter(t *testing.T) {
+func TestFakeAfterFunc(t *testing.T) {
 	f := NewFake(time.Unix(0, 0))
-	ch := f.After(time.Second)
-	select {
-	case <-ch:
+	fired := 0
+	f.AfterFunc(time.Second, func() { fired++ })
+	if fired != 0 {
 		t.Fatal("fired early")
-	default:
 	}
 	f.Advance(999 * time.Millisecond)
-	select {
-	case <-ch:
+	if fired != 0 {
 		t.Fatal("fired early")
-	default:
 	}
 	f.Advance(time.Millisecond)
-	select {
-	case <-ch:
-	default:
+	if fired != 1 {
 		t.Fatal("did not fire at its time")
 	}
 	if f.Waiters() != 0 {
 		t.Fatal("fired timer still pending")
+	}
+}
+
+func TestRealAfterFunc(t *testing.T) {
+	fired := make(chan struct{})
+	Real{}.AfterFunc(time.Millisecond, func() { close(fired) })
+	select {
+	case <-fired:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the real clock's timer never fired")
+	}
+	if stop := (Real{}).AfterFunc(time.Hour, func() { t.Error("a stopped timer fired") }); !stop() {
+		t.Fatal("stop of a pending real timer returned false")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"arena/arena/referee"
 	"arena/engine"
 	"arena/plugins/host"
+	"arena/plugins/protocol"
 )
 
 // Reusable reports whether an agent's process may play several games of a
@@ -171,6 +172,16 @@ func (h *pooled) Release() {
 	h.pool.mu.Lock()
 	h.pool.idle[h.name] = h
 	h.pool.mu.Unlock()
+}
+
+// MoveSent passes the referee's hook for a sent request on to the
+// process's handle (see referee.Sender).
+func (h *pooled) MoveSent(ctx context.Context, req protocol.MoveRequest, sent func()) (string, error) {
+	if s, ok := h.Handle.(referee.Sender); ok {
+		return s.MoveSent(ctx, req, sent)
+	}
+	sent()
+	return h.Handle.Move(ctx, req)
 }
 
 // Kill ends the process for good (a penalty's restart, a dead agent).

@@ -2,6 +2,7 @@ package referee_test
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -10,6 +11,8 @@ import (
 	"arena/arena/referee"
 	"arena/arena/slots"
 	"arena/games/bohnenspiel"
+	"arena/games/dotsboxes"
+	"arena/plugins/protocol"
 )
 
 // evidenceMatch plays seat 0's steps against a prompt opponent with the
@@ -125,5 +128,123 @@ func TestMovesRecordTheirCPU(t *testing.T) {
 	}
 	if len(got) < 3 || got[0] != 30 || got[1] != 7 || got[2] != 0 {
 		t.Errorf("seat 0's moves' CPU %v ms, want 30, 7, then 0", got)
+	}
+}
+
+// sendingAgent is a fake agent whose handle says when a request has left
+// (referee.Sender). Before the request leaves it uses early CPU, which no
+// move may be charged: the referee reads the agent once the request is
+// sent, and reads it after a move when the next request is sent.
+type sendingAgent struct {
+	*fakeAgent
+	early time.Duration
+}
+
+func (s sendingAgent) MoveSent(ctx context.Context, req protocol.MoveRequest, sent func()) (string, error) {
+	s.mu.Lock()
+	s.cpu += s.early
+	s.mu.Unlock()
+	sent()
+	return s.fakeAgent.Move(ctx, req)
+}
+
+func TestMovesRecordTheirCPUFromTheSentRequest(t *testing.T) {
+	ms := time.Millisecond
+	clk := newReplyClock(time.Unix(1000, 0))
+	steps := []step{{cpu: 30 * ms}, {cpu: 7 * ms}, {cpu: 12 * ms}}
+	a := sendingAgent{&fakeAgent{clk: clk, steps: steps, mem: make(chan struct{})}, 5 * ms}
+	b := sendingAgent{&fakeAgent{clk: clk, mem: make(chan struct{})}, 5 * ms}
+	r := &referee.Referee{
+		Clock:  clk,
+		Sample: func() (slots.Sample, bool) { return slots.Sample{Load: 0.1, CPUs: 2}, true },
+		Launch: seatLauncher(a, b),
+	}
+	rec, err := r.Play(context.Background(), referee.Match{
+		ID: t.Name(), Game: bohnenspiel.Game{}, Profile: comp424(t), Seed: 3,
+		Players: [2]referee.Player{{Name: "a", Ref: "0"}, {Name: "b", Ref: "1"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [2][]float64
+	for _, m := range rec.Moves {
+		if m.Source != record.SourceAgent {
+			continue
+		}
+		if m.MoveCPUMS == nil {
+			t.Fatalf("move %d (seat %d, of %d) has no CPU time", m.Ply, m.Seat, len(rec.Moves))
+		}
+		got[m.Seat] = append(got[m.Seat], *m.MoveCPUMS)
+	}
+	if len(got[0]) < 4 || got[0][0] != 30 || got[0][1] != 7 || got[0][2] != 12 || got[0][3] != 0 {
+		t.Errorf("seat 0's moves' CPU %v ms, want 30, 7, 12, then 0 (none of the CPU used before a request left)", got[0])
+	}
+	for i, c := range got[1] {
+		if c != 0 {
+			t.Fatalf("seat 1's move %d charged %v ms, want 0", i, c)
+		}
+	}
+	last := rec.Moves[len(rec.Moves)-1]
+	if last.Source == record.SourceAgent && last.MoveCPUMS == nil {
+		t.Error("the game's last move has no CPU time: the reading owed at the end was not taken")
+	}
+}
+
+// In Dots and Boxes a player who closes a box moves again: the reading
+// taken as its next request leaves ends its last move too, with what it
+// used between its reply and that request.
+func TestMovesInARowRecordTheirCPU(t *testing.T) {
+	ms := time.Millisecond
+	clk := newReplyClock(time.Unix(1000, 0))
+	var steps [2][]step
+	for i := range 80 { // a seat makes at most 40 of Dots and Boxes' 40 moves
+		steps[i%2] = append(steps[i%2], step{cpu: time.Duration(i+1) * ms})
+	}
+	var agents [2]sendingAgent
+	for s := range agents {
+		agents[s] = sendingAgent{&fakeAgent{clk: clk, steps: steps[s], mem: make(chan struct{}), game: dotsboxes.Game{}}, 3 * ms}
+	}
+	prof, err := dotsboxes.Game{}.Profile(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &referee.Referee{
+		Clock:  clk,
+		Sample: func() (slots.Sample, bool) { return slots.Sample{Load: 0.1, CPUs: 2}, true },
+		Launch: seatLauncher(agents[0], agents[1]),
+	}
+	rec, err := r.Play(context.Background(), referee.Match{
+		ID: t.Name(), Game: dotsboxes.Game{}, Profile: prof, Seed: 3,
+		Players: [2]referee.Player{{Name: "a", Ref: "0"}, {Name: "b", Ref: "1"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n [2]int
+	again := 0
+	for i, m := range rec.Moves {
+		if m.Source != record.SourceAgent {
+			t.Fatalf("move %d came from %s", m.Ply, m.Source)
+		}
+		want := float64(steps[m.Seat][n[m.Seat]].cpu / ms)
+		n[m.Seat]++
+		if i+1 < len(rec.Moves) && rec.Moves[i+1].Seat == m.Seat {
+			// Read when the next request left: what the agent used
+			// between its reply and then is this move's.
+			want += 3
+		}
+		if m.MoveCPUMS == nil || *m.MoveCPUMS != want {
+			got := "none"
+			if m.MoveCPUMS != nil {
+				got = fmt.Sprint(*m.MoveCPUMS)
+			}
+			t.Fatalf("move %d (seat %d): CPU %s ms, want %v", m.Ply, m.Seat, got, want)
+		}
+		if i > 0 && rec.Moves[i-1].Seat == m.Seat {
+			again++
+		}
+	}
+	if again == 0 {
+		t.Fatal("no player moved twice in a row: the case is not exercised")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"arena/arena/clock"
@@ -32,6 +33,14 @@ type Handle interface {
 	MemoryExceeded() <-chan struct{}
 	// Stderr is the captured tail of the agent's stderr.
 	Stderr() string
+}
+
+// Sender is a Handle that says when a move request has left (MoveSent
+// calls sent then, before it waits for the reply). The referee takes the
+// agent's CPU readings there, while the agent wakes up, instead of on the
+// move's critical path; a Handle without it is read before the request.
+type Sender interface {
+	MoveSent(ctx context.Context, req protocol.MoveRequest, sent func()) (string, error)
 }
 
 // Player is an agent entered in a match.
@@ -95,6 +104,13 @@ func (h processHandle) Start(ctx context.Context, i protocol.StartInfo) error {
 	return h.Agent.Start(ctx, i)
 }
 func (h processHandle) Move(ctx context.Context, r protocol.MoveRequest) (string, error) {
+	return h.Agent.Move(ctx, r)
+}
+func (h processHandle) MoveSent(ctx context.Context, r protocol.MoveRequest, sent func()) (string, error) {
+	if s, ok := h.Agent.(Sender); ok {
+		return s.MoveSent(ctx, r, sent)
+	}
+	sent()
 	return h.Agent.Move(ctx, r)
 }
 func (h processHandle) Observe(ctx context.Context, seat int, move string, ply int) error {
@@ -172,6 +188,12 @@ type game struct {
 	dead    [2]bool // gone for the rest of the game
 	restart [2]bool // killed after a missed deadline; relaunch before its next turn
 	asked   [2]int  // move requests sent, for the first-move allowance
+
+	// cpuDue is, per seat, the agent's last move still owed its CPU
+	// reading after the reply (see settleCPU); launched counts each seat's
+	// launches, so a reading of a later process never settles it.
+	cpuDue   [2]pendingCPU
+	launched [2]int
 
 	deathRecorded [2]bool // the death event is written once per seat
 	history       []string
@@ -278,6 +300,8 @@ func (g *game) run(ctx context.Context) error {
 		}
 	}
 	g.rec.Final = g.st.Text()
+	g.settleCPU(0)
+	g.settleCPU(1)
 	g.goodbye(ctx)
 	g.rec.Ended = g.clk.Now().UTC()
 	return nil
@@ -291,6 +315,7 @@ func (g *game) launch(ctx context.Context, seat int) error {
 		return err
 	}
 	g.h[seat] = h
+	g.launched[seat]++
 	sctx := ctx
 	var cancel context.CancelFunc = func() {}
 	if g.prof.StartupTimeout > 0 {
@@ -337,6 +362,7 @@ func (g *game) turn(ctx context.Context, seat int) error {
 	if g.restart[seat] && !g.dead[seat] {
 		g.restart[seat] = false
 		if g.h[seat] != nil {
+			g.settleCPU(seat)
 			g.h[seat].Kill()
 		}
 		if err := g.launch(ctx, seat); err != nil {
@@ -367,7 +393,9 @@ func (g *game) turn(ctx context.Context, seat int) error {
 		timeLeft = limit
 	}
 	req := protocol.MoveRequest{
-		History:  append([]string(nil), g.history...),
+		// Capped: the history only grows by appends, which can then never
+		// write into what the agent's handle was given.
+		History:  g.history[:len(g.history):len(g.history)],
 		Board:    g.st.Text(),
 		Seat:     seat,
 		Ply:      g.st.Ply(),
@@ -380,26 +408,19 @@ func (g *game) turn(ctx context.Context, seat int) error {
 			req.View = view
 		}
 	}
-	callCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	cpuBefore, cpuErr := h.CPUTime()
-	start := g.clk.Now()
-	ch := make(chan reply, 1)
-	go func() {
-		text, err := h.Move(callCtx, req)
-		ch <- reply{text, err}
-	}()
-	var rp reply
-	select {
-	case rp = <-ch:
-	case <-g.clk.After(hard):
-		// A reply that arrived together with the deadline is still in time.
-		select {
-		case rp = <-ch:
-			goto replied
-		default:
+	cpuBefore, cpuErr := time.Duration(0), errNotSent
+	sent := func() {
+		cpuBefore, cpuErr = h.CPUTime()
+		if cpuErr == nil {
+			g.settle(seat, cpuBefore) // moving again: the same instant ends its last move
 		}
-		cancel()
+		g.settleCPU(1 - seat)
+	}
+	rp, timedOut, start := g.ask(ctx, h, req, hard, sent)
+	if err := ctx.Err(); err != nil && rp.err != nil {
+		return err // the game is called off; the failure is the arena's
+	}
+	if timedOut {
 		elapsed := g.clk.Now().Sub(start)
 		detail := fmt.Sprintf("no reply within %v (waited %v)", hard, elapsed.Round(time.Millisecond))
 		// Measured before a restart kills the process and its CPU count.
@@ -414,14 +435,11 @@ func (g *game) turn(ctx context.Context, seat int) error {
 		}
 		g.penalize(seat, engine.FailTimeout, detail, "")
 		return nil
-	case <-h.MemoryExceeded():
-		cancel()
+	}
+	if rp.err != nil && isMemory(h) {
 		g.penalize(seat, engine.FailMemory, fmt.Sprintf("over the %d MiB memory limit", g.prof.MemoryMB), "")
 		return nil
-	case <-ctx.Done():
-		return ctx.Err()
 	}
-replied:
 	elapsed := g.clk.Now().Sub(start)
 	wall := float64(elapsed.Microseconds()) / 1000
 
@@ -453,13 +471,6 @@ replied:
 			g.penalize(seat, engine.FailError, rp.err.Error(), "")
 			return nil
 		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if isMemory(h) {
-			g.penalize(seat, engine.FailMemory, fmt.Sprintf("over the %d MiB memory limit", g.prof.MemoryMB), "")
-			return nil
-		}
 		h.Kill()
 		g.dead[seat] = true
 		g.penalize(seat, engine.FailDead, "agent process died or hung up: "+rp.err.Error(), "")
@@ -487,14 +498,87 @@ replied:
 		return nil
 	}
 	g.apply(seat, mv, record.SourceAgent, wall)
-	if cpuAfter, err := h.CPUTime(); err == nil && cpuErr == nil {
-		ms := float64((cpuAfter - cpuBefore).Microseconds()) / 1000
-		g.rec.Moves[len(g.rec.Moves)-1].MoveCPUMS = &ms
+	if cpuErr == nil {
+		g.cpuDue[seat] = pendingCPU{due: true, launch: g.launched[seat], move: len(g.rec.Moves) - 1, before: cpuBefore}
+		if g.prof.Time == engine.CPUBudget {
+			g.settleCPU(seat) // the budget's own reading is taken now anyway
+		}
 	}
 	if load, ok := g.moveLoad(); ok {
 		g.rec.Moves[len(g.rec.Moves)-1].Load = &load
 	}
 	return nil
+}
+
+// ask sends req and waits for the reply, on the game's goroutine: a move
+// is the call made dozens of times a game, and a goroutine and a channel
+// per call, with the wake-ups of the runtime's threads they cost, took
+// longer than the round trip itself. The deadline, hard after the
+// request, cancels the call; timedOut says it did before a reply came.
+// A memory breach needs no watch: the host kills the agent, so the call
+// fails. start is the clock when the request left.
+func (g *game) ask(ctx context.Context, h Handle, req protocol.MoveRequest, hard time.Duration, sent func()) (rp reply, timedOut bool, start time.Time) {
+	callCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var fired atomic.Bool
+	s, ok := h.(Sender)
+	if !ok {
+		sent()
+	}
+	start = g.clk.Now()
+	stop := g.clk.AfterFunc(hard, func() {
+		fired.Store(true)
+		cancel()
+	})
+	if ok {
+		rp.text, rp.err = s.MoveSent(callCtx, req, sent)
+	} else {
+		rp.text, rp.err = h.Move(callCtx, req)
+	}
+	// A reply is judged by its time (Judge), even one that came with the
+	// deadline; a call the deadline ended is a timeout.
+	if !stop() && fired.Load() && rp.err != nil && ctx.Err() == nil {
+		return rp, true, start
+	}
+	return rp, false, start
+}
+
+// errNotSent: a move request never left, so its agent was not read.
+var errNotSent = errors.New("the request was not sent")
+
+// pendingCPU is a move owed the CPU reading after its reply.
+type pendingCPU struct {
+	due    bool
+	launch int           // the launch of the process read (game.launched)
+	move   int           // the move's index in the record
+	before time.Duration // the reading when its request left
+}
+
+// settleCPU gives seat's last move, if it is owed one, the reading after
+// its reply. The reading is put off to the next request's sending, where
+// it costs no time on any move's round trip; the agent is idle between its
+// reply and then, so the count (in 10 ms clock ticks) is the same. Before
+// a game's end or a restart the reading is taken at once.
+func (g *game) settleCPU(seat int) {
+	if !g.cpuDue[seat].due || g.h[seat] == nil {
+		return
+	}
+	if after, err := g.h[seat].CPUTime(); err == nil {
+		g.settle(seat, after)
+	}
+	g.cpuDue[seat] = pendingCPU{}
+}
+
+// settle records after, a reading of seat's current process, as the one
+// after its pending move, if that move was read from the same process.
+func (g *game) settle(seat int, after time.Duration) {
+	d := g.cpuDue[seat]
+	g.cpuDue[seat] = pendingCPU{}
+	if !d.due || d.launch != g.launched[seat] {
+		return
+	}
+	ms := float64((after - d.before).Microseconds()) / 1000
+	g.rec.Moves[d.move].MoveCPUMS = &ms
 }
 
 // badReply judges a reply that is no move text at all (too large, not

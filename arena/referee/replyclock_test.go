@@ -22,7 +22,7 @@ type replyClock struct {
 	*clock.Fake
 	mu      sync.Mutex
 	cond    *sync.Cond
-	timers  int           // After calls so far (one per move request)
+	timers  int           // AfterFunc calls so far (one per move request)
 	taken   int           // of those, the ones a fake agent has waited for
 	pending time.Duration // time that passes when the clock is next read
 }
@@ -49,14 +49,14 @@ func (c *replyClock) Now() time.Time {
 	return c.Fake.Now()
 }
 
-func (c *replyClock) After(d time.Duration) <-chan time.Time {
+func (c *replyClock) AfterFunc(d time.Duration, f func()) func() bool {
 	c.settle()
-	ch := c.Fake.After(d)
+	stop := c.Fake.AfterFunc(d, f)
 	c.mu.Lock()
 	c.timers++
 	c.cond.Broadcast()
 	c.mu.Unlock()
-	return ch
+	return stop
 }
 
 func (c *replyClock) Advance(d time.Duration) {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -153,6 +154,7 @@ func (e *env) loadLeague(cmd *cobra.Command, file string, sets []string, forRun 
 
 func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf runFlags) error {
 	out := cmd.OutOrStdout()
+	leagueGC()
 	spec, err := e.loadLeague(cmd, file, rf.sets, true)
 	if err != nil {
 		return err
@@ -583,3 +585,14 @@ func (p *leagueProgress) finish() {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
+
+// leagueGC lets a league's heap grow to five times its live size between
+// collections (GOGC=400) unless GOGC says otherwise: refereeing allocates
+// at every move, and at the default the collector ran every few games.
+// Measured on a league of 1,000 instant games: 6 % less time for 22 MiB
+// more peak memory (see docs/performance.md).
+func leagueGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+}

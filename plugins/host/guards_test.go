@@ -45,6 +45,20 @@ func TestParseStatTimesReadsFieldsFourteenToSeventeen(t *testing.T) {
 	if _, _, err := parseStatTimes([]byte("42 a S 1 2 3")); err == nil || !strings.Contains(err.Error(), "no command name") {
 		t.Errorf("no name: %v", err)
 	}
+	// A field that is no count is refused by its number, not read as 0.
+	bad := strings.Replace(string(statLine(20)), " 202 ", " 2x2 ", 1)
+	if _, _, err := parseStatTimes([]byte(bad)); err == nil || !strings.Contains(err.Error(), `field 15 is "2x2"`) {
+		t.Errorf("bad stime: %v, want field 15 refused", err)
+	}
+	for _, c := range []struct {
+		f    string
+		want int64
+		ok   bool
+	}{{"0", 0, true}, {"404", 404, true}, {"999999999999999999", 999999999999999999, true}, {"1000000000000000000", 0, false}, {"", 0, false}, {"-1", 0, false}, {"1.5", 0, false}} {
+		if v, ok := decimal([]byte(c.f)); v != c.want || ok != c.ok {
+			t.Errorf("decimal(%q) = %d, %v; want %d, %v", c.f, v, ok, c.want, c.ok)
+		}
+	}
 	// The name is cut at its last ')' even when that is the first byte.
 	f, err := statFields([]byte(")S 1 2"))
 	if err != nil || len(f) != 3 || string(f[0]) != "S" {

@@ -45,26 +45,55 @@ func statFields(b []byte) ([][]byte, error) {
 	return bytes.Fields(b[name:]), nil
 }
 
-// parseStatTimes reads utime+stime and cutime+cstime from a stat file's text.
+// parseStatTimes reads utime+stime and cutime+cstime from a stat file's
+// text. It is read twice around every move, so it walks the line in place
+// instead of splitting it: the split's allocations were a quarter of a
+// reading's cost.
 func parseStatTimes(b []byte) (own, children time.Duration, err error) {
-	f, err := statFields(b)
-	if err != nil {
-		return 0, 0, err
+	name := bytes.LastIndexByte(b, ')') + 1
+	if name == 0 {
+		return 0, 0, errors.New("parse stat: no command name")
 	}
-	// utime, stime, cutime, cstime are fields 14-17: f[11] to f[14].
-	if len(f) < 15 {
-		return 0, 0, fmt.Errorf("parse stat: %d fields", len(f))
-	}
+	// utime, stime, cutime, cstime are fields 14-17: the 12th to 15th
+	// after the command name.
 	var t [4]int64
-	for j, k := range []int{11, 12, 13, 14} {
-		v, err := strconv.ParseInt(string(f[k]), 10, 64)
-		if err != nil {
-			return 0, 0, fmt.Errorf("parse stat: %w", err)
+	n := 0 // fields seen after the name
+	for rest := b[name:]; n < 15; n++ {
+		rest = bytes.TrimLeft(rest, " \n")
+		if len(rest) == 0 {
+			return 0, 0, fmt.Errorf("parse stat: %d fields", n)
 		}
-		t[j] = v
+		end := bytes.IndexAny(rest, " \n")
+		if end < 0 {
+			end = len(rest)
+		}
+		if n >= 11 {
+			v, ok := decimal(rest[:end])
+			if !ok {
+				return 0, 0, fmt.Errorf("parse stat: field %d is %q, not a count", n+3, rest[:end])
+			}
+			t[n-11] = v
+		}
+		rest = rest[end:]
 	}
 	tick := func(n int64) time.Duration { return time.Duration(n) * time.Second / clockTicks }
 	return tick(t[0] + t[1]), tick(t[2] + t[3]), nil
+}
+
+// decimal reads a non-negative decimal count of at most 18 digits (a tick
+// count; more would overflow the sum).
+func decimal(f []byte) (int64, bool) {
+	if len(f) == 0 || len(f) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range f {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v, true
 }
 
 // statusMemory reads VmRSS and VmHWM in bytes from a /proc status file.

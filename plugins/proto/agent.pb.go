@@ -367,8 +367,16 @@ type MoveRequest struct {
 	// On the move channel only (protocol version 3): the request's number,
 	// which its reply carries back; with cancel set, the arena gives up on
 	// request call_id and no other field matters.
-	CallId        uint64 `protobuf:"varint,9,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
-	Cancel        bool   `protobuf:"varint,10,opt,name=cancel,proto3" json:"cancel,omitempty"`
+	CallId uint64 `protobuf:"varint,9,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	Cancel bool   `protobuf:"varint,10,opt,name=cancel,proto3" json:"cancel,omitempty"`
+	// On the move channel only (protocol version 4): a request with one of
+	// these set is not a move but that call, answered as StartGame, Observe
+	// or EndGame would be; its reply carries call_id and, when the call
+	// failed, the failure in error. A game's every call then travels on the
+	// channel, which costs a fraction of a gRPC call.
+	Start         *StartRequest   `protobuf:"bytes,11,opt,name=start,proto3" json:"start,omitempty"`
+	Observe       *ObserveRequest `protobuf:"bytes,12,opt,name=observe,proto3" json:"observe,omitempty"`
+	End           *EndRequest     `protobuf:"bytes,13,opt,name=end,proto3" json:"end,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -471,6 +479,27 @@ func (x *MoveRequest) GetCancel() bool {
 		return x.Cancel
 	}
 	return false
+}
+
+func (x *MoveRequest) GetStart() *StartRequest {
+	if x != nil {
+		return x.Start
+	}
+	return nil
+}
+
+func (x *MoveRequest) GetObserve() *ObserveRequest {
+	if x != nil {
+		return x.Observe
+	}
+	return nil
+}
+
+func (x *MoveRequest) GetEnd() *EndRequest {
+	if x != nil {
+		return x.End
+	}
+	return nil
 }
 
 type MoveReply struct {
@@ -785,7 +814,7 @@ const file_plugins_proto_agent_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\f\n" +
 	"\n" +
-	"StartReply\"\x97\x02\n" +
+	"StartReply\"\xb3\x03\n" +
 	"\vMoveRequest\x12\x18\n" +
 	"\ahistory\x18\x01 \x03(\tR\ahistory\x12\x14\n" +
 	"\x05board\x18\x02 \x01(\tR\x05board\x12\x12\n" +
@@ -798,7 +827,10 @@ const file_plugins_proto_agent_proto_rawDesc = "" +
 	"\fhistory_from\x18\b \x01(\x05R\vhistoryFrom\x12\x17\n" +
 	"\acall_id\x18\t \x01(\x04R\x06callId\x12\x16\n" +
 	"\x06cancel\x18\n" +
-	" \x01(\bR\x06cancel\"q\n" +
+	" \x01(\bR\x06cancel\x122\n" +
+	"\x05start\x18\v \x01(\v2\x1c.arena.agent.v1.StartRequestR\x05start\x128\n" +
+	"\aobserve\x18\f \x01(\v2\x1e.arena.agent.v1.ObserveRequestR\aobserve\x12,\n" +
+	"\x03end\x18\r \x01(\v2\x1a.arena.agent.v1.EndRequestR\x03end\"q\n" +
 	"\tMoveReply\x12\x12\n" +
 	"\x04move\x18\x01 \x01(\fR\x04move\x12\x14\n" +
 	"\x05error\x18\x02 \x01(\fR\x05error\x12!\n" +
@@ -856,21 +888,24 @@ var file_plugins_proto_agent_proto_depIdxs = []int32{
 	11, // 0: arena.agent.v1.StartRequest.params:type_name -> arena.agent.v1.StartRequest.ParamsEntry
 	2,  // 1: arena.agent.v1.StartRequest.clock:type_name -> arena.agent.v1.Clock
 	12, // 2: arena.agent.v1.StartRequest.options:type_name -> arena.agent.v1.StartRequest.OptionsEntry
-	0,  // 3: arena.agent.v1.Agent.Describe:input_type -> arena.agent.v1.DescribeRequest
-	3,  // 4: arena.agent.v1.Agent.StartGame:input_type -> arena.agent.v1.StartRequest
-	5,  // 5: arena.agent.v1.Agent.Move:input_type -> arena.agent.v1.MoveRequest
-	7,  // 6: arena.agent.v1.Agent.Observe:input_type -> arena.agent.v1.ObserveRequest
-	9,  // 7: arena.agent.v1.Agent.EndGame:input_type -> arena.agent.v1.EndRequest
-	1,  // 8: arena.agent.v1.Agent.Describe:output_type -> arena.agent.v1.DescribeReply
-	4,  // 9: arena.agent.v1.Agent.StartGame:output_type -> arena.agent.v1.StartReply
-	6,  // 10: arena.agent.v1.Agent.Move:output_type -> arena.agent.v1.MoveReply
-	8,  // 11: arena.agent.v1.Agent.Observe:output_type -> arena.agent.v1.ObserveReply
-	10, // 12: arena.agent.v1.Agent.EndGame:output_type -> arena.agent.v1.EndReply
-	8,  // [8:13] is the sub-list for method output_type
-	3,  // [3:8] is the sub-list for method input_type
-	3,  // [3:3] is the sub-list for extension type_name
-	3,  // [3:3] is the sub-list for extension extendee
-	0,  // [0:3] is the sub-list for field type_name
+	3,  // 3: arena.agent.v1.MoveRequest.start:type_name -> arena.agent.v1.StartRequest
+	7,  // 4: arena.agent.v1.MoveRequest.observe:type_name -> arena.agent.v1.ObserveRequest
+	9,  // 5: arena.agent.v1.MoveRequest.end:type_name -> arena.agent.v1.EndRequest
+	0,  // 6: arena.agent.v1.Agent.Describe:input_type -> arena.agent.v1.DescribeRequest
+	3,  // 7: arena.agent.v1.Agent.StartGame:input_type -> arena.agent.v1.StartRequest
+	5,  // 8: arena.agent.v1.Agent.Move:input_type -> arena.agent.v1.MoveRequest
+	7,  // 9: arena.agent.v1.Agent.Observe:input_type -> arena.agent.v1.ObserveRequest
+	9,  // 10: arena.agent.v1.Agent.EndGame:input_type -> arena.agent.v1.EndRequest
+	1,  // 11: arena.agent.v1.Agent.Describe:output_type -> arena.agent.v1.DescribeReply
+	4,  // 12: arena.agent.v1.Agent.StartGame:output_type -> arena.agent.v1.StartReply
+	6,  // 13: arena.agent.v1.Agent.Move:output_type -> arena.agent.v1.MoveReply
+	8,  // 14: arena.agent.v1.Agent.Observe:output_type -> arena.agent.v1.ObserveReply
+	10, // 15: arena.agent.v1.Agent.EndGame:output_type -> arena.agent.v1.EndReply
+	11, // [11:16] is the sub-list for method output_type
+	6,  // [6:11] is the sub-list for method input_type
+	6,  // [6:6] is the sub-list for extension type_name
+	6,  // [6:6] is the sub-list for extension extendee
+	0,  // [0:6] is the sub-list for field type_name
 }
 
 func init() { file_plugins_proto_agent_proto_init() }

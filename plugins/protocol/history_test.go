@@ -3,6 +3,7 @@ package protocol
 import (
 	"context"
 	"net"
+	"path"
 	"path/filepath"
 	"reflect"
 	"sync"
@@ -36,9 +37,10 @@ func (*recorder) End(context.Context, EndInfo) error              { return nil }
 
 // wire notes what each move request carried.
 type wire struct {
-	mu   sync.Mutex
-	from []int
-	sent []int
+	mu    sync.Mutex
+	from  []int
+	sent  []int
+	calls []string // every gRPC method called, in order
 }
 
 // pair connects a Client to a server over a Unix socket, recording the
@@ -57,11 +59,12 @@ func pairWith(t testing.TB, impl Agent) (*Client, *server, *recorder, *wire) {
 	}
 	srv := &server{impl: impl}
 	gs := grpc.NewServer(grpc.UnaryInterceptor(func(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+		w.mu.Lock()
+		w.calls = append(w.calls, path.Base(info.FullMethod))
 		if m, ok := req.(*pb.MoveRequest); ok {
-			w.mu.Lock()
 			w.from, w.sent = append(w.from, int(m.HistoryFrom)), append(w.sent, len(m.History))
-			w.mu.Unlock()
 		}
+		w.mu.Unlock()
 		return h(ctx, req)
 	}))
 	pb.RegisterAgentServer(gs, srv)

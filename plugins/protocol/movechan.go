@@ -26,12 +26,15 @@ import (
 // side, several times a socket round trip; a move is the one call made
 // dozens of times a game, so it gets the socket. Only the two processes
 // hold the pair's ends, so it needs neither an address nor the plugin
-// channel's TLS. Everything else (describe, start, observe, end) stays on
-// gRPC, and so does a move once the channel is down.
+// channel's TLS. Since protocol version 4 a game's start, observations
+// and end travel on it too (a league of instant agents spent a tenth of
+// its time in the start and end calls over gRPC); Describe stays on gRPC,
+// and so does every call once the channel is down.
 //
 // A frame is a 4-byte big-endian length and a protobuf message: a
-// MoveRequest from the arena (call_id numbers it; cancel gives up on it),
-// a MoveReply from the agent carrying the call_id it answers.
+// MoveRequest from the arena (call_id numbers it; cancel gives up on it;
+// start, observe or end make it that call instead of a move), a MoveReply
+// from the agent carrying the call_id it answers.
 
 // MoveFDEnv names the environment variable holding the descriptor number
 // of an agent process's end of its move channel.
@@ -240,10 +243,7 @@ func (a *agentChannel) watch() {
 }
 
 func (a *agentChannel) answer(ctx context.Context, id uint64, req *pb.MoveRequest) {
-	reply, err := a.s.Move(ctx, req) // errors and panics come back in the reply
-	if reply == nil {
-		reply = &pb.MoveReply{Error: []byte(fmt.Sprint("agent failed: ", err))}
-	}
+	reply := a.s.channelCall(ctx, req)
 	reply.CallId = id
 	a.wmu.Lock()
 	defer a.wmu.Unlock()
@@ -251,6 +251,31 @@ func (a *agentChannel) answer(ctx context.Context, id uint64, req *pb.MoveReques
 	if writeFrame(a.conn, reply) != nil {
 		a.shut() // the arena stopped reading: it falls back to gRPC
 	}
+}
+
+// channelCall answers one request frame: a move, or (protocol version 4)
+// the start, an observation or the end of a game. Errors and panics come
+// back in the reply.
+func (s *server) channelCall(ctx context.Context, req *pb.MoveRequest) *pb.MoveReply {
+	var err error
+	switch {
+	case req.Start != nil:
+		_, err = s.StartGame(ctx, req.Start)
+	case req.Observe != nil:
+		_, err = s.Observe(ctx, req.Observe)
+	case req.End != nil:
+		_, err = s.EndGame(ctx, req.End)
+	default:
+		reply, err := s.Move(ctx, req)
+		if reply == nil {
+			reply = &pb.MoveReply{Error: []byte(fmt.Sprint("agent failed: ", err))}
+		}
+		return reply
+	}
+	if err != nil {
+		return &pb.MoveReply{Error: []byte(err.Error())}
+	}
+	return &pb.MoveReply{}
 }
 
 // shut ends the channel: the arena is gone or broke it; every move still
@@ -295,10 +320,10 @@ func (m *moveChannel) down() error {
 	return m.err
 }
 
-// call sends msg and reads its reply, or gives up when ctx ends. It
-// returns errChannelDown, having sent nothing, when the channel was
-// already down.
-func (m *moveChannel) call(ctx context.Context, msg *pb.MoveRequest, limit int) (*pb.MoveReply, error) {
+// call sends msg and reads its reply, or gives up when ctx ends; sent,
+// when not nil, is called once msg has left. It returns errChannelDown,
+// having sent nothing, when the channel was already down.
+func (m *moveChannel) call(ctx context.Context, msg *pb.MoveRequest, limit int, sent func()) (*pb.MoveReply, error) {
 	m.callMu.Lock()
 	defer m.callMu.Unlock()
 	if m.down() != nil {
@@ -311,6 +336,9 @@ func (m *moveChannel) call(ctx context.Context, msg *pb.MoveRequest, limit int) 
 		err = fmt.Errorf("move channel: send: %w", err)
 		m.fail(err)
 		return nil, err
+	}
+	if sent != nil {
+		sent()
 	}
 	// The end of ctx interrupts the read; the deadline is cleared once the
 	// interruption can no longer come.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"reflect"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -295,7 +296,7 @@ func FuzzChannelReplies(f *testing.F) {
 		}()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		rep, err := m.call(ctx, &pb.MoveRequest{}, 100)
+		rep, err := m.call(ctx, &pb.MoveRequest{}, 100, nil)
 		if ctx.Err() != nil {
 			t.Fatal("a call on a channel the agent closed did not return")
 		}
@@ -364,5 +365,126 @@ func TestChannelHandsOnAfterTheWatcherSlept(t *testing.T) {
 	}
 	if m, err := c.Move(context.Background(), MoveRequest{Ply: 2}); err != nil || m != "quick" {
 		t.Fatalf("move after the cancelled one: %q, %v", m, err)
+	}
+}
+
+// gameCalls records the calls of a game other than moves.
+type gameCalls struct {
+	agentFunc
+	mu       sync.Mutex
+	log      []string
+	startErr error // Start's answer
+	block    bool  // Start waits for its context to end
+	panicEnd bool
+}
+
+func (g *gameCalls) note(s string) {
+	g.mu.Lock()
+	g.log = append(g.log, s)
+	g.mu.Unlock()
+}
+
+func (g *gameCalls) Start(ctx context.Context, info StartInfo) error {
+	g.note(fmt.Sprintf("start %s seat %d %s %v seed %d", info.GameID, info.Seat, info.Clock.Model, info.Clock.MoveLimit, info.Seed))
+	if g.block {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	return g.startErr
+}
+
+func (g *gameCalls) Observe(_ context.Context, seat int, move string, ply int) error {
+	g.note(fmt.Sprintf("observe %d %s %d", seat, move, ply))
+	return nil
+}
+
+func (g *gameCalls) End(_ context.Context, info EndInfo) error {
+	if g.panicEnd {
+		panic("end exploded")
+	}
+	g.note(fmt.Sprintf("end winner %d %s %v", info.Winner, info.Reason, info.Scores))
+	return nil
+}
+
+func (g *gameCalls) seen() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return strings.Join(g.log, "; ")
+}
+
+func TestGameCallsTravelOnTheChannel(t *testing.T) {
+	ctx := context.Background()
+	g := &gameCalls{agentFunc: func(context.Context, MoveRequest) (string, error) { return "m", nil }}
+	c, _, _, w := channelPair(t, g)
+	if err := c.Start(ctx, StartInfo{GameID: "g1", Seat: 1, Seed: 7, Clock: Clock{Model: "per-move", MoveLimit: 2 * time.Second}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Observe(ctx, 0, "PIT 3", 4); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := c.Move(ctx, MoveRequest{History: []string{"a"}}); err != nil || m != "m" {
+		t.Fatalf("move: %q, %v", m, err)
+	}
+	if err := c.End(ctx, EndInfo{Winner: 1, Reason: "r", Scores: []int{3, 4}}); err != nil {
+		t.Fatal(err)
+	}
+	want := "start g1 seat 1 per-move 2s seed 7; observe 0 PIT 3 4; end winner 1 r [3 4]"
+	if got := g.seen(); got != want {
+		t.Errorf("the agent saw %q, want %q", got, want)
+	}
+	w.mu.Lock()
+	calls := fmt.Sprint(w.calls)
+	w.mu.Unlock()
+	if calls != "[]" {
+		t.Errorf("gRPC calls %s with the channel up, want none", calls)
+	}
+
+	// The agent's failures come back with its words, and the channel
+	// stays up for the next call.
+	g.startErr = errors.New("no such game here")
+	if err := c.Start(ctx, StartInfo{GameID: "g2"}); err == nil || !strings.Contains(err.Error(), "no such game here") {
+		t.Errorf("failed start: %v, want the agent's words", err)
+	}
+	g.panicEnd = true
+	if err := c.End(ctx, EndInfo{}); err == nil || !strings.Contains(err.Error(), "end exploded") {
+		t.Errorf("panicking end: %v, want the panic reported", err)
+	}
+	if !c.MoveChannel() {
+		t.Fatal("an agent's failure took the channel down")
+	}
+
+	// A start given up on is cancelled at the agent; the channel stays in
+	// step for the move after it.
+	g.startErr, g.block = nil, true
+	sctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	if err := c.Start(sctx, StartInfo{GameID: "g3"}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("start past its deadline: %v", err)
+	}
+	if m, err := c.Move(ctx, MoveRequest{History: []string{"a"}}); err != nil || m != "m" {
+		t.Fatalf("move after a cancelled start: %q, %v", m, err)
+	}
+
+	// Once the channel is down, the same calls go through gRPC.
+	g.block = false
+	c.Close()
+	if err := c.Start(ctx, StartInfo{GameID: "g4"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Observe(ctx, 1, "x", 5); err != nil {
+		t.Fatal(err)
+	}
+	g.panicEnd = false
+	if err := c.End(ctx, EndInfo{Winner: -1}); err != nil {
+		t.Fatal(err)
+	}
+	w.mu.Lock()
+	calls = fmt.Sprint(w.calls)
+	w.mu.Unlock()
+	if calls != "[StartGame Observe EndGame]" {
+		t.Errorf("gRPC calls %s with the channel down, want [StartGame Observe EndGame]", calls)
+	}
+	if got := g.seen(); !strings.HasSuffix(got, "start g4 seat 0  0s seed 0; observe 1 x 5; end winner -1  []") {
+		t.Errorf("the agent saw %q", got)
 	}
 }

@@ -36,7 +36,8 @@ import (
 // keeps the game's history and hands agents the whole of it, as before.
 // Version 3: moves travel on the move channel (movechan.go) where the
 // arena opens one.
-const Version = 3
+// Version 4: so do a game's start, observations and end.
+const Version = 4
 
 // Refusal explains a handshake refused for the protocol version: goMsg is
 // go-plugin's error text ("... Plugin version: 2, Client versions: [1]"),
@@ -406,15 +407,18 @@ func (c *Client) Close() {
 
 // move makes one move call: over the move channel while it is up, else
 // through gRPC.
-func (c *Client) move(ctx context.Context, msg *pb.MoveRequest, limit int) (*pb.MoveReply, error) {
+func (c *Client) move(ctx context.Context, msg *pb.MoveRequest, limit int, sent func()) (*pb.MoveReply, error) {
 	c.mu.Lock()
 	ch := c.ch
 	c.mu.Unlock()
 	if ch != nil {
-		r, err := ch.call(ctx, msg, limit)
+		r, err := ch.call(ctx, msg, limit, sent)
 		if !errors.Is(err, errChannelDown) {
 			return r, err
 		}
+	}
+	if sent != nil {
+		sent()
 	}
 	r, err := c.rpc.Move(ctx, msg, grpc.MaxCallRecvMsgSize(RecvLimit(limit)))
 	if err != nil {
@@ -446,7 +450,7 @@ func (c *Client) Start(ctx context.Context, info StartInfo) error {
 	c.mu.Lock()
 	c.acked = 0
 	c.mu.Unlock()
-	_, err := c.rpc.StartGame(ctx, &pb.StartRequest{
+	req := &pb.StartRequest{
 		GameId: info.GameID, Game: info.Game, Params: info.Params, Seat: int32(info.Seat),
 		Profile: info.Profile, Opponent: info.Opponent, Options: info.Options, Seed: info.Seed,
 		Clock: &pb.Clock{
@@ -456,8 +460,35 @@ func (c *Client) Start(ctx context.Context, info StartInfo) error {
 			CushionMs:        info.Clock.Cushion.Milliseconds(),
 			BudgetMs:         info.Clock.Budget.Milliseconds(),
 		},
-	})
+	}
+	if done, err := c.onChannel(ctx, &pb.MoveRequest{Start: req}); done {
+		return err
+	}
+	_, err := c.rpc.StartGame(ctx, req)
 	return err
+}
+
+// onChannel makes a call other than a move (start, observe, end) on the
+// move channel while it is up. done is false when the call must go
+// through gRPC instead: there is no channel, or it is down. The agent's
+// failure comes back as an error with its text.
+func (c *Client) onChannel(ctx context.Context, msg *pb.MoveRequest) (done bool, err error) {
+	c.mu.Lock()
+	ch := c.ch
+	c.mu.Unlock()
+	if ch == nil {
+		return false, nil
+	}
+	r, err := ch.call(ctx, msg, c.maxReply(), nil)
+	switch {
+	case errors.Is(err, errChannelDown):
+		return false, nil
+	case err != nil:
+		return true, err
+	case len(r.Error) > 0:
+		return true, fmt.Errorf("the agent failed: %s", Bounded(string(r.Error), ErrorTextLimit))
+	}
+	return true, nil
 }
 
 // Move asks for a move. req.History is the whole history; what goes on
@@ -467,6 +498,14 @@ func (c *Client) Start(ctx context.Context, info StartInfo) error {
 // transport before it is held (a *BadReplyError), and an error report is
 // cut to ErrorTextLimit.
 func (c *Client) Move(ctx context.Context, req MoveRequest) (string, error) {
+	return c.MoveSent(ctx, req, nil)
+}
+
+// MoveSent is Move calling sent, when not nil, once the request has left
+// (on gRPC, just before the call), before waiting for the reply: the
+// referee takes its readings there, while the agent wakes up. sent is not
+// called when the request could not be sent.
+func (c *Client) MoveSent(ctx context.Context, req MoveRequest, sent func()) (string, error) {
 	limit := c.maxReply()
 	c.mu.Lock()
 	from := c.acked
@@ -478,10 +517,10 @@ func (c *Client) Move(ctx context.Context, req MoveRequest) (string, error) {
 		History: req.History[from:], HistoryFrom: int32(from), Board: req.Board, Seat: int32(req.Seat), Ply: int32(req.Ply),
 		TimeLeftMs: req.TimeLeft.Milliseconds(), DeadlineUnixMs: req.Deadline.UnixMilli(), View: req.View,
 	}
-	r, err := c.move(ctx, msg, limit)
+	r, err := c.move(ctx, msg, limit, sent)
 	if err == nil && r.NeedHistory && from > 0 {
 		msg.History, msg.HistoryFrom = req.History, 0
-		r, err = c.move(ctx, msg, limit)
+		r, err = c.move(ctx, msg, limit, nil)
 	}
 	if err != nil {
 		return "", err
@@ -516,7 +555,11 @@ func ValidText(s string) string {
 
 // Observe reports a played move.
 func (c *Client) Observe(ctx context.Context, seat int, move string, ply int) error {
-	_, err := c.rpc.Observe(ctx, &pb.ObserveRequest{Seat: int32(seat), Move: move, Ply: int32(ply)})
+	req := &pb.ObserveRequest{Seat: int32(seat), Move: move, Ply: int32(ply)}
+	if done, err := c.onChannel(ctx, &pb.MoveRequest{Observe: req}); done {
+		return err
+	}
+	_, err := c.rpc.Observe(ctx, req)
 	return err
 }
 
@@ -526,6 +569,10 @@ func (c *Client) End(ctx context.Context, info EndInfo) error {
 	for i, v := range info.Scores {
 		scores[i] = int32(v)
 	}
-	_, err := c.rpc.EndGame(ctx, &pb.EndRequest{Winner: int32(info.Winner), Draw: info.Draw, Reason: info.Reason, Scores: scores})
+	req := &pb.EndRequest{Winner: int32(info.Winner), Draw: info.Draw, Reason: info.Reason, Scores: scores}
+	if done, err := c.onChannel(ctx, &pb.MoveRequest{End: req}); done {
+		return err
+	}
+	_, err := c.rpc.EndGame(ctx, req)
 	return err
 }

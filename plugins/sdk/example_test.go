@@ -228,7 +228,7 @@ func ExampleWithRegistry() {
 func ExampleOption() {
 	opts := []sdk.Option{sdk.WithProtocolVersion(sdk.ProtocolVersion)}
 	fmt.Println(sdk.ServeConfig(first{}, opts...).HandshakeConfig.ProtocolVersion)
-	// Output: 3
+	// Output: 4
 }
 
 // WithProtocolVersion builds an agent of another protocol version, which
@@ -237,7 +237,7 @@ func ExampleOption() {
 func ExampleWithProtocolVersion() {
 	c := sdk.ServeConfig(first{}, sdk.WithProtocolVersion(sdk.ProtocolVersion+1))
 	fmt.Println(c.HandshakeConfig.ProtocolVersion)
-	// Output: 4
+	// Output: 5
 }
 
 // ProtocolVersion is the version this SDK speaks.
@@ -252,7 +252,7 @@ func ExampleServeConfig() {
 	c := sdk.ServeConfig(first{})
 	_, ok := c.Plugins[protocol.PluginName]
 	fmt.Println(c.HandshakeConfig.ProtocolVersion, ok, c.GRPCServer != nil)
-	// Output: 3 true true
+	// Output: 4 true true
 }
 
 // Serve is the whole of main. It does not return: the process exits when
