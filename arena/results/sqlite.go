@@ -393,44 +393,88 @@ func (s *SQLite) Matches(ctx context.Context, league string) ([]Match, error) {
 // primary key (the match id) makes a second write of the same match a
 // no-op.
 func (s *SQLite) AddGame(ctx context.Context, league string, g *record.Game) (bool, error) {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return false, fmt.Errorf("game %s: %w", g.ID, err)
-	}
-	defer tx.Rollback()
-	added, err := addGame(ctx, tx, league, g)
+	added, err := s.AddGames(ctx, league, []*record.Game{g})
 	if err != nil {
 		return false, err
 	}
-	if err := tx.Commit(); err != nil {
-		return false, fmt.Errorf("game %s: commit: %w", g.ID, err)
-	}
-	return added, nil
+	return added[0], nil
 }
 
 // AddGames stores several finished games of a league in one transaction
 // (one durable commit for all): all of them or, on an error, none. Each
 // flag says whether that game was new.
 func (s *SQLite) AddGames(ctx context.Context, league string, games []*record.Game) ([]bool, error) {
+	fail := func(err error) error {
+		if len(games) == 1 {
+			return fmt.Errorf("game %s: %w", games[0].ID, err)
+		}
+		return fmt.Errorf("league %s: %w", league, err)
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return nil, fmt.Errorf("league %s: %w", league, err)
+		return nil, fail(err)
 	}
 	defer tx.Rollback()
+	w, err := newGameWriter(ctx, tx)
+	if err != nil {
+		return nil, fail(err)
+	}
+	defer w.close()
 	added := make([]bool, len(games))
 	for i, g := range games {
-		if added[i], err = addGame(ctx, tx, league, g); err != nil {
+		if added[i], err = w.add(ctx, league, g); err != nil {
 			return nil, err
 		}
 	}
 	if err := tx.Commit(); err != nil {
+		if len(games) == 1 {
+			return nil, fmt.Errorf("game %s: commit: %w", games[0].ID, err)
+		}
 		return nil, fmt.Errorf("league %s: commit of %d games: %w", league, len(games), err)
 	}
 	return added, nil
 }
 
-// addGame writes one game inside tx; false when its match already has one.
-func addGame(ctx context.Context, tx *sql.Tx, league string, g *record.Game) (bool, error) {
+// gameWriter holds a transaction's inserts of games, prepared once: a
+// game is dozens of rows (a row per move), and preparing each insert anew
+// cost more than running it.
+type gameWriter struct {
+	game, move, event, penalty, stderr *sql.Stmt
+}
+
+func newGameWriter(ctx context.Context, tx *sql.Tx) (*gameWriter, error) {
+	w := &gameWriter{}
+	for _, p := range []struct {
+		dst **sql.Stmt
+		sql string
+	}{
+		{&w.game, `INSERT INTO games(match_id, league, winner, draw, score0, score1, reason, forfeit, plies, started, ended, record)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(match_id) DO NOTHING`},
+		{&w.move, `INSERT INTO moves(game_id, idx, ply, seat, text, source, wall_ms, cpu_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&w.event, `INSERT INTO events(game_id, idx, ply, seat, kind, penalty, detail, reply) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&w.penalty, `INSERT INTO penalties(game_id, seat, kind, count) VALUES (?, ?, ?, ?)`},
+		{&w.stderr, `INSERT INTO stderr(game_id, seat, tail) VALUES (?, ?, ?)`},
+	} {
+		st, err := tx.PrepareContext(ctx, p.sql)
+		if err != nil {
+			w.close()
+			return nil, fmt.Errorf("prepare: %w", err)
+		}
+		*p.dst = st
+	}
+	return w, nil
+}
+
+func (w *gameWriter) close() {
+	for _, st := range []*sql.Stmt{w.game, w.move, w.event, w.penalty, w.stderr} {
+		if st != nil {
+			st.Close()
+		}
+	}
+}
+
+// add writes one game; false when its match already has one.
+func (w *gameWriter) add(ctx context.Context, league string, g *record.Game) (bool, error) {
 	body, err := json.Marshal(g)
 	if err != nil {
 		return false, fmt.Errorf("game %s: encode record: %w", g.ID, err)
@@ -440,10 +484,7 @@ func addGame(ctx context.Context, tx *sql.Tx, league string, g *record.Game) (bo
 		s0 = sql.NullInt64{Int64: int64(g.Result.Scores[0]), Valid: true}
 		s1 = sql.NullInt64{Int64: int64(g.Result.Scores[1]), Valid: true}
 	}
-	res, err := tx.ExecContext(ctx, `
-		INSERT INTO games(match_id, league, winner, draw, score0, score1, reason, forfeit, plies, started, ended, record)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(match_id) DO NOTHING`,
-		g.ID, league, g.Result.Winner, g.Result.Draw, s0, s1, g.Result.Reason, g.Result.Forfeit, len(g.Moves),
+	res, err := w.game.ExecContext(ctx, g.ID, league, g.Result.Winner, g.Result.Draw, s0, s1, g.Result.Reason, g.Result.Forfeit, len(g.Moves),
 		ts(g.Started), ts(g.Ended), string(body))
 	if err != nil {
 		if strings.Contains(err.Error(), "FOREIGN KEY") {
@@ -457,25 +498,23 @@ func addGame(ctx context.Context, tx *sql.Tx, league string, g *record.Game) (bo
 		return false, nil
 	}
 	for i, m := range g.Moves {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO moves(game_id, idx, ply, seat, text, source, wall_ms, cpu_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			g.ID, i, m.Ply, m.Seat, m.Text, m.Source, m.WallMS, m.CPUMS); err != nil {
+		if _, err := w.move.ExecContext(ctx, g.ID, i, m.Ply, m.Seat, m.Text, m.Source, m.WallMS, m.CPUMS); err != nil {
 			return false, fmt.Errorf("game %s: move %d: %w", g.ID, i, err)
 		}
 	}
 	for i, e := range g.Events {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO events(game_id, idx, ply, seat, kind, penalty, detail, reply) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			g.ID, i, e.Ply, e.Seat, e.Kind, e.Penalty, e.Detail, e.Reply); err != nil {
+		if _, err := w.event.ExecContext(ctx, g.ID, i, e.Ply, e.Seat, e.Kind, e.Penalty, e.Detail, e.Reply); err != nil {
 			return false, fmt.Errorf("game %s: event %d: %w", g.ID, i, err)
 		}
 	}
 	for seat := range 2 {
 		for kind, n := range g.Penalties(seat) {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO penalties(game_id, seat, kind, count) VALUES (?, ?, ?, ?)`, g.ID, seat, kind, n); err != nil {
+			if _, err := w.penalty.ExecContext(ctx, g.ID, seat, kind, n); err != nil {
 				return false, fmt.Errorf("game %s: penalties: %w", g.ID, err)
 			}
 		}
 		if g.Stderr[seat] != "" {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO stderr(game_id, seat, tail) VALUES (?, ?, ?)`, g.ID, seat, g.Stderr[seat]); err != nil {
+			if _, err := w.stderr.ExecContext(ctx, g.ID, seat, g.Stderr[seat]); err != nil {
 				return false, fmt.Errorf("game %s: stderr: %w", g.ID, err)
 			}
 		}
