@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -91,6 +92,39 @@ func TestReadOnlyRefusesAnotherSchema(t *testing.T) {
 		} else if !strings.Contains(err.Error(), "schema version 999") {
 			t.Errorf("%s: %v; want the versions named", name, err)
 		}
+	}
+	// Without a write-ahead log the refusal names none.
+	for _, f := range []string{path + "-wal", path + "-shm"} {
+		if err := os.Remove(f); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+	if s, err := results.OpenReadOnly(ctx, path); err == nil {
+		s.Close()
+		t.Error("OpenReadOnly opened a store of schema 999")
+	} else if strings.Contains(err.Error(), "write-ahead log") {
+		t.Errorf("%v; names a write-ahead log there is none of", err)
+	}
+	// With a write-ahead log beside the file (a league running), the
+	// refusal says the log may hold games the file lacks.
+	live, err := sql.Open("sqlite", path+"?_pragma=journal_mode(wal)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Close()
+	if _, err := live.ExecContext(ctx, `UPDATE meta SET value = '998' WHERE key = 'schema'`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path + "-wal"); err != nil {
+		t.Fatalf("no write-ahead log beside the store: %v", err)
+	}
+	s, err := results.OpenReadOnly(ctx, path)
+	if err == nil {
+		s.Close()
+		t.Fatal("OpenReadOnly opened a store of schema 998")
+	}
+	if !strings.Contains(err.Error(), "schema version 998") || !strings.Contains(err.Error(), "write-ahead log "+path+"-wal") {
+		t.Errorf("with a write-ahead log: %v; want the version and the log named", err)
 	}
 }
 

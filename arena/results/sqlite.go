@@ -419,7 +419,6 @@ func (s *SQLite) AddGames(ctx context.Context, league string, games []*record.Ga
 	if err != nil {
 		return nil, fail(err)
 	}
-	defer w.close()
 	added := make([]bool, len(games))
 	for i, g := range games {
 		if added[i], err = w.add(ctx, league, g); err != nil {
@@ -437,7 +436,7 @@ func (s *SQLite) AddGames(ctx context.Context, league string, games []*record.Ga
 
 // gameWriter holds a transaction's inserts of games, prepared once: a
 // game is dozens of rows (a row per move), and preparing each insert anew
-// cost more than running it.
+// cost more than running it. The transaction's end closes them.
 type gameWriter struct {
 	game, move, event, penalty, stderr *sql.Stmt
 }
@@ -457,20 +456,11 @@ func newGameWriter(ctx context.Context, tx *sql.Tx) (*gameWriter, error) {
 	} {
 		st, err := tx.PrepareContext(ctx, p.sql)
 		if err != nil {
-			w.close()
 			return nil, fmt.Errorf("prepare: %w", err)
 		}
 		*p.dst = st
 	}
 	return w, nil
-}
-
-func (w *gameWriter) close() {
-	for _, st := range []*sql.Stmt{w.game, w.move, w.event, w.penalty, w.stderr} {
-		if st != nil {
-			st.Close()
-		}
-	}
 }
 
 // add writes one game; false when its match already has one.
