@@ -134,7 +134,7 @@ func deadlineRun(ctx context.Context, o options, b *bins, opts map[string]string
 				i := next.Add(1)
 				m := referee.Match{ID: fmt.Sprintf("deadline-%d", i), Game: g, Params: engine.Params{}, Profile: prof, Seed: uint64(i),
 					Players: [2]referee.Player{{Name: "a", Ref: b.timed, Options: opts}, {Name: "b", Ref: b.timed, Options: opts}}}
-				r, perr := league.PlayPinned(ctx, pool, *ref, m)
+				r, perr := league.PlayPinned(ctx, pool, *ref, m, nil)
 				mu.Lock()
 				if perr != nil {
 					err = perr

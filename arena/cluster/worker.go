@@ -137,7 +137,7 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 		p.Ref = launch[p.Name]
 		return w.Launch(ctx, p, o)
 	}}
-	rec, err := league.PlayPinned(ctx, w.Slots, ref, m)
+	rec, err := league.PlayPinned(ctx, w.Slots, ref, m, nil)
 	if err != nil {
 		// Not a verdict (those are records) but the worker failing: the
 		// job goes to another worker, replayed from the start.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -69,13 +68,7 @@ agents:
   - name: random
     agent: random
 `)
-	out := filepath.Join(t.TempDir(), "league")
-	opt := loadOpts()
-	opt.Sources.Sets = []string{"output=" + out}
-	s, err := league.Load(file, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, out := loadLeague(t, file)
 	pool, err := slots.New(t.TempDir(), s.Machine)
 	if err != nil {
 		t.Fatal(err)

@@ -161,6 +161,20 @@ func runChild(file, out string) error {
 	return league.Run(context.Background(), s, league.RunOptions{Launch: testLauncher(), CommitEvery: 1 << 20, CommitInterval: time.Hour})
 }
 
+// loadLeague loads a league file with its results going to a fresh
+// directory, which it returns.
+func loadLeague(t *testing.T, file string) (*league.Spec, string) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "league")
+	opt := loadOpts()
+	opt.Sources.Sets = []string{"output=" + out}
+	s, err := league.Load(file, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, out
+}
+
 // writeFile writes a league file into a fresh directory.
 func writeFile(t *testing.T, name, body string) string {
 	t.Helper()

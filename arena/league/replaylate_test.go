@@ -3,7 +3,6 @@ package league_test
 import (
 	"bytes"
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -32,13 +31,7 @@ agents:
   - name: random
     agent: random
 `)
-	out := filepath.Join(t.TempDir(), "league")
-	opt := loadOpts()
-	opt.Sources.Sets = []string{"output=" + out}
-	s, err := league.Load(file, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, out := loadLeague(t, file)
 	pool, err := slots.New(t.TempDir(), s.Machine)
 	if err != nil {
 		t.Fatal(err)

@@ -91,6 +91,17 @@ func (p *pool) get(ctx context.Context, pl referee.Player, opt host.Options) (re
 	return h, nil
 }
 
+// pinned says where the agent's idle process is pinned (nil: nowhere, or
+// no process is kept), for PlayPinned to leave it there.
+func (p *pool) pinned(name string) []int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if h := p.idle[name]; h != nil {
+		return h.cpus
+	}
+	return nil
+}
+
 // process says which process served an agent in the game just played:
 // "PID/N", the N-th game of that process ("" when it did not come from
 // the pool).
@@ -128,7 +139,7 @@ type pooled struct {
 	pool    *pool
 	name    string
 	pid     int
-	cpus    []int         // the CPUs it was pinned to at start (nil: none)
+	cpus    []int         // the CPUs it is pinned to (nil: none)
 	games   int           // games it has been handed out for, this one included
 	cpuBase time.Duration // its CPU time when this game got it
 	errBase string        // its stderr tail when this game got it

@@ -153,13 +153,7 @@ agents:
 `)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	out := filepath.Join(t.TempDir(), "league")
-	opt := loadOpts()
-	opt.Sources.Sets = []string{"output=" + out}
-	spec, err := league.Load(file, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec, out := loadLeague(t, file)
 	if r := spec.Leagues[0].Profile.ProcessRule(); r != engine.ProcessesFresh {
 		t.Fatalf("profile's process rule %q, want fresh", r)
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -536,11 +537,11 @@ func runLeague(ctx context.Context, st results.Store, jnl *journal, l *League, p
 			return direct(ctx, p, o)
 		}, OnEvent: opt.OnEvent, Sample: opt.Sample}, pl
 	}
-	play := func(ctx context.Context, ref *referee.Referee, m referee.Match, sm results.Match) (*record.Game, func() error, error) {
+	play := func(ctx context.Context, ref *referee.Referee, pl *pool, m referee.Match, sm results.Match) (*record.Game, func() error, error) {
 		if opt.Remote != nil {
 			return opt.Remote.Play(ctx, l, sm)
 		}
-		rec, err := PlayPinned(ctx, slotPool, *ref, m)
+		rec, err := PlayPinned(ctx, slotPool, *ref, m, pl.pinned)
 		return rec, nil, err
 	}
 	if opt.Remote != nil {
@@ -582,7 +583,7 @@ func runLeague(ctx context.Context, st results.Store, jnl *journal, l *League, p
 			ref, pl := newWorker()
 			defer pl.close()
 			for m := range jobs {
-				rec, commit, err := play(lctx, ref, referee.Match{
+				rec, commit, err := play(lctx, ref, pl, referee.Match{
 					ID: m.ID, Game: l.Game, Params: l.Params, Profile: l.Profile.Clone(), Overrides: l.Overrides,
 					Players: [2]referee.Player{players[m.Seats[0]], players[m.Seats[1]]}, Seed: m.Seed,
 				}, m)
@@ -733,8 +734,10 @@ type Remote interface {
 
 // PlayPinned referees one game. Under a wall-clock profile, with a pool,
 // it first holds a slot per agent for the whole game and pins each agent
-// to its own.
-func PlayPinned(ctx context.Context, pool *slots.Pool, ref referee.Referee, m referee.Match) (*record.Game, error) {
+// to its own. pinned, if not nil, says where an agent's kept process is
+// pinned now (nil: nowhere, or none is kept); the seats' CPUs are then
+// swapped when that leaves more kept processes where they are.
+func PlayPinned(ctx context.Context, pool *slots.Pool, ref referee.Referee, m referee.Match, pinned func(name string) []int) (*record.Game, error) {
 	if pool == nil || m.Profile.Time != engine.PerMove {
 		return ref.Play(ctx, m)
 	}
@@ -744,9 +747,10 @@ func PlayPinned(ctx context.Context, pool *slots.Pool, ref referee.Referee, m re
 	}
 	defer lease.Release()
 	c := lease.CPUs()
+	seats := seatCPUs(c, [2]string{m.Players[0].Name, m.Players[1].Name}, pinned)
 	cpus := map[string][]int{}
 	for seat, p := range m.Players {
-		cpus[p.Name] = []int{c[seat%len(c)]}
+		cpus[p.Name] = seats[seat]
 	}
 	if m.Players[0].Name == m.Players[1].Name {
 		// An agent playing itself: both copies share the pair.
@@ -758,6 +762,31 @@ func PlayPinned(ctx context.Context, pool *slots.Pool, ref referee.Referee, m re
 		return launch(ctx, p, o)
 	}
 	return ref.Play(ctx, m)
+}
+
+// seatCPUs gives each seat one CPU of c: seat i the i-th, or, when that
+// moves more kept processes (pinned) than the swap does, the other. Moving
+// a kept process costs a walk over its threads and leaves its caches
+// behind, and a round robin swaps seats every game.
+func seatCPUs(c []int, names [2]string, pinned func(string) []int) [2][]int {
+	at := func(seat int) []int { return []int{c[seat%len(c)]} }
+	seats := [2][]int{at(0), at(1)}
+	if pinned == nil || len(c) < 2 {
+		return seats
+	}
+	stay := func(s [2][]int) int {
+		n := 0
+		for i, name := range names {
+			if slices.Equal(pinned(name), s[i]) {
+				n++
+			}
+		}
+		return n
+	}
+	if swapped := [2][]int{at(1), at(0)}; stay(swapped) > stay(seats) {
+		return swapped
+	}
+	return seats
 }
 
 // gameDeleter is a store that can remove games (results.SQLite).

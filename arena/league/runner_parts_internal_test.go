@@ -1,6 +1,7 @@
 package league
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -154,5 +155,29 @@ func TestWallClock(t *testing.T) {
 	}
 	if !wallClock(&Spec{Leagues: []*League{budget, perMove}}) {
 		t.Error("a per-move league not timed by the wall clock")
+	}
+}
+
+func TestSeatCPUs(t *testing.T) {
+	at := map[string][]int{"a": {4}, "b": {6}, "far": {9}}
+	pinned := func(n string) []int { return at[n] }
+	for _, c := range []struct {
+		cpus   []int
+		names  [2]string
+		pinned func(string) []int
+		want   [2][]int
+	}{
+		{[]int{4, 6}, [2]string{"b", "a"}, nil, [2][]int{{4}, {6}}},        // nothing known: seat order
+		{[]int{4, 6}, [2]string{"a", "b"}, pinned, [2][]int{{4}, {6}}},     // both stay
+		{[]int{4, 6}, [2]string{"b", "a"}, pinned, [2][]int{{6}, {4}}},     // swapped seats: both stay
+		{[]int{4, 6}, [2]string{"new", "a"}, pinned, [2][]int{{6}, {4}}},   // one kept, on seat 0's CPU
+		{[]int{4, 6}, [2]string{"far", "new"}, pinned, [2][]int{{4}, {6}}}, // kept elsewhere: seat order
+		{[]int{4, 6}, [2]string{"far", "a"}, pinned, [2][]int{{6}, {4}}},   // one can stay
+		{[]int{5}, [2]string{"b", "a"}, pinned, [2][]int{{5}, {5}}},        // one CPU: shared
+		{[]int{6, 4}, [2]string{"a", "b"}, pinned, [2][]int{{4}, {6}}},     // the lease's order does not matter
+	} {
+		if got := seatCPUs(c.cpus, c.names, c.pinned); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("seatCPUs(%v, %v): %v, want %v", c.cpus, c.names, got, c.want)
+		}
 	}
 }

@@ -3,15 +3,22 @@ package league_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"arena/arena/league"
 	"arena/arena/referee"
 	"arena/arena/slots"
 	"arena/plugins/host"
+	"arena/plugins/protocol"
 )
 
 // cpuSpy wraps a launcher and checks, at every agent start, that the agent
@@ -134,5 +141,97 @@ agents:
 	}
 	if spy.launches < 16 {
 		t.Fatalf("%d agent starts for 8 games", spy.launches)
+	}
+}
+
+// pinSpy is an agent process that notes, at every move, the CPUs its
+// process is allowed to run on.
+type pinSpy struct {
+	referee.Handle
+	proc *host.Process
+	saw  func(cpus string)
+}
+
+// The methods a league's pool of kept processes asks of a process.
+func (h pinSpy) Pid() int           { return h.proc.Pid() }
+func (h pinSpy) Exited() bool       { return h.proc.Exited() }
+func (h pinSpy) Dir() string        { return h.proc.Dir() }
+func (h pinSpy) SocketPath() string { return h.proc.SocketPath() }
+
+func (h pinSpy) Move(ctx context.Context, req protocol.MoveRequest) (string, error) {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(h.proc.Pid(), &set); err == nil {
+		var cpus []string
+		for c := range 1024 {
+			if set.IsSet(c) {
+				cpus = append(cpus, strconv.Itoa(c))
+			}
+		}
+		h.saw(strings.Join(cpus, ","))
+	}
+	return h.Handle.Move(ctx, req)
+}
+
+// A league's kept processes stay on their CPUs while the seats swap from
+// game to game: the seats' CPUs follow the agents, so no process is moved
+// between games.
+func TestKeptProcessesStayOnTheirCPUs(t *testing.T) {
+	file := writeFile(t, "stay.yaml", `
+name: stay
+game: bohnenspiel
+games_per_pairing: 6
+seed: 3
+agents:
+  - name: random
+    agent: random
+  - name: greedy
+    agent: greedy
+`)
+	s, out := loadLeague(t, file)
+	if len(s.Machine.CPUs) < 2 {
+		t.Skip("needs two CPUs")
+	}
+	pool, err := slots.New(t.TempDir(), slots.Machine{CPUs: s.Machine.CPUs, N: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: testAgents, StderrBytes: 4096}
+	var mu sync.Mutex
+	seen := map[string]map[string]bool{}
+	var starts atomic.Int64
+	launch := func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
+		starts.Add(1)
+		proc, err := l.Launch(ctx, p.Ref, o)
+		if err != nil {
+			return nil, err
+		}
+		return pinSpy{Handle: referee.Wrap(proc), proc: proc, saw: func(cpus string) {
+			mu.Lock()
+			defer mu.Unlock()
+			if seen[p.Name] == nil {
+				seen[p.Name] = map[string]bool{}
+			}
+			seen[p.Name][cpus] = true
+		}}, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if err := league.Run(ctx, s, league.RunOptions{Launch: launch, Slots: pool}); err != nil {
+		t.Fatal(err)
+	}
+	games := storedGames(t, out, "stay")
+	if len(games) != 6 || games[0].Match.Seats[0] == games[1].Match.Seats[0] {
+		t.Fatalf("%d games, the first two seated %v and %v: want 6 with the seats swapping", len(games), games[0].Match.Seats, games[1].Match.Seats)
+	}
+	if n := starts.Load(); n != 2 {
+		t.Errorf("%d agent processes started for 6 games of 2 agents, want 2 (kept)", n)
+	}
+	for name, cpus := range seen {
+		if len(cpus) != 1 {
+			t.Errorf("agent %s ran on CPUs %v over the league, want one set", name, cpus)
+		}
+	}
+	if len(seen) != 2 {
+		t.Fatalf("moves seen from %d agents, want 2", len(seen))
 	}
 }

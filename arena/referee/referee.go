@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -444,8 +445,11 @@ func (g *game) turn(ctx context.Context, seat int) error {
 	wall := float64(elapsed.Microseconds()) / 1000
 
 	// The clock first: a late reply is discarded whatever it says.
+	var after time.Duration // under a CPU budget, the reading after the reply
+	afterOK := false
 	if g.prof.Time == engine.CPUBudget {
-		if g.chargeCPU(seat) {
+		var ended bool
+		if ended, after, afterOK = g.chargeCPU(seat); ended {
 			return nil
 		}
 	} else {
@@ -500,8 +504,10 @@ func (g *game) turn(ctx context.Context, seat int) error {
 	g.apply(seat, mv, record.SourceAgent, wall)
 	if cpuErr == nil {
 		g.cpuDue[seat] = pendingCPU{due: true, launch: g.launched[seat], move: len(g.rec.Moves) - 1, before: cpuBefore}
-		if g.prof.Time == engine.CPUBudget {
-			g.settleCPU(seat) // the budget's own reading is taken now anyway
+		if afterOK {
+			// The budget's reading, taken before the move's notifications:
+			// what the agent does with its own move's is not its move.
+			g.settle(seat, after)
 		}
 	}
 	if load, ok := g.moveLoad(); ok {
@@ -619,25 +625,26 @@ func isMemory(h Handle) bool {
 }
 
 // chargeCPU reads seat's CPU time and ends the game if the budget is
-// blown. It reports whether the game ended.
-func (g *game) chargeCPU(seat int) bool {
+// blown. It reports whether the game ended, and the reading (read: one
+// was taken).
+func (g *game) chargeCPU(seat int) (ended bool, used time.Duration, read bool) {
 	h := g.h[seat]
 	if h == nil {
-		return false
+		return false, 0, false
 	}
 	used, err := h.CPUTime()
 	if err != nil {
-		return false // the process is gone; the caller sees that separately
+		return false, 0, false // the process is gone; the caller sees that separately
 	}
 	if g.bud.Charge(seat, used) == clock.Over {
 		g.penalize(seat, engine.FailTimeout, fmt.Sprintf("used %v of CPU, over the %v budget", used.Round(time.Millisecond), g.bud.Total), "")
-		return true
+		return true, used, true
 	}
 	if isMemory(h) {
 		g.penalize(seat, engine.FailMemory, fmt.Sprintf("over the %d MiB memory limit", g.prof.MemoryMB), "")
-		return true
+		return true, used, true
 	}
-	return false
+	return false, used, true
 }
 
 // apply plays a move and tells the agents when the profile asks for it.
@@ -786,14 +793,20 @@ func (g *game) goodbye(ctx context.Context) {
 		timeout = time.Second
 	}
 	info := protocol.EndInfo{Winner: g.rec.Result.Winner, Draw: g.rec.Result.Draw, Reason: g.rec.Result.Reason, Scores: g.rec.Result.Scores}
-	for s := range 2 {
+	end := func(s int) {
 		if g.h[s] == nil || g.dead[s] || g.restart[s] {
-			continue
+			return
 		}
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		_ = g.h[s].End(cctx, info)
 		cancel()
 	}
+	// Both at once: the two round trips overlap, and an agent slow to
+	// take its leave does not hold up its opponent's.
+	var wg sync.WaitGroup
+	wg.Go(func() { end(1) })
+	end(0)
+	wg.Wait()
 }
 
 // keepReply bounds the part of a discarded reply a record keeps.

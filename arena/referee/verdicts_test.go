@@ -3,6 +3,7 @@ package referee_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -339,5 +340,46 @@ func TestNotificationCPUIsCharged(t *testing.T) {
 	}
 	if agents[1].n != 0 {
 		t.Errorf("seat 1 was asked for %d moves after its budget was gone", agents[1].n)
+	}
+}
+
+// Under a CPU budget a move's CPU ends at its reply: what the agent then
+// spends on the notification of that same move is charged to its budget,
+// not recorded as the move's.
+func TestOwnNotificationIsNotTheMovesCPU(t *testing.T) {
+	params := engine.Params{"n": "5"}
+	prof := cachexProfile(t, params)
+	ms := time.Millisecond
+	var agents [2]*fakeAgent
+	for s := range agents {
+		agents[s] = &fakeAgent{observeCPU: 4 * ms}
+		for range 20 {
+			agents[s].steps = append(agents[s].steps, step{cpu: 30 * ms})
+		}
+	}
+	rec := playFakes(t, cachex.Game{}, params, prof, agents[0], agents[1])
+	if len(rec.Moves) < 10 || len(rec.Events) != 0 {
+		t.Fatalf("%d moves, events %+v", len(rec.Moves), rec.Events)
+	}
+	for _, m := range rec.Moves {
+		if m.MoveCPUMS == nil || *m.MoveCPUMS != 30 {
+			got := "none"
+			if m.MoveCPUMS != nil {
+				got = fmt.Sprint(*m.MoveCPUMS)
+			}
+			t.Fatalf("move %d (seat %d): move_cpu_ms %s, want 30 (its notifications are not the move)", m.Ply, m.Seat, got)
+		}
+	}
+	// The last mover's budget at its last move: its own moves, and every
+	// earlier move's notification.
+	last := rec.Moves[len(rec.Moves)-1]
+	own := 0
+	for _, m := range rec.Moves {
+		if m.Seat == last.Seat {
+			own++
+		}
+	}
+	if want := float64(30*own + 4*(len(rec.Moves)-1)); last.CPUMS != want {
+		t.Errorf("the last mover's budget used %v ms, want %v (%d moves of 30 ms, %d notifications of 4 ms)", last.CPUMS, want, own, len(rec.Moves)-1)
 	}
 }
