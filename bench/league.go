@@ -142,39 +142,54 @@ func leagueRun(ctx context.Context, o options, b *bins, t *table) error {
 		}
 		t.add("league", fmt.Sprintf("floor: %s's %.1f moves a game as bare socket round trips, alternating between 2 processes pinned to 2 CPUs", game, plies),
 			fmt.Sprintf("%.0f games/s", floor), "", "")
+		// Each run: concurrency, a fresh process per game or kept ones,
+		// and, once, kept ones without sandboxes (isolation off, where
+		// the agents' CPU is read through the process tree instead).
+		type run struct {
+			c            int
+			fresh, plain bool
+		}
+		var runs []run
 		for _, c := range o.concurrency {
-			for _, fresh := range []bool{true, false} {
-				// Kept processes make a game cheap: ten times the games,
-				// so the run's fixed costs (pre-flight, first starts) are
-				// not most of it.
-				games := o.games
-				if !fresh {
-					games *= 10
-				}
-				file := filepath.Join(dir, fmt.Sprintf("%s-c%d-%v.yaml", game, c, fresh))
-				conf := fmt.Sprintf("game: %s\nagents:\n  - name: a\n    agent: builtin:random\n  - name: b\n    agent: builtin:random\nformat: round-robin\ngames_per_pairing: %d\nconcurrency: %d\nseed: 1\n", game, games, c)
-				if err := os.WriteFile(file, []byte(conf), 0o644); err != nil {
-					return err
-				}
-				args := []string{"league", "run", file, "--quiet"}
-				how := "processes kept across games"
-				if fresh {
-					args = append(args, "--fresh-processes")
-					how = "a fresh process per game"
-				}
-				start := time.Now()
-				out, err := exec.CommandContext(ctx, b.arena, args...).CombinedOutput()
-				if err != nil {
-					return fmt.Errorf("arena league run: %w\n%s", err, out)
-				}
-				gps := float64(games) / time.Since(start).Seconds()
-				// The league holds per-move profiles to half the cores, so
-				// "concurrency: 2" plays one game at a time on 2 cores.
-				t.add("league", fmt.Sprintf("arena league run, %s random-vs-random, concurrency: %d, %d games, %s, end to end", game, c, games, how),
-					fmt.Sprintf("%.1f games/s", gps),
-					fmt.Sprintf("floor %.0f games/s; issue's %.0f games/s", floor, issueGamesPerSecond),
-					fmt.Sprintf("%.2f of floor, %.1f× issue's", gps/floor, gps/issueGamesPerSecond))
+			runs = append(runs, run{c: c, fresh: true}, run{c: c})
+		}
+		runs = append(runs, run{c: 1, plain: true})
+		for _, r := range runs {
+			c, fresh := r.c, r.fresh
+			// Kept processes make a game cheap: ten times the games,
+			// so the run's fixed costs (pre-flight, first starts) are
+			// not most of it.
+			games := o.games
+			if !fresh {
+				games *= 10
 			}
+			file := filepath.Join(dir, fmt.Sprintf("%s-c%d-%v-%v.yaml", game, c, fresh, r.plain))
+			conf := fmt.Sprintf("game: %s\nagents:\n  - name: a\n    agent: builtin:random\n  - name: b\n    agent: builtin:random\nformat: round-robin\ngames_per_pairing: %d\nconcurrency: %d\nseed: 1\n", game, games, c)
+			if err := os.WriteFile(file, []byte(conf), 0o644); err != nil {
+				return err
+			}
+			args := []string{"league", "run", file, "--quiet"}
+			how := "processes kept across games"
+			if fresh {
+				args = append(args, "--fresh-processes")
+				how = "a fresh process per game"
+			}
+			if r.plain {
+				args = append(args, "--isolation", "off")
+				how += ", isolation off"
+			}
+			start := time.Now()
+			out, err := exec.CommandContext(ctx, b.arena, args...).CombinedOutput()
+			if err != nil {
+				return fmt.Errorf("arena league run: %w\n%s", err, out)
+			}
+			gps := float64(games) / time.Since(start).Seconds()
+			// The league holds per-move profiles to half the cores, so
+			// "concurrency: 2" plays one game at a time on 2 cores.
+			t.add("league", fmt.Sprintf("arena league run, %s random-vs-random, concurrency: %d, %d games, %s, end to end", game, c, games, how),
+				fmt.Sprintf("%.1f games/s", gps),
+				fmt.Sprintf("floor %.0f games/s; issue's %.0f games/s", floor, issueGamesPerSecond),
+				fmt.Sprintf("%.2f of floor, %.1f× issue's", gps/floor, gps/issueGamesPerSecond))
 		}
 	}
 	return nil

@@ -2,6 +2,8 @@ package host
 
 import (
 	"bufio"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"slices"
@@ -189,13 +191,15 @@ func TestStatusMemoryReadsRSSAndPeak(t *testing.T) {
 
 // An unsandboxed agent's reading counts the CPU of the children it reaped:
 // here the test process itself, after a child that spun.
-func TestSampleProcessCountsReapedChildren(t *testing.T) {
+func TestTreeSamplerCountsReapedChildren(t *testing.T) {
 	spin := exec.Command("/bin/sh", "-c", "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done")
 	if err := spin.Run(); err != nil {
 		t.Skip("no /bin/sh:", err)
 	}
 	var self, kids syscall.Rusage
-	u, err := sampleProcess(os.Getpid(), false)
+	s := newTreeSampler(os.Getpid())
+	defer s.close()
+	u, err := s.sample(false)
 	syscall.Getrusage(syscall.RUSAGE_SELF, &self)
 	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids)
 	if err != nil {
@@ -245,4 +249,98 @@ func TestGroupPidsListsTheGroup(t *testing.T) {
 	if pids := groupPids(0x7ffffff0); pids != nil {
 		t.Errorf("a group nobody is in: %v", pids)
 	}
+}
+
+// openFDs counts the test process's open descriptors.
+func openFDs(t *testing.T) int {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(fds)
+}
+
+// An unsandboxed reading counts the live descendants' CPU, reads them
+// through files it keeps open (a reading opens nothing once the tree is
+// known), and lets go of the files of a process that ended and of all of
+// them at close.
+func TestTreeSamplerKeepsItsFiles(t *testing.T) {
+	// sh -> a subshell that spins, then waits for its own sleeping child.
+	cmd := exec.Command("/bin/sh", "-c", "(i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; sleep 60; :) & wait")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	before := openFDs(t)
+	if err := cmd.Start(); err != nil {
+		t.Skip("no /bin/sh:", err)
+	}
+	defer func() {
+		killGroup(cmd.Process.Pid, syscall.SIGKILL)
+		cmd.Wait()
+	}()
+	s := newTreeSampler(cmd.Process.Pid)
+	var u usage
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var err error
+		if u, err = s.sample(false); err != nil {
+			t.Fatal(err)
+		}
+		if len(s.procs) == 3 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(s.procs) != 3 {
+		t.Fatalf("%d processes read, want 3 (sh, its subshell, the sleep)", len(s.procs))
+	}
+	if own, err := ownCPU(cmd.Process.Pid); err != nil || u.CPU < 50*time.Millisecond || own > u.CPU/2 {
+		t.Fatalf("tree CPU %v (the root's own %v, %v): want the spinning subshell's counted", u.CPU, own, err)
+	}
+	kept := openFDs(t)
+	for range 20 {
+		if _, err := s.sample(true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := openFDs(t); n != kept {
+		t.Errorf("%d descriptors after 20 readings, %d before: a reading of a known tree opened files", n, kept)
+	}
+	// The sleep ends: its files go.
+	var sleep int
+	for pid := range s.procs {
+		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid)); err == nil && strings.TrimSpace(string(b)) == "sleep" {
+			sleep = pid
+		}
+	}
+	if sleep == 0 {
+		t.Fatal("no sleep among the processes read")
+	}
+	syscall.Kill(sleep, syscall.SIGKILL)
+	for time.Now().Before(deadline) && len(s.procs) == 3 {
+		if _, err := s.sample(false); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if _, ok := s.procs[sleep]; ok || openFDs(t) >= kept {
+		t.Errorf("the ended sleep's files are still kept (%d processes, %d descriptors, %d before)", len(s.procs), openFDs(t), kept)
+	}
+	s.close()
+	if _, err := s.sample(false); !errors.Is(err, errSamplerClosed) {
+		t.Errorf("a reading after close: %v, want errSamplerClosed", err)
+	}
+	if n := openFDs(t); n > before+1 { // +1: the child's stdin, /dev/null, until Wait
+		t.Errorf("%d descriptors after close, %d before the tree started", n, before)
+	}
+}
+
+// ownCPU is a process's own CPU time (without its children's), from its
+// stat.
+func ownCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	own, _, err := parseStatTimes(b)
+	return own, err
 }

@@ -219,9 +219,10 @@ type Process struct {
 	sandboxed bool
 	ns        string         // the sandbox's PID namespace, as /proc/<pid>/ns/pid reads
 	init      *proctree.Proc // the sandbox's init, as it started
-	nsProc    *nsSampler
-	moveConn  net.Conn // the arena's end of the move channel
-	dir       string   // the private directory, removed at the end
+	nsProc    *nsSampler     // the sandbox's accounting
+	tree      *treeSampler   // an unsandboxed agent's accounting
+	moveConn  net.Conn       // the arena's end of the move channel
+	dir       string         // the private directory, removed at the end
 	lease     *sandbox.Lease
 
 	mu       sync.Mutex
@@ -428,6 +429,8 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 			p.pid = cmd.Process.Pid
 			if p.sandboxed {
 				p.nsProc = newNSSampler(p.pid)
+			} else {
+				p.tree = newTreeSampler(p.pid)
 			}
 		}
 	}
@@ -584,7 +587,7 @@ func (p *Process) sample(mem bool) (usage, error) {
 	if p.nsProc != nil {
 		return p.nsProc.sample(mem)
 	}
-	return sampleTree(p.pid, mem)
+	return p.tree.sample(mem)
 }
 
 // watch samples memory until the process ends, killing it over the limit.
@@ -725,6 +728,9 @@ func (p *Process) Kill() {
 	p.client.Kill()
 	if p.nsProc != nil {
 		p.nsProc.close()
+	}
+	if p.tree != nil {
+		p.tree.close()
 	}
 	// The move channel: the client closes it (and knows it is down); one
 	// never handed to a client is closed here.

@@ -21,19 +21,6 @@ type usage struct {
 	Peak int64         // the largest single-process peak (VmHWM) seen by the kernel
 }
 
-// statTimes reads utime+stime and cutime+cstime from a /proc stat file.
-func statTimes(path string) (own, children time.Duration, err error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0, 0, err
-	}
-	own, children, err = parseStatTimes(b)
-	if err != nil {
-		return 0, 0, fmt.Errorf("%s: %w", path, err)
-	}
-	return own, children, nil
-}
-
 // statFields returns a stat line's fields after the command name (which
 // may hold spaces and parentheses, so the last ')' ends it): f[0] is field
 // 3, the state.
@@ -283,20 +270,25 @@ func (s *nsSampler) list() ([]string, error) {
 }
 
 func (s *nsSampler) listFrom(off int64) ([]string, error) {
-	fd := int(s.dir.Fd())
+	return dirNames(int(s.dir.Fd()), s.dents, off)
+}
+
+// dirNames lists the open directory fd from offset off, reading its
+// entries through buf: a kept directory, listed again at every reading.
+func dirNames(fd int, buf []byte, off int64) ([]string, error) {
 	if _, err := unix.Seek(fd, off, io.SeekStart); err != nil {
 		return nil, err
 	}
 	var names []string
 	for {
-		n, err := unix.Getdents(fd, s.dents)
+		n, err := unix.Getdents(fd, buf)
 		if err != nil {
 			return nil, err
 		}
 		if n <= 0 {
 			return names, nil
 		}
-		_, _, names = unix.ParseDirent(s.dents[:n], -1, names)
+		_, _, names = unix.ParseDirent(buf[:n], -1, names)
 	}
 }
 
@@ -313,29 +305,6 @@ func (s *nsSampler) close() {
 		s.dir.Close()
 		s.dir = nil
 	}
-}
-
-// sampleTree sums a process and its live descendants, found through the
-// kernel's per-thread children lists: the accounting of agents that run
-// without a sandbox. A descendant orphaned by its parent's exit is
-// re-parented outside the tree and no longer counted. Without the
-// children lists (a kernel built without them) it reads the process alone.
-// Memory is read only when mem is set.
-func sampleTree(pid int, mem bool) (usage, error) {
-	u, err := sampleProcess(pid, mem)
-	if err != nil {
-		return usage{}, err
-	}
-	for _, c := range descendants(pid)[1:] {
-		cu, err := sampleProcess(c, mem)
-		if err != nil {
-			continue // ended since it was listed
-		}
-		u.CPU += cu.CPU
-		u.RSS += cu.RSS
-		u.Peak = max(u.Peak, cu.Peak)
-	}
-	return u, nil
 }
 
 // maxTree bounds the processes one reading lists.
@@ -379,24 +348,6 @@ func children(pid int) []int {
 		}
 	}
 	return out
-}
-
-// sampleProcess reads one process (and the children it reaped), its
-// memory only when mem is set.
-func sampleProcess(pid int, mem bool) (usage, error) {
-	p := "/proc/" + strconv.Itoa(pid)
-	own, children, err := statTimes(p + "/stat")
-	if err != nil {
-		return usage{}, err
-	}
-	if !mem {
-		return usage{CPU: own + children}, nil
-	}
-	rss, peak, err := statusMemory(p + "/status")
-	if err != nil {
-		return usage{}, err
-	}
-	return usage{CPU: own + children, RSS: rss, Peak: peak}, nil
 }
 
 // namespacePids lists the host pids of every process in the PID namespace
@@ -446,4 +397,192 @@ func groupPids(pgid int) []int {
 		}
 	}
 	return out
+}
+
+// treeSampler sums an unsandboxed agent's process and its live
+// descendants, found through the kernel's per-thread children lists. A
+// descendant orphaned by its parent's exit is re-parented outside the tree
+// and no longer counted. It keeps every file it reads open between
+// readings (each process's stat file and task directory, each thread's
+// children list): a reading is taken around every move, and opening and
+// closing those files each time cost most of a move's round trip. A kept
+// file of a process that ended reads nothing, even after its pid is
+// reused; it is then dropped, and a new one opened if the pid is listed
+// again. Without the children lists (a kernel built without them) it
+// reads the process alone.
+type treeSampler struct {
+	root int
+
+	mu     sync.Mutex
+	procs  map[int]*procFiles // by pid
+	buf    []byte
+	dents  []byte
+	closed bool
+}
+
+// procFiles are the kept files of one process of the tree.
+type procFiles struct {
+	stat int            // its stat file
+	task int            // its task directory
+	kids map[string]int // each thread's children list, by thread id
+}
+
+func newTreeSampler(root int) *treeSampler {
+	return &treeSampler{root: root, procs: map[int]*procFiles{}, buf: make([]byte, 4096), dents: make([]byte, 4096)}
+}
+
+func (f *procFiles) close() {
+	unix.Close(f.stat)
+	unix.Close(f.task)
+	for _, fd := range f.kids {
+		unix.Close(fd)
+	}
+}
+
+// sample reads the tree; memory only when mem is set. The root's failure
+// is the reading's; a descendant that ended meanwhile is left out.
+func (s *treeSampler) sample(mem bool) (usage, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return usage{}, errSamplerClosed
+	}
+	var u usage
+	pids := []int{s.root}
+	seen := map[int]bool{s.root: true}
+	for i := 0; i < len(pids); i++ {
+		pid := pids[i]
+		f, b := s.stat(pid)
+		if b == nil {
+			if pid == s.root {
+				return usage{}, fmt.Errorf("read the stat of agent %d: the process ended", pid)
+			}
+			continue
+		}
+		own, children, err := parseStatTimes(b)
+		if err == nil && mem {
+			var rss, peak int64
+			rss, peak, err = statusMemory("/proc/" + strconv.Itoa(pid) + "/status")
+			u.RSS += rss
+			u.Peak = max(u.Peak, peak)
+		}
+		if err != nil {
+			if pid == s.root {
+				return usage{}, fmt.Errorf("agent %d: %w", pid, err)
+			}
+			continue
+		}
+		u.CPU += own + children
+		for _, c := range s.children(f) {
+			if !seen[c] && len(pids) < maxTree {
+				seen[c] = true
+				pids = append(pids, c)
+			}
+		}
+	}
+	for pid, f := range s.procs {
+		if !seen[pid] {
+			f.close()
+			delete(s.procs, pid)
+		}
+	}
+	return u, nil
+}
+
+// stat reads pid's stat file through its kept files, or newly opened ones
+// when there are none or the kept ones read nothing (an ended process,
+// whose pid may have been reused). It returns nil when the process is
+// gone.
+func (s *treeSampler) stat(pid int) (*procFiles, []byte) {
+	if f := s.procs[pid]; f != nil {
+		if k, _ := unix.Pread(f.stat, s.buf, 0); k > 0 {
+			return f, s.buf[:k]
+		}
+		f.close()
+		delete(s.procs, pid)
+	}
+	dir := "/proc/" + strconv.Itoa(pid)
+	stat, err := unix.Open(dir+"/stat", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil
+	}
+	task, err := unix.Open(dir+"/task", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		unix.Close(stat)
+		return nil, nil
+	}
+	f := &procFiles{stat: stat, task: task, kids: map[string]int{}}
+	if k, _ := unix.Pread(stat, s.buf, 0); k > 0 {
+		s.procs[pid] = f
+		return f, s.buf[:k]
+	}
+	f.close()
+	return nil, nil
+}
+
+// children lists the child pids of every thread of f's process, keeping
+// each thread's children list open and closing those of threads gone.
+func (s *treeSampler) children(f *procFiles) []int {
+	tids, err := dirNames(f.task, s.dents, 0)
+	if err != nil {
+		return nil // the process ended since its stat was read
+	}
+	var out []int
+	for _, t := range tids {
+		fd, ok := f.kids[t]
+		if !ok {
+			var err error
+			if fd, err = unix.Openat(f.task, t+"/children", unix.O_RDONLY|unix.O_CLOEXEC, 0); err != nil {
+				continue // ended since the listing, or no children lists
+			}
+			f.kids[t] = fd
+		}
+		out = appendPids(out, s.readAll(fd))
+	}
+	if len(f.kids) > len(tids) {
+		for t, fd := range f.kids {
+			if !slices.Contains(tids, t) {
+				unix.Close(fd)
+				delete(f.kids, t)
+			}
+		}
+	}
+	return out
+}
+
+// readAll reads a kept /proc file whole, from its start, growing the
+// buffer for a long children list.
+func (s *treeSampler) readAll(fd int) []byte {
+	n := 0
+	for {
+		if n == len(s.buf) {
+			s.buf = append(s.buf, make([]byte, len(s.buf))...)
+		}
+		k, err := unix.Pread(fd, s.buf[n:], int64(n))
+		if err != nil || k <= 0 {
+			return s.buf[:n]
+		}
+		n += k
+	}
+}
+
+// appendPids appends the pids of a children list ("12 345 ") to out.
+func appendPids(out []int, b []byte) []int {
+	for _, f := range bytes.Fields(b) {
+		if c, ok := decimal(f); ok {
+			out = append(out, int(c))
+		}
+	}
+	return out
+}
+
+// close releases the kept files; later readings fail.
+func (s *treeSampler) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	for pid, f := range s.procs {
+		f.close()
+		delete(s.procs, pid)
+	}
 }
