@@ -344,3 +344,77 @@ func ownCPU(pid int) (time.Duration, error) {
 	own, _, err := parseStatTimes(b)
 	return own, err
 }
+
+// An agent with more processes than the kept files allow is still read
+// whole (the memory of every process summed), the files kept stay within
+// the bound, and the others are closed again by the reading that opened
+// them.
+func TestTreeSamplerKeepsAtMostItsBound(t *testing.T) {
+	const n = 200 // processes, two files each: over maxKeptFiles
+	cmd := exec.Command("/bin/sh", "-c", fmt.Sprintf("i=0; while [ $i -lt %d ]; do sleep 60 & i=$((i+1)); done; wait", n))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Skip("no /bin/sh:", err)
+	}
+	defer func() {
+		killGroup(cmd.Process.Pid, syscall.SIGKILL)
+		cmd.Wait()
+	}()
+	root := cmd.Process.Pid
+	kidsFile := fmt.Sprintf("/proc/%d/task/%d/children", root, root)
+	var kids []int
+	for deadline := time.Now().Add(30 * time.Second); len(kids) < n && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		b, err := os.ReadFile(kidsFile)
+		if err != nil {
+			t.Skip("no children lists:", err)
+		}
+		kids = appendPids(nil, b)
+	}
+	if len(kids) != n {
+		t.Fatalf("%d children started, want %d", len(kids), n)
+	}
+	// The processes' memory, read one by one: once it stops changing (the
+	// sleeps have started and faulted their pages in), a reading sums the
+	// same.
+	memory := func() int64 {
+		var sum int64
+		for _, pid := range append([]int{root}, kids...) {
+			rss, _, err := statusMemory(fmt.Sprintf("/proc/%d/status", pid))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum += rss
+		}
+		return sum
+	}
+	want := memory()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+		w := memory()
+		if w == want {
+			break
+		}
+		want = w
+	}
+	s := newTreeSampler(root)
+	defer s.close()
+	u, err := s.sample(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after := memory(); u.RSS != want || after != want {
+		t.Errorf("the reading's memory %d, the %d processes' %d before it and %d after: not every process was read", u.RSS, n+1, want, after)
+	}
+	if s.kept > maxKeptFiles || s.kept < maxKeptFiles-2 {
+		t.Errorf("%d files kept, want the bound, %d", s.kept, maxKeptFiles)
+	}
+	fds := openFDs(t)
+	for range 5 {
+		if _, err := s.sample(false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := openFDs(t); got != fds {
+		t.Errorf("%d descriptors after 5 readings, %d before: files opened beyond the bound were not closed", got, fds)
+	}
+}

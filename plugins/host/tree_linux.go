@@ -402,40 +402,53 @@ func groupPids(pgid int) []int {
 // treeSampler sums an unsandboxed agent's process and its live
 // descendants, found through the kernel's per-thread children lists. A
 // descendant orphaned by its parent's exit is re-parented outside the tree
-// and no longer counted. It keeps every file it reads open between
+// and no longer counted. It keeps the files it reads open between
 // readings (each process's stat file and task directory, each thread's
 // children list): a reading is taken around every move, and opening and
 // closing those files each time cost most of a move's round trip. A kept
 // file of a process that ended reads nothing, even after its pid is
 // reused; it is then dropped, and a new one opened if the pid is listed
-// again. Without the children lists (a kernel built without them) it
-// reads the process alone.
+// again. At most maxKeptFiles are kept, so an agent that makes thousands
+// of threads or processes cannot make the arena hold thousands of files;
+// the rest are opened and closed at each reading. Without the children
+// lists (a kernel built without them) it reads the process alone.
 type treeSampler struct {
 	root int
 
 	mu     sync.Mutex
-	procs  map[int]*procFiles // by pid
+	procs  map[int]*procFiles // the kept files, by pid
+	kept   int                // files kept, over all procs
 	buf    []byte
 	dents  []byte
 	closed bool
 }
 
-// procFiles are the kept files of one process of the tree.
+// maxKeptFiles bounds the files one agent's readings keep open.
+const maxKeptFiles = 256
+
+// procFiles are the files of one process of the tree: kept between
+// readings, or opened for one reading only.
 type procFiles struct {
 	stat int            // its stat file
 	task int            // its task directory
-	kids map[string]int // each thread's children list, by thread id
+	kids map[string]int // kept children lists, by thread id
+	kept bool
 }
 
 func newTreeSampler(root int) *treeSampler {
 	return &treeSampler{root: root, procs: map[int]*procFiles{}, buf: make([]byte, 4096), dents: make([]byte, 4096)}
 }
 
-func (f *procFiles) close() {
+// drop closes f's files, and forgets pid's if they were kept.
+func (s *treeSampler) drop(pid int, f *procFiles) {
 	unix.Close(f.stat)
 	unix.Close(f.task)
 	for _, fd := range f.kids {
 		unix.Close(fd)
+	}
+	if f.kept {
+		s.kept -= 2 + len(f.kids)
+		delete(s.procs, pid)
 	}
 }
 
@@ -467,6 +480,9 @@ func (s *treeSampler) sample(mem bool) (usage, error) {
 			u.Peak = max(u.Peak, peak)
 		}
 		if err != nil {
+			if !f.kept {
+				s.drop(pid, f)
+			}
 			if pid == s.root {
 				return usage{}, fmt.Errorf("agent %d: %w", pid, err)
 			}
@@ -479,11 +495,13 @@ func (s *treeSampler) sample(mem bool) (usage, error) {
 				pids = append(pids, c)
 			}
 		}
+		if !f.kept {
+			s.drop(pid, f)
+		}
 	}
 	for pid, f := range s.procs {
 		if !seen[pid] {
-			f.close()
-			delete(s.procs, pid)
+			s.drop(pid, f)
 		}
 	}
 	return u, nil
@@ -498,8 +516,7 @@ func (s *treeSampler) stat(pid int) (*procFiles, []byte) {
 		if k, _ := unix.Pread(f.stat, s.buf, 0); k > 0 {
 			return f, s.buf[:k]
 		}
-		f.close()
-		delete(s.procs, pid)
+		s.drop(pid, f)
 	}
 	dir := "/proc/" + strconv.Itoa(pid)
 	stat, err := unix.Open(dir+"/stat", unix.O_RDONLY|unix.O_CLOEXEC, 0)
@@ -512,16 +529,22 @@ func (s *treeSampler) stat(pid int) (*procFiles, []byte) {
 		return nil, nil
 	}
 	f := &procFiles{stat: stat, task: task, kids: map[string]int{}}
-	if k, _ := unix.Pread(stat, s.buf, 0); k > 0 {
-		s.procs[pid] = f
-		return f, s.buf[:k]
+	k, _ := unix.Pread(stat, s.buf, 0)
+	if k <= 0 {
+		s.drop(pid, f)
+		return nil, nil
 	}
-	f.close()
-	return nil, nil
+	if s.kept+2 <= maxKeptFiles {
+		f.kept = true
+		s.kept += 2
+		s.procs[pid] = f
+	}
+	return f, s.buf[:k]
 }
 
 // children lists the child pids of every thread of f's process, keeping
-// each thread's children list open and closing those of threads gone.
+// each thread's children list open while files may be kept, and closing
+// those of threads gone.
 func (s *treeSampler) children(f *procFiles) []int {
 	tids, err := dirNames(f.task, s.dents, 0)
 	if err != nil {
@@ -535,7 +558,14 @@ func (s *treeSampler) children(f *procFiles) []int {
 			if fd, err = unix.Openat(f.task, t+"/children", unix.O_RDONLY|unix.O_CLOEXEC, 0); err != nil {
 				continue // ended since the listing, or no children lists
 			}
-			f.kids[t] = fd
+			if f.kept && s.kept < maxKeptFiles {
+				f.kids[t] = fd
+				s.kept++
+			} else {
+				out = appendPids(out, s.readAll(fd))
+				unix.Close(fd)
+				continue
+			}
 		}
 		out = appendPids(out, s.readAll(fd))
 	}
@@ -544,14 +574,15 @@ func (s *treeSampler) children(f *procFiles) []int {
 			if !slices.Contains(tids, t) {
 				unix.Close(fd)
 				delete(f.kids, t)
+				s.kept--
 			}
 		}
 	}
 	return out
 }
 
-// readAll reads a kept /proc file whole, from its start, growing the
-// buffer for a long children list.
+// readAll reads a /proc file whole, from its start, growing the buffer
+// for a long children list.
 func (s *treeSampler) readAll(fd int) []byte {
 	n := 0
 	for {
@@ -582,7 +613,6 @@ func (s *treeSampler) close() {
 	defer s.mu.Unlock()
 	s.closed = true
 	for pid, f := range s.procs {
-		f.close()
-		delete(s.procs, pid)
+		s.drop(pid, f)
 	}
 }
