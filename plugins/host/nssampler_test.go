@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"slices"
@@ -136,5 +137,36 @@ func TestStatOfAnEndedProcess(t *testing.T) {
 	}
 	if s.stats[n] != nil {
 		t.Error("the stat file of an ended process is still kept")
+	}
+}
+
+// Once maxKeptFiles stat files are kept, another process's is read and
+// closed again, not kept.
+func TestStatOfBeyondTheBound(t *testing.T) {
+	d, err := os.Open("/proc")
+	if err != nil {
+		t.Skip("no /proc:", err)
+	}
+	s := newNSSampler(0)
+	s.dir = d
+	defer s.close()
+	for i := range maxKeptFiles {
+		f, err := os.Open(os.DevNull)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.stats[fmt.Sprint("kept-", i)] = f
+	}
+	before := openFDs(t)
+	self := strconv.Itoa(os.Getpid())
+	b, err := s.statOf(self)
+	if err != nil || !bytes.HasPrefix(b, []byte(self+" (")) {
+		t.Fatalf("stat of the test process: %q, %v", b, err)
+	}
+	if s.stats[self] != nil || len(s.stats) != maxKeptFiles {
+		t.Errorf("%d files kept, the new one among them: %v; want the bound, %d, without it", len(s.stats), s.stats[self] != nil, maxKeptFiles)
+	}
+	if n := openFDs(t); n != before {
+		t.Errorf("%d descriptors after the read, %d before", n, before)
 	}
 }

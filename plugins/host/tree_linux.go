@@ -155,7 +155,9 @@ func (s *nsSampler) open() error {
 
 // statOf reads the stat file of namespace pid n through the kept file,
 // or a newly opened one when there is none or the kept one reads nothing
-// (it belongs to an ended process, whose pid may have been reused).
+// (it belongs to an ended process, whose pid may have been reused). At
+// most maxKeptFiles are kept: an agent of thousands of processes must not
+// make the arena hold thousands of files.
 func (s *nsSampler) statOf(n string) ([]byte, error) {
 	if f := s.stats[n]; f != nil {
 		if b := s.read(f); b != nil {
@@ -170,7 +172,11 @@ func (s *nsSampler) statOf(n string) ([]byte, error) {
 	}
 	f := os.NewFile(uintptr(fd), n+"/stat")
 	if b := s.read(f); b != nil {
-		s.stats[n] = f
+		if len(s.stats) < maxKeptFiles {
+			s.stats[n] = f
+		} else {
+			f.Close() // the bound reached: read, not kept (b is s.buf)
+		}
 		return b, nil
 	}
 	f.Close()
@@ -423,7 +429,8 @@ type treeSampler struct {
 	closed bool
 }
 
-// maxKeptFiles bounds the files one agent's readings keep open.
+// maxKeptFiles bounds the files one agent's readings keep open (nsSampler,
+// treeSampler).
 const maxKeptFiles = 256
 
 // procFiles are the files of one process of the tree: kept between
