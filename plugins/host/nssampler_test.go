@@ -111,13 +111,7 @@ func TestSandboxAliveFollowsItsInit(t *testing.T) {
 // tries a new one, and reports the process gone rather than handing back
 // an empty stat.
 func TestStatOfAnEndedProcess(t *testing.T) {
-	d, err := os.Open("/proc")
-	if err != nil {
-		t.Skip("no /proc:", err)
-	}
-	s := newNSSampler(0)
-	s.dir = d
-	defer s.close()
+	s := hostProcSampler(t)
 	cmd := exec.Command("sleep", "60")
 	if err := cmd.Start(); err != nil {
 		t.Skip("no sleep:", err)
@@ -143,13 +137,7 @@ func TestStatOfAnEndedProcess(t *testing.T) {
 // Once maxKeptFiles stat files are kept, another process's is read and
 // closed again, not kept.
 func TestStatOfBeyondTheBound(t *testing.T) {
-	d, err := os.Open("/proc")
-	if err != nil {
-		t.Skip("no /proc:", err)
-	}
-	s := newNSSampler(0)
-	s.dir = d
-	defer s.close()
+	s := hostProcSampler(t)
 	for i := range maxKeptFiles {
 		f, err := os.Open(os.DevNull)
 		if err != nil {
@@ -169,4 +157,17 @@ func TestStatOfBeyondTheBound(t *testing.T) {
 	if n := openFDs(t); n != before {
 		t.Errorf("%d descriptors after the read, %d before", n, before)
 	}
+}
+
+// hostProcSampler is an nsSampler reading the host's /proc, for statOf.
+func hostProcSampler(t *testing.T) *nsSampler {
+	t.Helper()
+	d, err := os.Open("/proc")
+	if err != nil {
+		t.Skip("no /proc:", err)
+	}
+	s := newNSSampler(0)
+	s.dir = d
+	t.Cleanup(s.close)
+	return s
 }
