@@ -31,22 +31,28 @@ var exampleGames = []struct {
 	{"hex-crossout.lua", hexcrossout.Game{}, func(i int) engine.Params { return engine.Params{"seed": fmt.Sprint(i + 1)} }},
 }
 
-// TestExamplesBeatRandom plays each example 100 times against builtin
-// random (seats alternating, fixed seeds) through the agent's own Move,
-// and wants at least 90 wins.
-func TestExamplesBeatRandom(t *testing.T) {
+// TestExamplesPlayCleanGames plays each example against builtin random
+// (seats alternating, fixed seeds) through the agent's own Move and wants
+// every game played to its end without a script error or an illegal move.
+// The scripts budget their search from a 2 s limit; the hard deadline is a
+// minute past it, so a loaded machine slows the games but cannot fail
+// them. How strong the examples are is measured, not tested:
+// `go run ./bench/strength -examples` plays them against random and
+// reports each win rate against its target (docs/strength.md).
+func TestExamplesPlayCleanGames(t *testing.T) {
+	games := 10
+	if testing.Short() {
+		games = 2
+	}
 	for _, ex := range exampleGames {
 		t.Run(ex.script, func(t *testing.T) {
 			t.Parallel()
 			a := newAgent(t, filepath.Join("examples", ex.script), nil)
 			start := time.Now()
-			wins, failures := winRate(t, ex.game, ex.params, a, 100, 2*time.Second)
-			t.Logf("%s: %d/100 wins against random in %v", ex.script, wins, time.Since(start).Round(time.Millisecond))
+			wins, failures := winRate(t, ex.game, ex.params, a, games, 2*time.Second, time.Minute)
+			t.Logf("%s: %d/%d wins against random in %v", ex.script, wins, games, time.Since(start).Round(time.Millisecond))
 			for _, f := range failures {
 				t.Errorf("failure: %v", f)
-			}
-			if wins < 90 {
-				t.Errorf("%s won %d of 100 games against random, want at least 90", ex.script, wins)
 			}
 		})
 	}

@@ -69,7 +69,10 @@ type outcome struct {
 // or processes: each side's Move is called as the SDK adapter would call
 // it, with the position, the legal moves and a deadline moveLimit away.
 // A side that errs or answers with an illegal move loses.
-func playDirect(ctx context.Context, g engine.Game, params engine.Params, players [2]sdk.Agent, seed uint64, moveLimit time.Duration) (outcome, error) {
+// The cushion is the time past the limit before the Lua host stops a
+// script (the hard deadline); scripts budget from the limit alone, so a
+// long cushion keeps a slow machine from deciding the outcome.
+func playDirect(ctx context.Context, g engine.Game, params engine.Params, players [2]sdk.Agent, seed uint64, moveLimit, cushion time.Duration) (outcome, error) {
 	st, err := g.NewState(params)
 	if err != nil {
 		return outcome{}, err
@@ -79,7 +82,7 @@ func playDirect(ctx context.Context, g engine.Game, params engine.Params, player
 		games[seat] = sdk.Game{
 			GameID: fmt.Sprintf("direct-%d", seed), Game: g.Info().Name, Params: params, Seat: seat,
 			Seed: seed*2 + uint64(seat) + 1, Opponent: "opponent",
-			Clock: protocol.Clock{Model: string(engine.PerMove), MoveLimit: moveLimit, FirstMoveLimit: moveLimit},
+			Clock: protocol.Clock{Model: string(engine.PerMove), MoveLimit: moveLimit, FirstMoveLimit: moveLimit, Cushion: cushion},
 		}
 		if s, ok := players[seat].(sdk.Starter); ok {
 			if err := s.Start(ctx, games[seat]); err != nil {
@@ -132,7 +135,7 @@ func playDirect(ctx context.Context, g engine.Game, params engine.Params, player
 
 // winRate plays n games of a Lua agent against builtin random, the Lua
 // side alternating seats, and returns the Lua side's wins.
-func winRate(t *testing.T, g engine.Game, params func(i int) engine.Params, a *Agent, n int, moveLimit time.Duration) (wins int, failures []error) {
+func winRate(t *testing.T, g engine.Game, params func(i int) engine.Params, a *Agent, n int, moveLimit, cushion time.Duration) (wins int, failures []error) {
 	t.Helper()
 	ctx := context.Background()
 	for i := range n {
@@ -140,7 +143,7 @@ func winRate(t *testing.T, g engine.Game, params func(i int) engine.Params, a *A
 		var players [2]sdk.Agent
 		players[luaSeat] = a
 		players[1-luaSeat] = &builtin.Random{}
-		o, err := playDirect(ctx, g, params(i), players, uint64(1000+i), moveLimit)
+		o, err := playDirect(ctx, g, params(i), players, uint64(1000+i), moveLimit, cushion)
 		if err != nil {
 			t.Fatal(err)
 		}

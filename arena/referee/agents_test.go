@@ -3,6 +3,7 @@ package referee_test
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -30,7 +31,26 @@ func TestMain(m *testing.M) {
 		serveTestAgent(os.Args[2])
 		return
 	}
+	flag.Parse()
+	waitingTestsParallel()
 	os.Exit(m.Run())
+}
+
+// waitingParallel is how many parallel tests run at once unless -parallel
+// says otherwise. The hostile games spend their time waiting for limits to
+// pass (a start-up that never comes, a reply that never comes), not
+// computing; go test's default of one test per CPU would serialise those
+// waits into minutes on a small machine.
+const waitingParallel = 8
+
+func waitingTestsParallel() {
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		if err := flag.Set("test.parallel", fmt.Sprint(waitingParallel)); err != nil {
+			panic(err)
+		}
+	}
 }
 
 // misbehaving agents, each failing one way on cue.

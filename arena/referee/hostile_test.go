@@ -21,19 +21,23 @@ import (
 // (no penalty, every one of its moves its own) and no process left.
 
 // hostileProfile shortens a course profile's limits without changing its
-// rules: per-move limits of 1 s (20 s for a first move, which includes
-// process warm-up on a loaded machine) with a 4 s cushion where the course
-// had one, a 3 s CPU budget with 1 s grace, a 5 s start-up.
+// rules: per-move limits of 1 s (60 s for a first move, which includes
+// process warm-up and, for the flood agents, building and sending 100 MB on
+// a loaded machine) with a 4 s cushion where the course had one, a 3 s CPU
+// budget with a 5 s grace (the wall-clock wait past the budget, in which a
+// starved agent still gets its CPU), a 10 s start-up. The agents that fail
+// on purpose fail on their first or second move, so the long first-move
+// limit costs no time.
 func hostileProfile(p engine.Profile) engine.Profile {
 	p = p.Clone()
 	switch p.Time {
 	case engine.PerMove:
-		p.FirstMoveLimit, p.MoveLimit = 20*time.Second, time.Second
+		p.FirstMoveLimit, p.MoveLimit = time.Minute, time.Second
 		if p.Cushion > 0 {
 			p.Cushion = 4 * time.Second
 		}
 	case engine.CPUBudget:
-		p.Budget, p.BudgetGrace = 3*time.Second, time.Second
+		p.Budget, p.BudgetGrace = 3*time.Second, 5*time.Second
 	}
 	p.StartupTimeout = 10 * time.Second
 	return p
@@ -168,9 +172,11 @@ func TestHostileAgents(t *testing.T) {
 	}
 	for _, h := range hostiles() {
 		t.Run(h.name, func(t *testing.T) {
+			t.Parallel()
 			ref := h.ref(t)
 			for _, c := range courseGames(t) {
 				t.Run(c.name, func(t *testing.T) {
+					t.Parallel()
 					prof := hostileProfile(c.prof)
 					want := h.want(t, c)
 					rec := playGame(t, c.g, c.params, prof, ref, "builtin:random")
@@ -194,7 +200,11 @@ func checkVerdict(t *testing.T, rec *record.Game, prof engine.Profile, want engi
 			t.Logf("result %+v", rec.Result)
 			for _, e := range rec.Events {
 				t.Logf("event %+v", e)
+				if e.Evidence != nil {
+					t.Logf("  evidence %+v", *e.Evidence)
+				}
 			}
+			t.Logf("stderr %q", rec.Stderr)
 		}
 	}()
 	for _, e := range rec.Events {

@@ -9,6 +9,12 @@
 // baseline vs random, alternating who moves first, and reports each
 // pairing's points share with a 95% interval, the slowest reply seen and
 // every time penalty (there should be none).
+//
+//	go run ./bench/strength -examples -games 100
+//
+// plays each game's Lua example (agents/lua/examples) against random
+// instead, and prints each win rate beside its target (examplesTarget):
+// how strong the examples are is measured here, not in the tests.
 package main
 
 import (
@@ -60,7 +66,15 @@ func main() {
 	out := flag.String("out", "docs/strength.md", "the report to write")
 	seed := flag.Uint64("seed", 1, "base seed of the games")
 	records := flag.String("records", "", "also append every game record (JSON lines) to this file")
+	examples := flag.Bool("examples", false, "play each game's Lua example against random (target: "+fmt.Sprint(examplesTarget*100)+"% of the points) instead of the ladder; writes -out only when it is given")
 	flag.Parse()
+	if *examples {
+		outGiven := false
+		flag.Visit(func(f *flag.Flag) { outGiven = outGiven || f.Name == "out" })
+		if !outGiven {
+			*out = ""
+		}
+	}
 	var recw *os.File
 	if *records != "" {
 		f, err := os.OpenFile(*records, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
@@ -88,13 +102,13 @@ func main() {
 			gameNames = append(gameNames, g.Info().Name)
 		}
 	}
-	var pl []pairing
+	var ladder []pairing
 	for _, p := range strings.Split(*pairs, ",") {
 		a, b, ok := strings.Cut(p, ":")
 		if !ok {
 			fatal(fmt.Errorf("-pairs %q: want A:B", p))
 		}
-		pl = append(pl, pairing{a, b})
+		ladder = append(ladder, pairing{a, b})
 	}
 
 	start := time.Now()
@@ -116,6 +130,10 @@ func main() {
 		if err != nil {
 			fatal(err)
 		}
+		pl := ladder
+		if *examples {
+			pl = []pairing{examplePairing(name)}
+		}
 		for _, p := range pl {
 			t := play(ctx, ref, g, p, *games, *parallel, *seed, recw)
 			if ctx.Err() != nil {
@@ -127,6 +145,13 @@ func main() {
 				t.slowest[0], t.slowest[1], t.timeouts)
 			report.WriteString(line)
 			fmt.Fprint(os.Stderr, line)
+			if *examples {
+				verdict := "meets"
+				if t.games == 0 || t.points/float64(t.games) < examplesTarget {
+					verdict = "MISSES"
+				}
+				fmt.Fprintf(os.Stderr, "  %s the target of %.0f%% of the points against random\n", verdict, examplesTarget*100)
+			}
 			for _, f := range t.timeFaults {
 				fmt.Fprintf(os.Stderr, "  time fault: %s\n", f)
 			}
@@ -134,6 +159,9 @@ func main() {
 	}
 	fmt.Fprintf(&report, "\nLoad average (1, 5, 15 min) at the start: %s; at the end: %s. Wall-clock limits are judged on this\n"+
 		"machine as it was, other jobs included; a late reply inside a cushion is a substitute move, not a loss.\n", loadStart, loadavg())
+	if *out == "" {
+		return
+	}
 	text := strings.Replace(report.String(), "DURATION", time.Since(start).Round(time.Second).String(), 1)
 	if err := os.WriteFile(*out, []byte(text), 0o644); err != nil {
 		fatal(err)
@@ -189,7 +217,7 @@ func match(g engine.Game, p pairing, i int, seed uint64) referee.Match {
 	if err != nil {
 		fatal(err)
 	}
-	players := [2]referee.Player{{Name: "A:" + p.a, Ref: "builtin:" + p.a}, {Name: "B:" + p.b, Ref: "builtin:" + p.b}}
+	players := [2]referee.Player{{Name: "A:" + p.a, Ref: agentRef(p.a)}, {Name: "B:" + p.b, Ref: agentRef(p.b)}}
 	if i%2 == 1 {
 		players[0], players[1] = players[1], players[0]
 	}
@@ -201,6 +229,24 @@ func match(g engine.Game, p pairing, i int, seed uint64) referee.Match {
 		Players: players,
 		Seed:    seed*1_000_003 + uint64(i),
 	}
+}
+
+// examplesTarget is the share of the points each Lua example is meant to
+// take from random.
+const examplesTarget = 0.9
+
+// examplePairing pairs a game's Lua example with random.
+func examplePairing(game string) pairing {
+	return pairing{"lua:agents/lua/examples/" + game + ".lua", "random"}
+}
+
+// agentRef is a pairing name as an agent reference: house bots are named
+// bare, anything else (lua:PATH) as it is.
+func agentRef(name string) string {
+	if strings.Contains(name, ":") {
+		return name
+	}
+	return "builtin:" + name
 }
 
 // add counts one game for side A (seat 1 when swapped).

@@ -54,15 +54,20 @@ const channelWriteTimeout = 2 * time.Second
 var errChannelDown = errors.New("move channel down")
 
 func writeFrame(w io.Writer, m proto.Message) error {
-	body, err := proto.Marshal(m)
+	buf, err := encodeFrame(m)
 	if err != nil {
 		return err
 	}
-	buf := make([]byte, 4+len(body))
-	binary.BigEndian.PutUint32(buf, uint32(len(body)))
-	copy(buf[4:], body)
 	_, err = w.Write(buf)
 	return err
+}
+
+// encodeFrame is m as one frame: its length, then its bytes.
+func encodeFrame(m proto.Message) ([]byte, error) {
+	size := proto.Size(m)
+	buf := make([]byte, 4, 4+size)
+	binary.BigEndian.PutUint32(buf, uint32(size))
+	return proto.MarshalOptions{}.MarshalAppend(buf, m)
 }
 
 // readFrame reads one frame of at most limit() bytes (asked once the
@@ -245,10 +250,17 @@ func (a *agentChannel) watch() {
 func (a *agentChannel) answer(ctx context.Context, id uint64, req *pb.MoveRequest) {
 	reply := a.s.channelCall(ctx, req)
 	reply.CallId = id
+	// Encoded before the write's deadline is set: the deadline bounds how
+	// long the arena may leave a reply unread, not how long a large reply
+	// takes to build on a busy machine.
+	buf, err := encodeFrame(reply)
 	a.wmu.Lock()
 	defer a.wmu.Unlock()
-	_ = a.conn.SetWriteDeadline(time.Now().Add(channelWriteTimeout))
-	if writeFrame(a.conn, reply) != nil {
+	if err == nil {
+		_ = a.conn.SetWriteDeadline(time.Now().Add(channelWriteTimeout))
+		_, err = a.conn.Write(buf)
+	}
+	if err != nil {
 		a.shut() // the arena stopped reading: it falls back to gRPC
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -70,7 +71,30 @@ func runInit(arg string) int {
 		fmt.Fprintln(os.Stderr, "sandbox init: start agent:", err)
 		return 125
 	}
+	closeInherited()
 	return reap(cmd.Process.Pid)
+}
+
+// closeInherited closes the init's copies of the descriptors it passed on
+// to the agent: those not close-on-exec, for everything the init opens
+// itself is. Kept open here, the agent's end of its move channel would
+// outlive the agent's own close, and the arena would wait for a reply the
+// agent had given up writing until the move's deadline instead of
+// learning at once that the channel is gone.
+func closeInherited() {
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		fd, err := strconv.Atoi(e.Name())
+		if err != nil || fd < 3 {
+			continue
+		}
+		if flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err == nil && flags&unix.FD_CLOEXEC == 0 {
+			unix.Close(fd)
+		}
+	}
 }
 
 // isScript reports whether the program behind fd starts with "#!".
