@@ -203,8 +203,8 @@ func serveTestAgent(ref string) {
 }
 
 // cushionedBy is how long the cushioned agent takes over its second move:
-// well past hostileProfile's 1 s limit, well inside its 4 s cushion.
-const cushionedBy = 2500 * time.Millisecond
+// past hostileProfile's 2 s limit, 3 s inside the end of its 4 s cushion.
+const cushionedBy = 3 * time.Second
 
 // floodBytes is the size of the flood agents' reply.
 const floodBytes = 100 << 20

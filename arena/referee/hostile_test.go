@@ -21,7 +21,7 @@ import (
 // (no penalty, every one of its moves its own) and no process left.
 
 // hostileProfile shortens a course profile's limits without changing its
-// rules: per-move limits of 1 s (60 s for a first move, which includes
+// rules: per-move limits of 2 s (60 s for a first move, which includes
 // process warm-up and, for the flood agents, building and sending 100 MB on
 // a loaded machine) with a 4 s cushion where the course had one, a 3 s CPU
 // budget with a 5 s grace (the wall-clock wait past the budget, in which a
@@ -32,7 +32,7 @@ func hostileProfile(p engine.Profile) engine.Profile {
 	p = p.Clone()
 	switch p.Time {
 	case engine.PerMove:
-		p.FirstMoveLimit, p.MoveLimit = time.Minute, time.Second
+		p.FirstMoveLimit, p.MoveLimit = time.Minute, 2*time.Second
 		if p.Cushion > 0 {
 			p.Cushion = 4 * time.Second
 		}
