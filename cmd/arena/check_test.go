@@ -49,7 +49,9 @@ func TestCheckNamesEachFailure(t *testing.T) {
 		{"unparseable", []string{"--game", "bohnenspiel"}, check.CauseUnparseable},
 		{"crash", []string{"--game", "bohnenspiel"}, check.CauseCrash},
 		{"noise", []string{"--game", "bohnenspiel"}, check.CauseStdoutNoise},
-		{"memory", []string{"--game", "bohnenspiel", "--set", "memory-mb=64"}, check.CauseMemory},
+		// A long limit: on a loaded machine filling 64 MiB can take longer
+		// than the course's, and only the memory rule may end the move.
+		{"memory", []string{"--game", "bohnenspiel", "--set", "memory-mb=64", "--set", "move-limit=60s"}, check.CauseMemory},
 		{"cpu", []string{"--game", "cachex", "--param", "n=5", "--set", "budget=500ms"}, check.CauseCPU},
 		{"version", []string{"--game", "bohnenspiel"}, check.CauseProtocol},
 		{"error", []string{"--game", "bohnenspiel"}, check.CauseError},
