@@ -1,0 +1,100 @@
+package league_test
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"arena/arena/league"
+	"arena/arena/referee"
+	"arena/plugins/host"
+)
+
+// A Swiss qualifier feeding a knockout, cancelled once inside the
+// qualifier and once inside the knockout, resumes each time where it
+// stopped: in the end every game the formats hand out is stored exactly
+// once and was played exactly once.
+func TestStagedLeagueCancelledAndResumed(t *testing.T) {
+	file := writeFile(t, "cup.yaml", `
+name: cup
+game: bohnenspiel
+format: knockout
+qualifier: {format: swiss, rounds: 3, advance: 4}
+games_per_pairing: 2
+concurrency: 2
+agents:
+  - {name: g1, agent: greedy}
+  - {name: r1, agent: random}
+  - {name: g2, agent: greedy}
+  - {name: r2, agent: random}
+  - {name: r3, agent: random}
+`)
+	spec, out := loadLeague(t, file)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var launches atomic.Int32
+	launch := testLauncher()
+	run := func(stopAfter int) error {
+		rctx, stop := context.WithCancel(ctx)
+		defer stop()
+		played := 0
+		return league.Run(rctx, spec, league.RunOptions{
+			NoReuse: true, // launches then count the games played
+			Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
+				launches.Add(1)
+				return launch(ctx, p, o)
+			},
+			OnGame: func(league.Progress) {
+				if played++; played == stopAfter {
+					stop()
+				}
+			},
+		})
+	}
+	// The qualifier is 3 rounds of 2 pairings of 2 games: 12 games.
+	if err := run(5); !errors.Is(err, context.Canceled) {
+		t.Fatalf("first run: %v, want cancelled", err)
+	}
+	if n := len(storedGames(t, out, "cup")); n < 5 || n >= 12 {
+		t.Fatalf("%d games stored after cancelling inside the qualifier", n)
+	}
+	if err := run(12 - len(storedGames(t, out, "cup")) + 1); !errors.Is(err, context.Canceled) {
+		t.Fatalf("second run: %v, want cancelled", err)
+	}
+	if n := len(storedGames(t, out, "cup")); n <= 12 {
+		t.Fatalf("%d games stored after cancelling inside the knockout, want more than the qualifier's 12", n)
+	}
+	if err := run(0); err != nil {
+		t.Fatal(err)
+	}
+	games := storedGames(t, out, "cup")
+	pts := map[string]float64{}
+	for _, g := range games {
+		if g.Record.ID != g.Match.ID {
+			t.Errorf("record %s stored under match %s", g.Record.ID, g.Match.ID)
+		}
+		pts[g.Match.ID] = g.Record.Outcome(0)
+	}
+	res, next, err := spec.Leagues[0].Walk(pts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next != nil || len(res) != len(games) {
+		t.Fatalf("the formats hand out %d games and want %d more; %d stored", len(res), len(next), len(games))
+	}
+	// Games cut short by a cancel launched agents and were played again.
+	if n := int(launches.Load()); n < 2*len(games) || n > 2*len(games)+2*2*2 {
+		t.Errorf("%d launches for %d games: more than the two cancels' games in progress replayed", n, len(games))
+	}
+	ko := 0
+	for _, r := range res {
+		if r.Stage == 1 {
+			ko++
+		}
+	}
+	if ko < 6 {
+		t.Errorf("%d knockout games, want at least 3 matches of 2", ko)
+	}
+}
