@@ -1,6 +1,7 @@
 package league
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"arena/arena/league/format"
@@ -42,38 +43,52 @@ func checkStages(ld *loader, c Config) error {
 // buildTournament makes the league's format from its agents, and puts the
 // keys that decide it into the league's hash.
 func (l *League) buildTournament(ld *loader, c Config, h *hashed) error {
+	l.Rounds, l.TiebreakPairs, l.Qualifier = c.Rounds, c.TiebreakPairs, c.Qualifier
 	names := make([]string, len(l.Agents))
 	for i, a := range l.Agents {
 		names[i] = a.Name
 	}
-	l.Rounds, l.TiebreakPairs, l.Qualifier = c.Rounds, c.TiebreakPairs, c.Qualifier
-	var err error
-	key := "format"
-	switch l.Format {
-	case Gauntlet:
-		l.Tournament, err = format.Gauntlet(l.Challenger, names, l.GamesPerPairing)
-	case Swiss:
-		key = "rounds"
-		l.Rounds = orDefault(c.Rounds, format.DefaultRounds(len(names)))
-		h.Rounds = l.Rounds
-		l.Tournament, err = format.NewSwiss(names, l.Rounds, l.GamesPerPairing)
-	case Knockout:
-		key = "qualifier"
-		tp := c.TiebreakPairs
-		h.TiebreakPairs = &tp
-		l.Tournament, err = l.knockout(names, h)
-	default:
-		l.Tournament, err = format.RoundRobin(names, l.GamesPerPairing)
-	}
+	key, err := l.newTournament(names)
 	if err != nil {
 		return ld.errorf(key, "league %s: %v", l.Name, err)
+	}
+	switch l.Format {
+	case Swiss:
+		h.Rounds = l.Rounds
+	case Knockout:
+		tp := l.TiebreakPairs
+		h.TiebreakPairs = &tp
+		if l.Qualifier.Format != "" {
+			q := l.Qualifier
+			h.Qualifier = &q
+		}
 	}
 	return nil
 }
 
+// newTournament sets l.Tournament from the league's keys, filling in the
+// automatic rounds; on error it names the key to blame.
+func (l *League) newTournament(names []string) (string, error) {
+	var err error
+	switch l.Format {
+	case Gauntlet:
+		l.Tournament, err = format.Gauntlet(l.Challenger, names, l.GamesPerPairing)
+		return "format", err
+	case Swiss:
+		l.Rounds = orDefault(l.Rounds, format.DefaultRounds(len(names)))
+		l.Tournament, err = format.NewSwiss(names, l.Rounds, l.GamesPerPairing)
+		return "rounds", err
+	case Knockout:
+		l.Tournament, err = l.knockout(names)
+		return "qualifier", err
+	}
+	l.Tournament, err = format.RoundRobin(names, l.GamesPerPairing)
+	return "format", err
+}
+
 // knockout is a bracket of the agents in file order, or after a qualifier.
-func (l *League) knockout(names []string, h *hashed) (format.Format, error) {
-	q := l.Qualifier
+func (l *League) knockout(names []string) (format.Format, error) {
+	q := &l.Qualifier
 	if q.Format == "" {
 		return format.NewKnockout(0, names, l.GamesPerPairing, l.TiebreakPairs)
 	}
@@ -88,8 +103,32 @@ func (l *League) knockout(names []string, h *hashed) (format.Format, error) {
 	if err != nil {
 		return nil, err
 	}
-	l.Qualifier, h.Qualifier = q, &q
 	return format.NewStaged(first, len(names), q.Advance, l.GamesPerPairing, l.TiebreakPairs)
+}
+
+// storedLeague rebuilds a stored league's format from its stored
+// configuration (the hashed keys), for standings and plans.
+func storedLeague(sl results.League) (*League, error) {
+	var h hashed
+	if err := json.Unmarshal([]byte(sl.Config), &h); err != nil {
+		return nil, fmt.Errorf("league %s: stored configuration: %w", sl.Name, err)
+	}
+	l := &League{Name: sl.Name, Format: h.Format, Challenger: h.Challenger, GamesPerPairing: h.GamesPerPairing,
+		Seed: h.Seed, Rounds: h.Rounds, TiebreakPairs: 1}
+	if h.TiebreakPairs != nil {
+		l.TiebreakPairs = *h.TiebreakPairs
+	}
+	if h.Qualifier != nil {
+		l.Qualifier = *h.Qualifier
+	}
+	names := make([]string, len(h.Agents))
+	for i, a := range h.Agents {
+		names[i] = a.Name
+	}
+	if _, err := l.newTournament(names); err != nil {
+		return nil, fmt.Errorf("league %s: stored configuration: %w", sl.Name, err)
+	}
+	return l, nil
 }
 
 // stagePrefix names a knockout's pairings after a qualifier, so its

@@ -1,14 +1,17 @@
 package league_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"arena/arena/league"
 	"arena/arena/referee"
+	"arena/arena/results"
 	"arena/plugins/host"
 )
 
@@ -24,13 +27,7 @@ format: knockout
 qualifier: {format: swiss, rounds: 3, advance: 4}
 games_per_pairing: 2
 concurrency: 2
-agents:
-  - {name: g1, agent: greedy}
-  - {name: r1, agent: random}
-  - {name: g2, agent: greedy}
-  - {name: r2, agent: random}
-  - {name: r3, agent: random}
-`)
+`+fiveAgents)
 	spec, out := loadLeague(t, file)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -96,5 +93,30 @@ agents:
 	}
 	if ko < 6 {
 		t.Errorf("%d knockout games, want at least 3 matches of 2", ko)
+	}
+	st, err := results.OpenDir(ctx, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rep, err := league.Report(ctx, st, "cup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Stages == nil || rep.Stages.Swiss == nil || rep.Stages.Bracket == nil {
+		t.Fatalf("standings of a staged league without its tables: %+v", rep.Stages)
+	}
+	if sw := rep.Stages.Swiss; sw.Played != 3 || len(sw.Rows) != 5 || len(sw.Rows[0].Rounds) != 3 {
+		t.Errorf("swiss table %+v", sw)
+	}
+	var text bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	champion := rep.Stages.Bracket.Rounds[len(rep.Stages.Bracket.Rounds)-1][0].Winner
+	for _, want := range []string{"swiss, 3 of 3 rounds complete", "bye 2", "knockout (higher seed first):", "round 2:", "winner: " + champion} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("standings lack %q:\n%s", want, text.String())
+		}
 	}
 }
