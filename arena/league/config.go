@@ -41,6 +41,9 @@ type Config struct {
 	Format          string            `mapstructure:"format" json:"format"`
 	Challenger      string            `mapstructure:"challenger" json:"challenger,omitempty"`
 	GamesPerPairing int               `mapstructure:"games_per_pairing" json:"games_per_pairing"`
+	Rounds          int               `mapstructure:"rounds" json:"rounds,omitempty"`
+	TiebreakPairs   int               `mapstructure:"tiebreak_pairs" json:"tiebreak_pairs,omitempty"`
+	Qualifier       QualifierConfig   `mapstructure:"qualifier" json:"qualifier,omitempty"`
 	Seed            uint64            `mapstructure:"seed" json:"seed"`
 	Concurrency     int               `mapstructure:"concurrency" json:"concurrency"`
 	Output          string            `mapstructure:"output" json:"output"`
@@ -58,6 +61,14 @@ type Config struct {
 // ClusterConfig sends a league's games to workers (docs/cluster.md).
 type ClusterConfig struct {
 	URL string `mapstructure:"url" json:"-"`
+}
+
+// QualifierConfig is the first stage of a knockout league: a round-robin
+// or Swiss whose best Advance entrants play the knockout.
+type QualifierConfig struct {
+	Format  string `mapstructure:"format" json:"format,omitempty"`
+	Rounds  int    `mapstructure:"rounds" json:"rounds,omitempty"`
+	Advance int    `mapstructure:"advance" json:"advance,omitempty"`
 }
 
 // GameConfig is one entry of games: a league of its own.
@@ -217,7 +228,7 @@ func configKeys() []string {
 // source names where key's value came from, for error messages.
 func (ld *loader) source(key string) string {
 	top := key
-	if i := strings.IndexAny(top, "[."); i >= 0 && !strings.HasPrefix(top, "sprt.") {
+	if i := strings.IndexAny(top, "[."); i >= 0 && !strings.HasPrefix(top, "sprt.") && !strings.HasPrefix(top, "qualifier.") {
 		top = top[:i]
 	}
 	if ld.sets[top] {
@@ -339,7 +350,7 @@ func kindName(t reflect.Type) string {
 }
 
 // knownKeys lists the keys allowed under a decoded path ("" for the top,
-// "agents[0]", "games[1]", "sprt").
+// "agents[0]", "games[1]", "sprt", "qualifier").
 func knownKeys(path string) []string {
 	t := reflect.TypeOf(Config{})
 	switch {
@@ -349,6 +360,8 @@ func knownKeys(path string) []string {
 		t = reflect.TypeOf(GameConfig{})
 	case path == "sprt":
 		t = reflect.TypeOf(SPRTConfig{})
+	case path == "qualifier":
+		t = reflect.TypeOf(QualifierConfig{})
 	case path != "":
 		return nil
 	}

@@ -16,7 +16,17 @@ func keyDoc(key string) string {
 	case "profile":
 		return "the course profile, checked against the game's"
 	case "format":
-		return "round-robin, gauntlet or ab"
+		return "round-robin, gauntlet, ab, swiss or knockout"
+	case "rounds":
+		return "Swiss rounds (0: ceil(log2 agents) + 2)"
+	case "tiebreak_pairs":
+		return "knockout: extra colour-swapped pairs after a tied match"
+	case "qualifier.format":
+		return "knockout: the qualifying stage's format, round-robin or swiss"
+	case "qualifier.rounds":
+		return "knockout: the Swiss qualifier's rounds"
+	case "qualifier.advance":
+		return "knockout: agents the qualifier sends to the bracket"
 	case "challenger":
 		return "the challenging agent of a gauntlet"
 	case "games_per_pairing":

@@ -109,9 +109,28 @@ func (s *Standings) WriteText(w io.Writer) error {
 				r.Agent, r.Contention, r.Timeout)
 		}
 	}
+	if err := s.writeCross(w); err != nil {
+		return err
+	}
+	if err := s.writePairs(w); err != nil {
+		return err
+	}
+	if s.Stages != nil {
+		if err := s.Stages.writeText(w); err != nil {
+			return err
+		}
+	}
+	if s.SPRT != nil {
+		fmt.Fprintf(w, "\n%s\n", s.SPRT)
+	}
+	return nil
+}
+
+// writeCross prints the cross-table of a league of more than two agents.
+func (s *Standings) writeCross(w io.Writer) error {
 	if len(s.Rows) > 2 {
 		fmt.Fprintln(w, "\ncross-table (row's points / games against column):")
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		hdr := []string{""}
 		for _, r := range s.Rows {
 			hdr = append(hdr, r.Agent)
@@ -136,9 +155,14 @@ func (s *Standings) WriteText(w io.Writer) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// writePairs prints the pentanomial summary of each pairing.
+func (s *Standings) writePairs(w io.Writer) error {
 	if len(s.Pairs) > 0 {
 		fmt.Fprintln(w, "\ncolour-swapped pairs (first agent's pair score 0, ½, 1, 1½, 2; Elo from the pairs):")
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "PAIRING\tPAIRS\t0\t½\t1\t1½\t2\tELO\t95% CI")
 		for _, p := range s.Pairs {
 			extra := ""
@@ -159,9 +183,6 @@ func (s *Standings) WriteText(w io.Writer) error {
 			return err
 		}
 		fmt.Fprintln(w, "(pair ELO: the first agent over the second from these pairs alone. The table's ELO is one fit over all games, centred on 0 and pulled toward it by a prior of two draws per agent, so its gaps are smaller, most with few games.)")
-	}
-	if s.SPRT != nil {
-		fmt.Fprintf(w, "\n%s\n", s.SPRT)
 	}
 	return nil
 }

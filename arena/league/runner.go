@@ -11,7 +11,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -127,8 +126,7 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 	if logw == nil {
 		logw = io.Discard
 	}
-	st := opt.Store
-	if st == nil {
+	if opt.Store == nil {
 		// The lock comes first: a second run on the same directory is
 		// refused before it builds, checks or prints anything.
 		unlock, err := lockDir(s.Output)
@@ -145,38 +143,11 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 			return err
 		}
 	}
-	var jnl *journal
-	if st == nil {
-		db, err := results.OpenDir(ctx, s.Output)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		st = db
-		// Games a killed run finished but had not committed to the store
-		// are in the journal: they go in before anything is planned.
-		n, err := replayJournal(ctx, st, s.Output)
-		if err != nil {
-			return err
-		}
-		if n > 0 {
-			fmt.Fprintf(logw, "%d finished game(s) recovered from %s\n", n, filepath.Join(s.Output, JournalFile))
-		}
-		if opt.CommitEvery != 1 {
-			j, err := openJournal(s.Output)
-			if err != nil {
-				return err
-			}
-			defer j.close()
-			jnl = j
-		}
-		// Bring the records export up to date with the store first, so a
-		// run that crashed before rewriting it leaves it behind no longer
-		// than the next start.
-		if err := writeRecordsFile(ctx, st, s); err != nil {
-			return err
-		}
+	st, jnl, closeStore, err := openStore(ctx, s, opt, logw)
+	if err != nil {
+		return err
 	}
+	defer closeStore()
 	if err := otherLeagues(ctx, st, s); err != nil {
 		return err
 	}
@@ -185,47 +156,130 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 			return err
 		}
 	}
-
-	type plan struct {
-		l       *League
-		sched   []results.Match
-		pending []results.Match
-		games   []results.Game // stored, for the tally and the SPRT
-		kept    int            // stored games of the schedule
-		extra   int            // stored games outside the schedule
+	plans, err := planLeagues(ctx, st, s)
+	if err != nil {
+		return err
 	}
+	if err := checkChanged(ctx, st, s, plans, opt, logw); err != nil {
+		return err
+	}
+	total, done, err := saveLeagues(ctx, st, plans)
+	if err != nil {
+		return err
+	}
+	if err := setupSlots(s, &opt, logw); err != nil {
+		return err
+	}
+	if opt.OnStart != nil {
+		opt.OnStart(total, done)
+	}
+	prog := &Progress{Done: done, Total: total}
+	var runErr error
+	for _, p := range plans {
+		describe(logw, p.l, p.total, p.kept, opt.Remote != nil)
+		if err := runLeague(ctx, st, jnl, p, opt, logw, prog); err != nil {
+			runErr = err
+			break
+		}
+	}
+	// The records export is written even after an interruption: it holds
+	// exactly the stored games.
+	if opt.Store == nil {
+		if err := writeRecordsFile(context.WithoutCancel(ctx), st, s); err != nil && runErr == nil {
+			runErr = err
+		}
+	}
+	return runErr
+}
+
+// openStore is the given store, or the league directory's SQLite store
+// with the journal of a killed run replayed into it, a journal for this
+// run's games and the records export brought up to date.
+func openStore(ctx context.Context, s *Spec, opt RunOptions, logw io.Writer) (results.Store, *journal, func(), error) {
+	if opt.Store != nil {
+		return opt.Store, nil, func() {}, nil
+	}
+	db, err := results.OpenDir(ctx, s.Output)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	fail := func(err error) (results.Store, *journal, func(), error) {
+		db.Close()
+		return nil, nil, nil, err
+	}
+	// Games a killed run finished but had not committed to the store
+	// are in the journal: they go in before anything is planned.
+	n, err := replayJournal(ctx, db, s.Output)
+	if err != nil {
+		return fail(err)
+	}
+	if n > 0 {
+		fmt.Fprintf(logw, "%d finished game(s) recovered from %s\n", n, filepath.Join(s.Output, JournalFile))
+	}
+	var jnl *journal
+	if opt.CommitEvery != 1 {
+		if jnl, err = openJournal(s.Output); err != nil {
+			return fail(err)
+		}
+	}
+	closeAll := func() {
+		if jnl != nil {
+			jnl.close()
+		}
+		db.Close()
+	}
+	// Bring the records export up to date with the store first, so a
+	// run that crashed before rewriting it leaves it behind no longer
+	// than the next start.
+	if err := writeRecordsFile(ctx, db, s); err != nil {
+		closeAll()
+		return nil, nil, nil, err
+	}
+	return db, jnl, closeAll, nil
+}
+
+// plan is one league's state before the run.
+type plan struct {
+	l       *League
+	batch   []results.Match    // the first round with a game missing
+	pending []results.Match    // its missing games
+	games   []results.Game     // stored, for the tally and the SPRT
+	pts     map[string]float64 // stored match id -> the first seat's points
+	kept    int                // stored games the format has handed out
+	extra   int                // stored games outside the schedule
+	total   int                // games the league plays (as planned, for swiss and knockout)
+}
+
+// planLeagues finds each league's stored games and what its format hands
+// out next.
+func planLeagues(ctx context.Context, st results.Store, s *Spec) ([]*plan, error) {
 	var plans []*plan
 	for _, l := range s.Leagues {
-		p := &plan{l: l, sched: l.Schedule()}
 		games, err := st.Games(ctx, l.Name)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		inSched := map[string]bool{}
-		for _, m := range p.sched {
-			inSched[m.ID] = true
-		}
-		have := map[string]bool{}
+		p := &plan{l: l, games: games, pts: make(map[string]float64, len(games))}
 		for _, g := range games {
-			if inSched[g.Match.ID] {
-				have[g.Match.ID] = true
-			} else {
-				p.extra++
-			}
+			p.pts[g.Match.ID] = g.Record.Outcome(0)
 		}
-		p.kept = len(have)
-		p.games = games
-		for _, m := range p.sched {
-			if !have[m.ID] {
-				p.pending = append(p.pending, m)
-			}
+		res, batch, err := l.Walk(p.pts)
+		if err != nil {
+			return nil, err
 		}
+		p.batch, p.pending = batch, missing(batch, p.pts)
+		p.kept = len(res) + len(batch) - len(p.pending)
+		p.extra = len(games) - p.kept
+		p.total = max(l.Tournament.Planned(), p.kept+len(p.pending))
 		plans = append(plans, p)
 	}
+	return plans, nil
+}
 
-	// Refuse a changed configuration before touching anything; with
-	// --force, say exactly what is kept and what is played, and refuse
-	// again (unless forced twice) when old and new games would mix.
+// checkChanged refuses a changed configuration before touching anything;
+// with --force, it says exactly what is kept and what is played, and
+// refuses again (unless forced twice) when old and new games would mix.
+func checkChanged(ctx context.Context, st results.Store, s *Spec, plans []*plan, opt RunOptions, logw io.Writer) error {
 	var changes, plansText []string
 	mixed := false
 	for _, p := range plans {
@@ -244,33 +298,51 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 		}
 		plansText = append(plansText, line)
 	}
-	if len(changes) > 0 {
-		if !opt.Force {
-			return &ChangedError{Dir: s.Output, Changes: changes}
-		}
-		if mixed && !opt.ForceMixed {
-			return &MixedError{Dir: s.Output, Changes: changes, Plan: plansText}
-		}
-		fmt.Fprintf(logw, "--force: continuing despite:\n  %s\n  %s\n", strings.Join(changes, "\n  "), strings.Join(plansText, "\n  "))
+	if len(changes) == 0 {
+		return nil
 	}
+	if !opt.Force {
+		return &ChangedError{Dir: s.Output, Changes: changes}
+	}
+	if mixed && !opt.ForceMixed {
+		return &MixedError{Dir: s.Output, Changes: changes, Plan: plansText}
+	}
+	fmt.Fprintf(logw, "--force: continuing despite:\n  %s\n  %s\n", strings.Join(changes, "\n  "), strings.Join(plansText, "\n  "))
+	return nil
+}
 
-	total, done := 0, 0
+// saveLeague stores a league's row, agents and the matches handed out.
+func saveLeague(ctx context.Context, st results.Store, l *League, matches []results.Match) error {
+	return st.SaveLeague(ctx, results.League{
+		Name: l.Name, Game: l.Game.Info().Name, Params: l.Params, Profile: l.Profile.Name,
+		Overrides: overrideStrings(l), Format: l.Format, ConfigHash: l.Hash, Config: l.Config,
+	}, storeAgents(l), matches)
+}
+
+// saveLeagues stores every league with its first matches, and counts the
+// run's games: all, and those already played. An ab league whose SPRT
+// has decided plays nothing more.
+func saveLeagues(ctx context.Context, st results.Store, plans []*plan) (total, done int, err error) {
 	for _, p := range plans {
-		l := p.l
-		if err := st.SaveLeague(ctx, results.League{
-			Name: l.Name, Game: l.Game.Info().Name, Params: l.Params, Profile: l.Profile.Name,
-			Overrides: overrideStrings(l), Format: l.Format, ConfigHash: l.Hash, Config: l.Config,
-		}, storeAgents(l), p.sched); err != nil {
-			return err
+		if err := saveLeague(ctx, st, p.l, p.batch); err != nil {
+			return 0, 0, err
 		}
-		if l.Format == AB && len(p.pending) > 0 {
-			if _, _, _, _, d := sprtOf(l.SPRT, l.Agents[0].Name, p.games); d != ratings.Continue {
+		if p.l.Format == AB && len(p.pending) > 0 {
+			if _, _, _, _, d := sprtOf(p.l.SPRT, p.l.Agents[0].Name, p.games); d != ratings.Continue {
 				p.pending = nil
 			}
 		}
-		total += p.kept + len(p.pending)
+		if p.l.Format == AB {
+			p.total = p.kept + len(p.pending)
+		}
+		total += p.total
 		done += p.kept
 	}
+	return total, done, nil
+}
+
+// setupSlots makes the CPU slots pool and the warning sink of a local run.
+func setupSlots(s *Spec, opt *RunOptions, logw io.Writer) error {
 	if opt.Slots == nil && opt.Remote == nil && wallClock(s) {
 		pool, err := slots.New(slots.DefaultDir(), s.Machine)
 		if err != nil {
@@ -284,26 +356,7 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 	if opt.Slots != nil && opt.Remote == nil {
 		warnSlots(opt.Slots, s.Machine, opt.Warn)
 	}
-	if opt.OnStart != nil {
-		opt.OnStart(total, done)
-	}
-	prog := &Progress{Done: done, Total: total}
-	var runErr error
-	for _, p := range plans {
-		describe(logw, p.l, len(p.sched), len(p.sched)-len(p.pending), opt.Remote != nil)
-		if err := runLeague(ctx, st, jnl, p.l, p.pending, p.games, opt, logw, prog); err != nil {
-			runErr = err
-			break
-		}
-	}
-	// The records export is written even after an interruption: it holds
-	// exactly the stored games.
-	if opt.Store == nil {
-		if err := writeRecordsFile(context.WithoutCancel(ctx), st, s); err != nil && runErr == nil {
-			runErr = err
-		}
-	}
-	return runErr
+	return nil
 }
 
 // MixedError refuses a forced resume that would count games of the old
@@ -491,234 +544,6 @@ func (t *tally) leader() string {
 		return ""
 	}
 	return fmt.Sprintf("%s %s/%d", best, fmtPoints(t.points[best]), t.games[best])
-}
-
-// runLeague plays one league's pending games.
-func runLeague(ctx context.Context, st results.Store, jnl *journal, l *League, pending []results.Match, stored []results.Game, opt RunOptions, logw io.Writer, prog *Progress) error {
-	prog.League = l.Name
-	t := newTally(l)
-	var ab []results.Game // light copies for the SPRT
-	for _, g := range stored {
-		t.add(g.Record)
-		ab = append(ab, results.Game{Match: g.Match, Record: &record.Game{Agents: g.Record.Agents, Result: g.Record.Result}})
-	}
-	if len(pending) == 0 {
-		if l.Format == AB {
-			pairs, llr, lo, hi, d := sprtOf(l.SPRT, l.Agents[0].Name, ab)
-			fmt.Fprintf(logw, "  SPRT already decided: %s (LLR %.2f, bounds [%.2f, %.2f], %d pairs)\n", d, llr, lo, hi, pairs)
-		}
-		return nil
-	}
-	launch := map[string]string{}
-	players := map[string]referee.Player{}
-	reusable := map[string]bool{}
-	for _, a := range l.Agents {
-		launch[a.Name] = a.Launch
-		players[a.Name] = referee.Player{Name: a.Name, Ref: a.Ref, Options: a.Options, Hash: a.Hash}
-		reusable[a.Name] = !opt.NoReuse && Reusable(a, l.Profile.ProcessRule())
-	}
-	direct := func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
-		// Records keep the reference as written; the launcher gets the
-		// resolved one.
-		p.Ref = launch[p.Name]
-		return opt.Launch(ctx, p, o)
-	}
-	slotPool := opt.Slots
-	if l.Profile.Time != engine.PerMove {
-		slotPool = nil
-	}
-	// Each worker has its own referee and pool of kept processes.
-	newWorker := func() (*referee.Referee, *pool) {
-		pl := newPool(direct)
-		return &referee.Referee{Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
-			if reusable[p.Name] {
-				return pl.get(ctx, p, o)
-			}
-			return direct(ctx, p, o)
-		}, OnEvent: opt.OnEvent, Sample: opt.Sample}, pl
-	}
-	play := func(ctx context.Context, ref *referee.Referee, pl *pool, m referee.Match, sm results.Match) (*record.Game, func() error, error) {
-		if opt.Remote != nil {
-			return opt.Remote.Play(ctx, l, sm)
-		}
-		rec, err := PlayPinned(ctx, slotPool, *ref, m, pl.pinned)
-		return rec, nil, err
-	}
-	if opt.Remote != nil {
-		have := map[string]bool{}
-		for _, g := range stored {
-			have[g.Match.ID] = true
-		}
-		if err := opt.Remote.Begin(ctx, l, have); err != nil {
-			return err
-		}
-	}
-
-	// The SPRT's decision cancels the games in progress: the test has used
-	// exactly the games stored, and a game cut short is never stored.
-	lctx, decide := context.WithCancel(ctx)
-	defer decide()
-	type outcome struct {
-		m      results.Match
-		rec    *record.Game
-		commit func() error // acknowledges a remote result once stored
-		err    error
-	}
-	jobs := make(chan results.Match)
-	outs := make(chan outcome)
-	stop := make(chan struct{})
-	var stopOnce sync.Once
-	halt := func() { stopOnce.Do(func() { close(stop) }) }
-	var wg sync.WaitGroup
-	workers := max(1, l.Concurrency)
-	if opt.Remote != nil {
-		// Remote workers bring their own slots: every pending match is
-		// handed out at once, and the workers take them as they can.
-		workers = max(1, len(pending))
-	}
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ref, pl := newWorker()
-			defer pl.close()
-			for m := range jobs {
-				rec, commit, err := play(lctx, ref, pl, referee.Match{
-					ID: m.ID, Game: l.Game, Params: l.Params, Profile: l.Profile.Clone(), Overrides: l.Overrides,
-					Players: [2]referee.Player{players[m.Seats[0]], players[m.Seats[1]]}, Seed: m.Seed,
-				}, m)
-				if rec != nil {
-					for seat := range 2 {
-						rec.Agents[seat].Process = pl.process(m.Seats[seat])
-					}
-				}
-				pl.endGame()
-				outs <- outcome{m, rec, commit, err}
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for _, m := range pending {
-			select {
-			case <-stop:
-				return
-			case <-lctx.Done():
-				return
-			default:
-			}
-			select {
-			case jobs <- m:
-			case <-stop:
-				return
-			case <-lctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(outs) }()
-
-	var firstErr error
-	out := &sink{st: st, j: jnl, league: l.Name, every: orDefault(opt.CommitEvery, DefaultCommitEvery), interval: orDefault(opt.CommitInterval, DefaultCommitInterval)}
-	decided := false
-	finished := 0
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
-	for {
-		var o outcome
-		if d := out.due(); d > 0 {
-			timer.Reset(d)
-		} else {
-			timer.Stop()
-		}
-		select {
-		case next, ok := <-outs:
-			if !ok {
-				goto drained
-			}
-			o = next
-		case <-timer.C:
-			if err := out.flush(context.WithoutCancel(ctx)); err != nil {
-				if firstErr == nil {
-					firstErr = err
-				}
-				halt()
-			}
-			continue
-		}
-		if o.err != nil {
-			if firstErr == nil && lctx.Err() == nil {
-				firstErr = fmt.Errorf("league %s: match %s: %w", l.Name, o.m.ID, o.err)
-			}
-			halt()
-			if opt.Remote != nil {
-				// Remote games wait for results that may never come (a
-				// refused agent copy): stop waiting. Their jobs stay in
-				// the stream for the next run.
-				decide()
-			}
-			continue
-		}
-		if decided {
-			// Finished in the moment the SPRT decided: the test stands on
-			// the games before it, and the league holds exactly those.
-			continue
-		}
-		// A finished game is stored even when the run is being
-		// interrupted: it is complete, and replaying it would waste it.
-		added, err := out.add(context.WithoutCancel(ctx), o.rec)
-		if err != nil {
-			if firstErr == nil {
-				firstErr = fmt.Errorf("league %s: %w", l.Name, err)
-			}
-			halt()
-			continue
-		}
-		// A remote result is acknowledged only once stored: a coordinator
-		// that dies in between gets it again and finds it stored.
-		if o.commit != nil {
-			if err := o.commit(); err != nil && firstErr == nil && lctx.Err() == nil {
-				firstErr = fmt.Errorf("league %s: match %s: acknowledge result: %w", l.Name, o.m.ID, err)
-			}
-		}
-		finished++
-		if !added {
-			continue
-		}
-
-		t.add(o.rec)
-		prog.Done++
-		prog.Game = o.rec
-		prog.Leader = t.leader()
-		prog.Stopped = false
-		if l.Format == AB && !decided {
-			ab = append(ab, results.Game{Match: o.m, Record: &record.Game{Agents: o.rec.Agents, Result: o.rec.Result}})
-			pairs, llr, lo, hi, d := sprtOf(l.SPRT, l.Agents[0].Name, ab)
-			if d != ratings.Continue {
-				decided = true
-				halt()
-				decide()
-				unplayed := len(pending) - finished
-				prog.Total -= unplayed
-				prog.Stopped = true
-				fmt.Fprintf(logw, "\nSPRT decided: %s (LLR %.2f, bounds [%.2f, %.2f], %d pairs); the other %d game(s) are not played\n",
-					d, llr, lo, hi, pairs, unplayed)
-			}
-		}
-		if opt.OnGame != nil {
-			opt.OnGame(*prog)
-		}
-	}
-drained:
-	// Whatever ended the run, the games journaled so far go to the store
-	// (were this to fail, the next run would replay them).
-	if err := out.flush(context.WithoutCancel(ctx)); err != nil && firstErr == nil {
-		firstErr = err
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return firstErr
 }
 
 // Remote plays a league's matches elsewhere (arena/cluster). The runner

@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"arena/agents/course"
+	"arena/arena/league/format"
 	"arena/arena/ratings"
 	"arena/engine"
 )
@@ -29,7 +30,12 @@ const (
 	RoundRobin = "round-robin"
 	Gauntlet   = "gauntlet"
 	AB         = "ab"
+	Swiss      = "swiss"
+	Knockout   = "knockout"
 )
+
+// Formats lists the formats a league file may name.
+var Formats = []string{RoundRobin, Gauntlet, AB, Swiss, Knockout}
 
 // SPRT models.
 const (
@@ -78,6 +84,12 @@ type League struct {
 	GamesPerPairing int
 	Seed            uint64
 	SPRT            SPRTConfig
+	// Rounds, TiebreakPairs and Qualifier configure swiss and knockout.
+	Rounds        int
+	TiebreakPairs int
+	Qualifier     QualifierConfig
+	// Tournament decides the games (package format).
+	Tournament format.Format
 	// Concurrency is the number of games played at once; ConcurrencyWhy
 	// says how it was chosen.
 	Concurrency    int
@@ -137,120 +149,20 @@ func Load(file string, opt Options) (*Spec, error) {
 		s.Warnings = EnvWarnings()
 	}
 
-	// Paths written in the file are relative to the file; others (flags,
-	// environment) to the current directory.
-	resolvePath := func(key, p string) (string, error) {
-		if p == "" {
-			return "", nil
-		}
-		if !filepath.IsAbs(p) && ld.v.InConfig(key) && ld.source(key) == file {
-			p = filepath.Join(baseDir, p)
-		}
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			return "", ld.errorf(key, "%v", err)
-		}
-		return abs, nil
-	}
-	// The default league directory sits beside the league file, so the
-	// same file finds the same results from whatever directory it is run.
-	if c.Output == "" {
-		s.Output = filepath.Join(baseDir, "arena-results", c.Name)
-	} else if s.Output, err = resolvePath("output", c.Output); err != nil {
+	if err := s.resolveDirs(ld, c, baseDir); err != nil {
 		return nil, err
 	}
-	s.OutputExplicit = c.Output != "" && ld.source("output") != file
-	if s.CacheDir, err = resolvePath("cache_dir", c.CacheDir); err != nil {
+	if err := checkKeys(ld, c); err != nil {
 		return nil, err
 	}
-	if s.CacheDir == "" {
-		base, err := os.UserCacheDir()
-		if err != nil {
-			base = os.TempDir()
-		}
-		s.CacheDir = filepath.Join(base, "arena", "agents")
+
+	entries, err := gameEntries(ld, c, opt.Registry)
+	if err != nil {
+		return nil, err
 	}
 
-	switch c.Format {
-	case RoundRobin, Gauntlet, AB:
-	default:
-		return nil, ld.errorf("format", "unknown format %q (known: %s, %s, %s)", c.Format, RoundRobin, Gauntlet, AB)
-	}
-	if c.GamesPerPairing < 2 || c.GamesPerPairing%2 != 0 {
-		return nil, ld.errorf("games_per_pairing", "%d: want an even number of at least 2, since every pairing is played in colour-swapped pairs", c.GamesPerPairing)
-	}
-	if c.Concurrency < 0 {
-		return nil, ld.errorf("concurrency", "%d: want 0 (automatic) or more", c.Concurrency)
-	}
-	switch c.Isolation {
-	case "auto", "required", "off":
-	default:
-		return nil, ld.errorf("isolation", "%q: want auto, required or off", c.Isolation)
-	}
-	for i, name := range c.AgentEnv {
-		if name == "" || strings.ContainsAny(name, "= \t\n") {
-			return nil, ld.errorf(fmt.Sprintf("agent_env[%d]", i), "%q: want the name of an environment variable", name)
-		}
-	}
-	if c.Format == AB {
-		if c.SPRT.Model != Pentanomial && c.SPRT.Model != Trinomial {
-			return nil, ld.errorf("sprt.model", "unknown model %q (known: %s, %s)", c.SPRT.Model, Pentanomial, Trinomial)
-		}
-		t := ratings.SPRT{Elo0: c.SPRT.Elo0, Elo1: c.SPRT.Elo1, Alpha: c.SPRT.Alpha, Beta: c.SPRT.Beta}
-		if err := t.Validate(); err != nil {
-			return nil, ld.errorf("sprt", "%s", strings.TrimPrefix(err.Error(), "ratings: "))
-		}
-	}
-
-	// The games: either one (game, params, profile, overrides) or a list.
-	type entry struct {
-		GameConfig
-		key string // key prefix for errors: "" or "games[i]."
-	}
-	var entries []entry
-	switch {
-	case c.Game != "" && len(c.Games) > 0:
-		return nil, ld.errorf("games", "give either game (one league) or games (a list), not both")
-	case c.Game != "":
-		entries = []entry{{GameConfig: GameConfig{Game: c.Game, Params: c.Params, Profile: c.Profile, Overrides: c.Overrides, Penalties: c.Penalties}}}
-	case len(c.Games) > 0:
-		if len(c.Params) > 0 || c.Profile != "" || len(c.Overrides) > 0 || len(c.Penalties) > 0 {
-			return nil, ld.errorf("games", "with a games list, put params, profile, overrides and penalties inside each entry")
-		}
-		for i, g := range c.Games {
-			entries = append(entries, entry{GameConfig: g, key: fmt.Sprintf("games[%d].", i)})
-		}
-	default:
-		return nil, ld.errorf("game", "missing: name the game (known: %s)", strings.Join(opt.Registry.Names(), ", "))
-	}
-
-	if len(c.Agents) == 0 {
-		return nil, ld.errorf("agents", "missing: list the agents, each with name and agent")
-	}
-	seen := map[string]int{}
-	for i, a := range c.Agents {
-		key := fmt.Sprintf("agents[%d]", i)
-		if a.Name == "" {
-			return nil, ld.errorf(key+".name", "missing")
-		}
-		if !nameRE.MatchString(a.Name) {
-			return nil, ld.errorf(key+".name", "%q: use letters, digits and . _ + # -", a.Name)
-		}
-		if j, dup := seen[a.Name]; dup {
-			return nil, ld.errorf(key+".name", "%q is also the name of agents[%d]", a.Name, j)
-		}
-		seen[a.Name] = i
-		if a.Agent == "" {
-			return nil, ld.errorf(key+".agent", "missing: give builtin:NAME, lua:PATH, an agent binary or a Go package directory")
-		}
-	}
-	if c.Format == Gauntlet {
-		if c.Challenger == "" {
-			return nil, ld.errorf("challenger", "missing: format gauntlet needs the name of the challenging agent")
-		}
-		if _, ok := seen[c.Challenger]; !ok {
-			return nil, ld.errorf("challenger", "%q is not one of the agents", c.Challenger)
-		}
+	if err := checkAgents(ld, c); err != nil {
+		return nil, err
 	}
 
 	mach, err := slots.Detect(opt.Cores)
@@ -302,6 +214,11 @@ type hashed struct {
 	GamesPerPairing int               `json:"games_per_pairing"`
 	Seed            uint64            `json:"seed"`
 	SPRT            *SPRTConfig       `json:"sprt,omitempty"`
+	// Stages are set for swiss and knockout only, so the hashes of
+	// leagues of the other formats stay as they were.
+	Rounds        int              `json:"rounds,omitempty"`
+	TiebreakPairs *int             `json:"tiebreak_pairs,omitempty"`
+	Qualifier     *QualifierConfig `json:"qualifier,omitempty"`
 }
 
 type hashedAgent struct {
@@ -330,45 +247,9 @@ func loadLeague(ld *loader, c Config, gc GameConfig, key string, multi bool, opt
 	if gc.Profile != "" && gc.Profile != prof.Name {
 		return nil, ld.errorf(key+"profile", "%q: game %s is played under its course profile %q", gc.Profile, gname, prof.Name)
 	}
-	prof = prof.Clone()
-	settings := make([]string, 0, len(gc.Overrides))
-	for k := range gc.Overrides {
-		settings = append(settings, k)
-	}
-	sort.Strings(settings)
-	var overrides []engine.Override
-	for _, k := range settings {
-		o, err := prof.Apply(k, gc.Overrides[k])
-		if err != nil {
-			return nil, ld.errorf(key+"overrides."+k, "%v", err)
-		}
-		overrides = append(overrides, o)
-	}
-	if err := prof.Validate(); err != nil {
-		return nil, ld.errorf(key+"overrides", "%v", err)
-	}
-	failures := make([]string, 0, len(gc.Penalties))
-	for k := range gc.Penalties {
-		failures = append(failures, k)
-	}
-	sort.Strings(failures)
-	for _, k := range failures {
-		pkey := key + "penalties." + k
-		o, err := prof.Apply(engine.PenaltyPrefix+k, gc.Penalties[k])
-		if err != nil {
-			return nil, ld.errorf(pkey, "%v", err)
-		}
-		if engine.Penalty(o.To) == engine.SkipTurn {
-			if st, _ := g.NewState(params); st != nil {
-				if _, ok := st.(engine.Passer); !ok {
-					return nil, ld.errorf(pkey, "%s: game %s has no skipped turns", o.To, gname)
-				}
-			}
-		}
-		overrides = append(overrides, o)
-	}
-	if err := prof.Validate(); err != nil {
-		return nil, ld.errorf(key+"penalties", "%v", err)
+	prof, overrides, err := applyOverrides(ld, g, params, prof, gc, key)
+	if err != nil {
+		return nil, err
 	}
 
 	name := c.Name
@@ -397,27 +278,8 @@ func loadLeague(ld *loader, c Config, gc GameConfig, key string, multi bool, opt
 		sp := c.SPRT
 		h.SPRT = &sp
 	}
-	for i, ac := range c.Agents {
-		if !playsIn(ac, gname, gc.Name) {
-			continue
-		}
-		akey := fmt.Sprintf("agents[%d].agent", i)
-		a, err := resolveAgent(ac, gname, baseDir)
-		if err != nil {
-			return nil, ld.errorf(akey, "%v", err)
-		}
-		if a.Kind != KindGo && opt.CheckAgent != nil {
-			err, done := checked[a.Launch+"\x00"+gname]
-			if !done {
-				err = opt.CheckAgent(a.Launch, gname)
-				checked[a.Launch+"\x00"+gname] = err
-			}
-			if err != nil {
-				return nil, ld.errorf(akey, "%v", err)
-			}
-		}
-		l.Agents = append(l.Agents, a)
-		h.Agents = append(h.Agents, hashedAgent{Name: a.Name, Agent: a.Ref, Options: a.Options})
+	if err := l.addAgents(ld, c, gc, &h, opt, baseDir, checked); err != nil {
+		return nil, err
 	}
 	if len(l.Agents) < 2 {
 		return nil, ld.errorf("agents", "league %s has %d agent(s) for game %s: it needs at least 2", name, len(l.Agents), gname)
@@ -436,6 +298,9 @@ func loadLeague(ld *loader, c Config, gc GameConfig, key string, multi bool, opt
 			return nil, ld.errorf("challenger", "%q does not play game %s", c.Challenger, gname)
 		}
 	}
+	if err := l.buildTournament(ld, c, &h); err != nil {
+		return nil, err
+	}
 	l.Concurrency, l.ConcurrencyWhy = concurrency(c.Concurrency, cores, prof)
 	body, err := json.Marshal(h)
 	if err != nil {
@@ -444,6 +309,220 @@ func loadLeague(ld *loader, c Config, gc GameConfig, key string, multi bool, opt
 	sum := sha256.Sum256(body)
 	l.Config, l.Hash = string(body), hex.EncodeToString(sum[:])
 	return l, nil
+}
+
+// addAgents resolves and checks the agents of the league's game.
+func (l *League) addAgents(ld *loader, c Config, gc GameConfig, h *hashed, opt Options, baseDir string, checked map[string]error) error {
+	gname := l.Game.Info().Name
+	for i, ac := range c.Agents {
+		if !playsIn(ac, gname, gc.Name) {
+			continue
+		}
+		akey := fmt.Sprintf("agents[%d].agent", i)
+		a, err := resolveAgent(ac, gname, baseDir)
+		if err != nil {
+			return ld.errorf(akey, "%v", err)
+		}
+		if a.Kind != KindGo && opt.CheckAgent != nil {
+			err, done := checked[a.Launch+"\x00"+gname]
+			if !done {
+				err = opt.CheckAgent(a.Launch, gname)
+				checked[a.Launch+"\x00"+gname] = err
+			}
+			if err != nil {
+				return ld.errorf(akey, "%v", err)
+			}
+		}
+		l.Agents = append(l.Agents, a)
+		h.Agents = append(h.Agents, hashedAgent{Name: a.Name, Agent: a.Ref, Options: a.Options})
+	}
+	return nil
+}
+
+// resolveDirs sets the league directory and the build cache.
+func (s *Spec) resolveDirs(ld *loader, c Config, baseDir string) error {
+	var err error
+	// Paths written in the file are relative to the file; others (flags,
+	// environment) to the current directory.
+	resolvePath := func(key, p string) (string, error) {
+		if p == "" {
+			return "", nil
+		}
+		if !filepath.IsAbs(p) && ld.v.InConfig(key) && ld.source(key) == s.File {
+			p = filepath.Join(baseDir, p)
+		}
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return "", ld.errorf(key, "%v", err)
+		}
+		return abs, nil
+	}
+	// The default league directory sits beside the league file, so the
+	// same file finds the same results from whatever directory it is run.
+	if c.Output == "" {
+		s.Output = filepath.Join(baseDir, "arena-results", c.Name)
+	} else if s.Output, err = resolvePath("output", c.Output); err != nil {
+		return err
+	}
+	s.OutputExplicit = c.Output != "" && ld.source("output") != s.File
+	if s.CacheDir, err = resolvePath("cache_dir", c.CacheDir); err != nil {
+		return err
+	}
+	if s.CacheDir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			base = os.TempDir()
+		}
+		s.CacheDir = filepath.Join(base, "arena", "agents")
+	}
+	return nil
+}
+
+// entry is one league of a file: its game's keys and the key prefix for
+// errors ("" or "games[i].").
+type entry struct {
+	GameConfig
+	key string
+}
+
+// gameEntries lists the file's leagues: either one (game, params,
+// profile, overrides) or a list.
+func gameEntries(ld *loader, c Config, reg *engine.Registry) ([]entry, error) {
+	var entries []entry
+	switch {
+	case c.Game != "" && len(c.Games) > 0:
+		return nil, ld.errorf("games", "give either game (one league) or games (a list), not both")
+	case c.Game != "":
+		entries = []entry{{GameConfig: GameConfig{Game: c.Game, Params: c.Params, Profile: c.Profile, Overrides: c.Overrides, Penalties: c.Penalties}}}
+	case len(c.Games) > 0:
+		if len(c.Params) > 0 || c.Profile != "" || len(c.Overrides) > 0 || len(c.Penalties) > 0 {
+			return nil, ld.errorf("games", "with a games list, put params, profile, overrides and penalties inside each entry")
+		}
+		for i, g := range c.Games {
+			entries = append(entries, entry{GameConfig: g, key: fmt.Sprintf("games[%d].", i)})
+		}
+	default:
+		return nil, ld.errorf("game", "missing: name the game (known: %s)", strings.Join(reg.Names(), ", "))
+	}
+	return entries, nil
+}
+
+// checkKeys checks the scalar keys that need no game or agent.
+func checkKeys(ld *loader, c Config) error {
+	switch c.Format {
+	case RoundRobin, Gauntlet, AB, Swiss, Knockout:
+	default:
+		return ld.errorf("format", "unknown format %q (known: %s)", c.Format, strings.Join(Formats, ", "))
+	}
+	if err := checkStages(ld, c); err != nil {
+		return err
+	}
+	if c.GamesPerPairing < 2 || c.GamesPerPairing%2 != 0 {
+		return ld.errorf("games_per_pairing", "%d: want an even number of at least 2, since every pairing is played in colour-swapped pairs", c.GamesPerPairing)
+	}
+	if c.Concurrency < 0 {
+		return ld.errorf("concurrency", "%d: want 0 (automatic) or more", c.Concurrency)
+	}
+	switch c.Isolation {
+	case "auto", "required", "off":
+	default:
+		return ld.errorf("isolation", "%q: want auto, required or off", c.Isolation)
+	}
+	for i, name := range c.AgentEnv {
+		if name == "" || strings.ContainsAny(name, "= \t\n") {
+			return ld.errorf(fmt.Sprintf("agent_env[%d]", i), "%q: want the name of an environment variable", name)
+		}
+	}
+	if c.Format == AB {
+		if c.SPRT.Model != Pentanomial && c.SPRT.Model != Trinomial {
+			return ld.errorf("sprt.model", "unknown model %q (known: %s, %s)", c.SPRT.Model, Pentanomial, Trinomial)
+		}
+		t := ratings.SPRT{Elo0: c.SPRT.Elo0, Elo1: c.SPRT.Elo1, Alpha: c.SPRT.Alpha, Beta: c.SPRT.Beta}
+		if err := t.Validate(); err != nil {
+			return ld.errorf("sprt", "%s", strings.TrimPrefix(err.Error(), "ratings: "))
+		}
+	}
+	return nil
+}
+
+// checkAgents checks the entrants' names and references are given, once
+// each, and the gauntlet's challenger is one of them.
+func checkAgents(ld *loader, c Config) error {
+	if len(c.Agents) == 0 {
+		return ld.errorf("agents", "missing: list the agents, each with name and agent")
+	}
+	seen := map[string]int{}
+	for i, a := range c.Agents {
+		key := fmt.Sprintf("agents[%d]", i)
+		if a.Name == "" {
+			return ld.errorf(key+".name", "missing")
+		}
+		if !nameRE.MatchString(a.Name) {
+			return ld.errorf(key+".name", "%q: use letters, digits and . _ + # -", a.Name)
+		}
+		if j, dup := seen[a.Name]; dup {
+			return ld.errorf(key+".name", "%q is also the name of agents[%d]", a.Name, j)
+		}
+		seen[a.Name] = i
+		if a.Agent == "" {
+			return ld.errorf(key+".agent", "missing: give builtin:NAME, lua:PATH, an agent binary or a Go package directory")
+		}
+	}
+	if c.Format == Gauntlet {
+		if c.Challenger == "" {
+			return ld.errorf("challenger", "missing: format gauntlet needs the name of the challenging agent")
+		}
+		if _, ok := seen[c.Challenger]; !ok {
+			return ld.errorf("challenger", "%q is not one of the agents", c.Challenger)
+		}
+	}
+	return nil
+}
+
+// applyOverrides applies an entry's overrides and penalties to its
+// game's profile.
+func applyOverrides(ld *loader, g engine.Game, params engine.Params, prof engine.Profile, gc GameConfig, key string) (engine.Profile, []engine.Override, error) {
+	prof = prof.Clone()
+	settings := make([]string, 0, len(gc.Overrides))
+	for k := range gc.Overrides {
+		settings = append(settings, k)
+	}
+	sort.Strings(settings)
+	var overrides []engine.Override
+	for _, k := range settings {
+		o, err := prof.Apply(k, gc.Overrides[k])
+		if err != nil {
+			return engine.Profile{}, nil, ld.errorf(key+"overrides."+k, "%v", err)
+		}
+		overrides = append(overrides, o)
+	}
+	if err := prof.Validate(); err != nil {
+		return engine.Profile{}, nil, ld.errorf(key+"overrides", "%v", err)
+	}
+	failures := make([]string, 0, len(gc.Penalties))
+	for k := range gc.Penalties {
+		failures = append(failures, k)
+	}
+	sort.Strings(failures)
+	for _, k := range failures {
+		pkey := key + "penalties." + k
+		o, err := prof.Apply(engine.PenaltyPrefix+k, gc.Penalties[k])
+		if err != nil {
+			return engine.Profile{}, nil, ld.errorf(pkey, "%v", err)
+		}
+		if engine.Penalty(o.To) == engine.SkipTurn {
+			if st, _ := g.NewState(params); st != nil {
+				if _, ok := st.(engine.Passer); !ok {
+					return engine.Profile{}, nil, ld.errorf(pkey, "%s: game %s has no skipped turns", o.To, g.Info().Name)
+				}
+			}
+		}
+		overrides = append(overrides, o)
+	}
+	if err := prof.Validate(); err != nil {
+		return engine.Profile{}, nil, ld.errorf(key+"penalties", "%v", err)
+	}
+	return prof, overrides, nil
 }
 
 // playsIn reports whether an agent enters the league of a game entry.

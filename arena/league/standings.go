@@ -29,6 +29,9 @@ type Standings struct {
 	// skipped after it died (hex cross-out's course rule): the survivor
 	// moved alone, so the result says little about the two agents.
 	Skipped int
+	// Stages are the Swiss table and the knockout bracket (nil for the
+	// other formats).
+	Stages *StageTables
 }
 
 // Row is one agent's line.
@@ -122,7 +125,17 @@ func Report(ctx context.Context, st results.Store, name string) (*Standings, err
 	for i, a := range agents {
 		names[i] = a.Name
 	}
-	return Compute(l, names, len(matches), games), nil
+	s := Compute(l, names, len(matches), games)
+	if s.Stages, err = stageTables(l, games); err != nil {
+		return nil, err
+	}
+	if s.Stages != nil && l.Format == Swiss {
+		// Rounds are handed out one at a time: the schedule is the plan.
+		if lg, err := storedLeague(l); err == nil {
+			s.Scheduled = max(s.Scheduled, lg.Tournament.Planned())
+		}
+	}
+	return s, nil
 }
 
 // storedConfig is what standings read back from a league's configuration.
@@ -135,116 +148,151 @@ type storedConfig struct {
 // configured order; agents found only in games are added.
 func Compute(l results.League, names []string, scheduled int, games []results.Game) *Standings {
 	s := &Standings{League: l, Scheduled: scheduled, Played: len(games)}
-	idx := map[string]int{}
-	var rows []*Row
-	agent := func(n string) int {
-		if i, ok := idx[n]; ok {
-			return i
-		}
-		idx[n] = len(rows)
-		rows = append(rows, &Row{Agent: n, Penalties: map[string]int{}})
-		return idx[n]
-	}
+	t := &table{idx: map[string]int{}, cross: map[[2]int]*Cell{}, halves: map[pairKey]*half{}, pairAB: map[string][2]string{}}
 	for _, n := range names {
-		agent(n)
+		t.agent(n)
 	}
 	var cfg storedConfig
 	_ = json.Unmarshal([]byte(l.Config), &cfg)
 	for _, a := range cfg.Agents {
-		agent(a.Name)
+		t.agent(a.Name)
 	}
-	cross := map[[2]int]*Cell{}
-	var fitGames []ratings.Game
-	// pairs[pairing][pair] holds A's scores in the pair's two games.
-	type pairKey struct {
-		pairing string
-		pair    int
-	}
-	type half struct {
-		score [2]float64
-		have  [2]bool
-	}
-	halves := map[pairKey]*half{}
-	pairAB := map[string][2]string{}
-	var pairOrder []string
 	for _, g := range games {
-		rec := g.Record
-		var ix [2]int
-		for seat := range 2 {
-			ix[seat] = agent(rec.Agents[seat].Name)
+		t.add(s, g)
+	}
+	t.rank(s, len(games))
+	s.Pairs = t.pairRows()
+	if l.Format == AB && cfg.SPRT != nil {
+		st := &SPRTStatus{SPRTConfig: *cfg.SPRT, Games: len(games)}
+		if len(cfg.Agents) == 2 {
+			st.A, st.B = cfg.Agents[0].Name, cfg.Agents[1].Name
 		}
-		for seat := range 2 {
-			r := rows[ix[seat]]
-			r.Games++
-			switch o := rec.Outcome(seat); {
-			case rec.Result.Draw:
-				r.D++
-			case o == 1:
-				r.W++
-			default:
-				r.L++
-			}
-			r.Score += rec.Outcome(seat)
-			r.Contention += rec.Contention(seat)
-			for k, n := range rec.Penalties(seat) {
-				r.Penalties[k] += n
-				switch penaltyClass(k) {
-				case "timeout":
-					r.Timeout += n
-				case "illegal":
-					r.Illegal += n
-				case "crash":
-					r.Crash += n
-				}
-			}
-			c := cross[[2]int{ix[seat], ix[1-seat]}]
-			if c == nil {
-				c = &Cell{}
-				cross[[2]int{ix[seat], ix[1-seat]}] = c
-			}
-			switch {
-			case rec.Result.Draw:
-				c.D++
-			case rec.Result.Winner == seat:
-				c.W++
-			default:
-				c.L++
-			}
-		}
-		fitGames = append(fitGames, ratings.Game{A: ix[0], B: ix[1], ScoreA: rec.Outcome(0)})
-		skipped := rec.Skipped()
-		if skipped[0] || skipped[1] {
-			s.Skipped++
-		}
-		for seat := range 2 {
-			if skipped[seat] {
-				rows[ix[seat]].Skipped++
-				rows[ix[1-seat]].SkippedAgainst++
-			}
-		}
+		st.Pairs, st.LLR, st.Lower, st.Upper, st.Decision = sprtOf(*cfg.SPRT, st.A, games)
+		s.SPRT = st
+	}
+	return s
+}
 
-		// A is seat 0 in even games of a pairing, seat 1 in odd ones.
-		aSeat := g.Match.Index % 2
-		if _, ok := pairAB[g.Match.Pairing]; !ok {
-			pairAB[g.Match.Pairing] = [2]string{rec.Agents[aSeat].Name, rec.Agents[1-aSeat].Name}
-			pairOrder = append(pairOrder, g.Match.Pairing)
+// pairKey is one colour-swapped pair of a pairing.
+type pairKey struct {
+	pairing string
+	pair    int
+}
+
+// half holds A's scores in a pair's two games.
+type half struct {
+	score [2]float64
+	have  [2]bool
+}
+
+// table accumulates the standings game by game.
+type table struct {
+	idx       map[string]int
+	rows      []*Row
+	cross     map[[2]int]*Cell
+	fitGames  []ratings.Game
+	halves    map[pairKey]*half
+	pairAB    map[string][2]string
+	pairOrder []string
+}
+
+func (t *table) agent(n string) int {
+	if i, ok := t.idx[n]; ok {
+		return i
+	}
+	t.idx[n] = len(t.rows)
+	t.rows = append(t.rows, &Row{Agent: n, Penalties: map[string]int{}})
+	return t.idx[n]
+}
+
+// add counts one game in both agents' rows, the cross-table, the fit and
+// its colour-swapped pair.
+func (t *table) add(s *Standings, g results.Game) {
+	rec := g.Record
+	var ix [2]int
+	for seat := range 2 {
+		ix[seat] = t.agent(rec.Agents[seat].Name)
+	}
+	for seat := range 2 {
+		t.addSeat(rec, seat, ix)
+	}
+	t.fitGames = append(t.fitGames, ratings.Game{A: ix[0], B: ix[1], ScoreA: rec.Outcome(0)})
+	skipped := rec.Skipped()
+	if skipped[0] || skipped[1] {
+		s.Skipped++
+	}
+	for seat := range 2 {
+		if skipped[seat] {
+			t.rows[ix[seat]].Skipped++
+			t.rows[ix[1-seat]].SkippedAgainst++
 		}
-		k := pairKey{g.Match.Pairing, g.Match.Pair}
-		h := halves[k]
-		if h == nil {
-			h = &half{}
-			halves[k] = h
-		}
-		h.score[aSeat] = rec.Outcome(aSeat)
-		h.have[aSeat] = true
 	}
 
-	// Ratings: Bradley–Terry over every game, mean zero.
+	// A is seat 0 in even games of a pairing, seat 1 in odd ones.
+	aSeat := g.Match.Index % 2
+	if _, ok := t.pairAB[g.Match.Pairing]; !ok {
+		t.pairAB[g.Match.Pairing] = [2]string{rec.Agents[aSeat].Name, rec.Agents[1-aSeat].Name}
+		t.pairOrder = append(t.pairOrder, g.Match.Pairing)
+	}
+	k := pairKey{g.Match.Pairing, g.Match.Pair}
+	h := t.halves[k]
+	if h == nil {
+		h = &half{}
+		t.halves[k] = h
+	}
+	h.score[aSeat] = rec.Outcome(aSeat)
+	h.have[aSeat] = true
+}
+
+// addSeat counts one seat's side of a game.
+func (t *table) addSeat(rec *record.Game, seat int, ix [2]int) {
+	r := t.rows[ix[seat]]
+	r.Games++
+	switch o := rec.Outcome(seat); {
+	case rec.Result.Draw:
+		r.D++
+	case o == 1:
+		r.W++
+	default:
+		r.L++
+	}
+	r.Score += rec.Outcome(seat)
+	r.Contention += rec.Contention(seat)
+	for k, n := range rec.Penalties(seat) {
+		r.Penalties[k] += n
+		switch penaltyClass(k) {
+		case "timeout":
+			r.Timeout += n
+		case "illegal":
+			r.Illegal += n
+		case "crash":
+			r.Crash += n
+		}
+	}
+	c := t.cross[[2]int{ix[seat], ix[1-seat]}]
+	if c == nil {
+		c = &Cell{}
+		t.cross[[2]int{ix[seat], ix[1-seat]}] = c
+	}
+	switch {
+	case rec.Result.Draw:
+		c.D++
+	case rec.Result.Winner == seat:
+		c.W++
+	default:
+		c.L++
+	}
+}
+
+// rank fits the ratings (Bradley–Terry over every game, mean zero), ranks
+// the rows and orders the cross-table with them.
+func (t *table) rank(s *Standings, games int) {
+	rows := t.rows
 	var fit ratings.Fit
 	fitted := false
-	if len(games) == 0 {
+	if games == 0 {
 		s.FitNote = "no games yet"
-	} else if f, err := ratings.FitBT(len(rows), fitGames, ratings.Options{}); err != nil {
+	} else if f, err := ratings.FitBT(len(rows), t.fitGames, ratings.Options{}); err != nil {
 		s.FitNote = "ratings: " + err.Error()
 	} else {
 		fit, fitted = f, true
@@ -286,19 +334,22 @@ func Compute(l results.League, names []string, scheduled int, games []results.Ga
 	for x, i := range order {
 		s.Cross[x] = make([]Cell, len(order))
 		for y, j := range order {
-			if c := cross[[2]int{i, j}]; c != nil {
+			if c := t.cross[[2]int{i, j}]; c != nil {
 				s.Cross[x][y] = *c
 			}
 		}
 	}
+}
 
-	// Pentanomial summaries, one per pairing, of the complete pairs.
+// pairRows are the pentanomial summaries, one per pairing, of the
+// complete pairs.
+func (t *table) pairRows() []PairRow {
 	pentas := map[string]*PairRow{}
-	for _, p := range pairOrder {
-		ab := pairAB[p]
+	for _, p := range t.pairOrder {
+		ab := t.pairAB[p]
 		pentas[p] = &PairRow{Pairing: p, A: ab[0], B: ab[1]}
 	}
-	for k, h := range halves {
+	for k, h := range t.halves {
 		pr := pentas[k.pairing]
 		if h.have[0] && h.have[1] {
 			_ = pr.Penta.Add(h.score[0], h.score[1])
@@ -306,25 +357,17 @@ func Compute(l results.League, names []string, scheduled int, games []results.Ga
 			pr.Unpaired++
 		}
 	}
-	for _, p := range pairOrder {
+	var out []PairRow
+	for _, p := range t.pairOrder {
 		pr := pentas[p]
 		pr.Elo, pr.EloLo, pr.EloHi = math.NaN(), math.NaN(), math.NaN()
 		if pr.Penta.N() > 0 {
 			pr.Elo, pr.EloLo, pr.EloHi = pr.Penta.Elo()
 			pr.EloLo, pr.EloHi, pr.Note = pairBounds(pr.Penta.N(), pr.Elo, pr.EloLo, pr.EloHi)
 		}
-		s.Pairs = append(s.Pairs, *pr)
+		out = append(out, *pr)
 	}
-
-	if l.Format == AB && cfg.SPRT != nil {
-		st := &SPRTStatus{SPRTConfig: *cfg.SPRT, Games: len(games)}
-		if len(cfg.Agents) == 2 {
-			st.A, st.B = cfg.Agents[0].Name, cfg.Agents[1].Name
-		}
-		st.Pairs, st.LLR, st.Lower, st.Upper, st.Decision = sprtOf(*cfg.SPRT, st.A, games)
-		s.SPRT = st
-	}
-	return s
+	return out
 }
 
 // pairLevel is the two-sided level of the pair intervals; a one-sided

@@ -25,11 +25,12 @@ func newLeagueCmd(e *env) *cobra.Command {
 		Short: "Run leagues from league files, show their standings, export their results",
 		Long: `A league file (YAML by default; TOML and JSON also work) names the game, its
 parameters, profile overrides, the agents, the format (round-robin, gauntlet,
-ab with an SPRT), games per pairing and seeds. Results go to a SQLite store in
-the league directory; running the same file again resumes where it stopped.
-See docs/leagues.md for every key.`,
+ab with an SPRT, swiss, knockout after an optional qualifier), games per
+pairing and seeds. Results go to a SQLite store in the league directory;
+running the same file again resumes where it stopped. league plan estimates
+a league's games and time before it runs. See docs/leagues.md for every key.`,
 	}
-	cmd.AddCommand(newLeagueRunCmd(e), newLeagueStandingsCmd(e), newLeagueExportCmd(e), newLeagueReplayLateCmd(e))
+	cmd.AddCommand(newLeagueRunCmd(e), newLeagueStandingsCmd(e), newLeagueExportCmd(e), newLeagueReplayLateCmd(e), newLeaguePlanCmd(e))
 	return cmd
 }
 

@@ -1,0 +1,313 @@
+package league
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"arena/arena/ratings"
+	"arena/arena/record"
+	"arena/arena/referee"
+	"arena/arena/results"
+	"arena/arena/slots"
+	"arena/engine"
+	"arena/plugins/host"
+)
+
+// leagueRun is one league being played: round after round of what its
+// format hands out, until the format is over or the SPRT decides.
+type leagueRun struct {
+	st   results.Store
+	jnl  *journal
+	l    *League
+	opt  RunOptions
+	logw io.Writer
+	prog *Progress
+	t    *tally
+	ab   []results.Game     // light copies for the SPRT
+	pts  map[string]float64 // stored match id -> the first seat's points
+	// decided is set once the SPRT has decided.
+	decided bool
+}
+
+// outcome is one game's end as a worker saw it.
+type outcome struct {
+	m      results.Match
+	rec    *record.Game
+	commit func() error // acknowledges a remote result once stored
+	err    error
+}
+
+// runLeague plays a league's missing games, round after round.
+func runLeague(ctx context.Context, st results.Store, jnl *journal, p *plan, opt RunOptions, logw io.Writer, prog *Progress) error {
+	l := p.l
+	prog.League = l.Name
+	r := &leagueRun{st: st, jnl: jnl, l: l, opt: opt, logw: logw, prog: prog, t: newTally(l), pts: p.pts}
+	for _, g := range p.games {
+		r.t.add(g.Record)
+		r.ab = append(r.ab, results.Game{Match: g.Match, Record: &record.Game{Agents: g.Record.Agents, Result: g.Record.Result}})
+	}
+	if len(p.pending) == 0 && l.Format == AB {
+		pairs, llr, lo, hi, d := sprtOf(l.SPRT, l.Agents[0].Name, r.ab)
+		fmt.Fprintf(logw, "  SPRT already decided: %s (LLR %.2f, bounds [%.2f, %.2f], %d pairs)\n", d, llr, lo, hi, pairs)
+		return nil
+	}
+	if opt.Remote != nil {
+		have := map[string]bool{}
+		for id := range p.pts {
+			have[id] = true
+		}
+		if err := opt.Remote.Begin(ctx, l, have); err != nil {
+			return err
+		}
+	}
+	pending := p.pending
+	for len(pending) > 0 {
+		if err := r.playBatch(ctx, pending); err != nil || r.decided {
+			return err
+		}
+		_, batch, err := l.Walk(r.pts)
+		if err != nil {
+			return err
+		}
+		if err := saveLeague(ctx, st, l, batch); err != nil {
+			return err
+		}
+		pending = missing(batch, r.pts)
+	}
+	return nil
+}
+
+// missing lists the matches not yet stored.
+func missing(batch []results.Match, stored map[string]float64) []results.Match {
+	var out []results.Match
+	for _, m := range batch {
+		if _, ok := stored[m.ID]; !ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// newWorker makes a worker's referee and its pool of kept processes.
+func (r *leagueRun) newWorker() (*referee.Referee, *pool) {
+	launch := map[string]string{}
+	reusable := map[string]bool{}
+	for _, a := range r.l.Agents {
+		launch[a.Name] = a.Launch
+		reusable[a.Name] = !r.opt.NoReuse && Reusable(a, r.l.Profile.ProcessRule())
+	}
+	direct := func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
+		// Records keep the reference as written; the launcher gets the
+		// resolved one.
+		p.Ref = launch[p.Name]
+		return r.opt.Launch(ctx, p, o)
+	}
+	pl := newPool(direct)
+	return &referee.Referee{Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
+		if reusable[p.Name] {
+			return pl.get(ctx, p, o)
+		}
+		return direct(ctx, p, o)
+	}, OnEvent: r.opt.OnEvent, Sample: r.opt.Sample}, pl
+}
+
+// play referees one match here, or has the remote play it.
+func (r *leagueRun) play(ctx context.Context, ref *referee.Referee, pl *pool, m results.Match) (*record.Game, func() error, error) {
+	if r.opt.Remote != nil {
+		return r.opt.Remote.Play(ctx, r.l, m)
+	}
+	players := map[string]referee.Player{}
+	for _, a := range r.l.Agents {
+		players[a.Name] = referee.Player{Name: a.Name, Ref: a.Ref, Options: a.Options, Hash: a.Hash}
+	}
+	var slotPool *slots.Pool
+	if r.l.Profile.Time == engine.PerMove {
+		slotPool = r.opt.Slots
+	}
+	rec, err := PlayPinned(ctx, slotPool, *ref, referee.Match{
+		ID: m.ID, Game: r.l.Game, Params: r.l.Params, Profile: r.l.Profile.Clone(), Overrides: r.l.Overrides,
+		Players: [2]referee.Player{players[m.Seats[0]], players[m.Seats[1]]}, Seed: m.Seed,
+	}, pl.pinned)
+	return rec, nil, err
+}
+
+// startWorkers plays the pending matches on the league's workers until
+// they are done or stop is closed; outs closes when every worker is done.
+func (r *leagueRun) startWorkers(lctx context.Context, pending []results.Match, stop <-chan struct{}) <-chan outcome {
+	jobs := make(chan results.Match)
+	outs := make(chan outcome)
+	var wg sync.WaitGroup
+	workers := max(1, r.l.Concurrency)
+	if r.opt.Remote != nil {
+		// Remote workers bring their own slots: every pending match is
+		// handed out at once, and the workers take them as they can.
+		workers = max(1, len(pending))
+	}
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ref, pl := r.newWorker()
+			defer pl.close()
+			for m := range jobs {
+				rec, commit, err := r.play(lctx, ref, pl, m)
+				if rec != nil {
+					for seat := range 2 {
+						rec.Agents[seat].Process = pl.process(m.Seats[seat])
+					}
+				}
+				pl.endGame()
+				outs <- outcome{m, rec, commit, err}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for _, m := range pending {
+			// A stop seen before a send wins over a free worker.
+			select {
+			case <-stop:
+				return
+			case <-lctx.Done():
+				return
+			default:
+			}
+			select {
+			case jobs <- m:
+			case <-stop:
+				return
+			case <-lctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(outs) }()
+	return outs
+}
+
+// playBatch plays one round's pending matches and stores each finished
+// game at once.
+func (r *leagueRun) playBatch(ctx context.Context, pending []results.Match) error {
+	// The SPRT's decision cancels the games in progress: the test has used
+	// exactly the games stored, and a game cut short is never stored.
+	lctx, decide := context.WithCancel(ctx)
+	defer decide()
+	stop := make(chan struct{})
+	var stopOnce sync.Once
+	halt := func() { stopOnce.Do(func() { close(stop) }) }
+	outs := r.startWorkers(lctx, pending, stop)
+
+	var firstErr error
+	fail := func(err error) {
+		if firstErr == nil {
+			firstErr = err
+		}
+		halt()
+	}
+	out := &sink{st: r.st, j: r.jnl, league: r.l.Name, every: orDefault(r.opt.CommitEvery, DefaultCommitEvery), interval: orDefault(r.opt.CommitInterval, DefaultCommitInterval)}
+	finished := 0
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		if d := out.due(); d > 0 {
+			timer.Reset(d)
+		} else {
+			timer.Stop()
+		}
+		var o outcome
+		select {
+		case next, ok := <-outs:
+			if !ok {
+				// Whatever ended the run, the games journaled so far go to
+				// the store (were this to fail, the next run would replay
+				// them).
+				if err := out.flush(context.WithoutCancel(ctx)); err != nil && firstErr == nil {
+					firstErr = err
+				}
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				return firstErr
+			}
+			o = next
+		case <-timer.C:
+			if err := out.flush(context.WithoutCancel(ctx)); err != nil {
+				fail(err)
+			}
+			continue
+		}
+		if o.err != nil {
+			if lctx.Err() == nil {
+				fail(fmt.Errorf("league %s: match %s: %w", r.l.Name, o.m.ID, o.err))
+			}
+			halt()
+			if r.opt.Remote != nil {
+				// Remote games wait for results that may never come (a
+				// refused agent copy): stop waiting. Their jobs stay in
+				// the stream for the next run.
+				decide()
+			}
+			continue
+		}
+		if r.decided {
+			// Finished in the moment the SPRT decided: the test stands on
+			// the games before it, and the league holds exactly those.
+			continue
+		}
+		// A finished game is stored even when the run is being
+		// interrupted: it is complete, and replaying it would waste it.
+		added, err := out.add(context.WithoutCancel(ctx), o.rec)
+		if err != nil {
+			fail(fmt.Errorf("league %s: %w", r.l.Name, err))
+			continue
+		}
+		// A remote result is acknowledged only once stored: a coordinator
+		// that dies in between gets it again and finds it stored.
+		if o.commit != nil {
+			if err := o.commit(); err != nil && firstErr == nil && lctx.Err() == nil {
+				firstErr = fmt.Errorf("league %s: match %s: acknowledge result: %w", r.l.Name, o.m.ID, err)
+			}
+		}
+		finished++
+		r.pts[o.m.ID] = o.rec.Outcome(0)
+		if added && r.count(o, len(pending)-finished) {
+			halt()
+			decide()
+		}
+	}
+}
+
+// count adds a newly stored game to the progress and, in an ab league,
+// to the SPRT; it reports whether the SPRT decided.
+func (r *leagueRun) count(o outcome, unplayed int) bool {
+	r.t.add(o.rec)
+	r.prog.Done++
+	r.prog.Game = o.rec
+	r.prog.Leader = r.t.leader()
+	r.prog.Stopped = false
+	return r.sprt(o, unplayed)
+}
+
+// sprt adds a stored game to an ab league's test and reports whether it
+// decided; either way it reports the game's progress.
+func (r *leagueRun) sprt(o outcome, unplayed int) bool {
+	decided := false
+	if r.l.Format == AB {
+		r.ab = append(r.ab, results.Game{Match: o.m, Record: &record.Game{Agents: o.rec.Agents, Result: o.rec.Result}})
+		pairs, llr, lo, hi, d := sprtOf(r.l.SPRT, r.l.Agents[0].Name, r.ab)
+		if d != ratings.Continue {
+			decided, r.decided = true, true
+			r.prog.Total -= unplayed
+			r.prog.Stopped = true
+			fmt.Fprintf(r.logw, "\nSPRT decided: %s (LLR %.2f, bounds [%.2f, %.2f], %d pairs); the other %d game(s) are not played\n",
+				d, llr, lo, hi, pairs, unplayed)
+		}
+	}
+	if r.opt.OnGame != nil {
+		r.opt.OnGame(*r.prog)
+	}
+	return decided
+}

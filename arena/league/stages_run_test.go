@@ -1,0 +1,122 @@
+package league_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"arena/arena/league"
+	"arena/arena/referee"
+	"arena/arena/results"
+	"arena/plugins/host"
+)
+
+// A Swiss qualifier feeding a knockout, cancelled once inside the
+// qualifier and once inside the knockout, resumes each time where it
+// stopped: in the end every game the formats hand out is stored exactly
+// once and was played exactly once.
+func TestStagedLeagueCancelledAndResumed(t *testing.T) {
+	file := writeFile(t, "cup.yaml", `
+name: cup
+game: bohnenspiel
+format: knockout
+qualifier: {format: swiss, rounds: 3, advance: 4}
+games_per_pairing: 2
+concurrency: 2
+`+fiveAgents)
+	spec, out := loadLeague(t, file)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var launches atomic.Int32
+	launch := testLauncher()
+	run := func(stopAfter int) error {
+		rctx, stop := context.WithCancel(ctx)
+		defer stop()
+		played := 0
+		return league.Run(rctx, spec, league.RunOptions{
+			NoReuse: true, // launches then count the games played
+			Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
+				launches.Add(1)
+				return launch(ctx, p, o)
+			},
+			OnGame: func(league.Progress) {
+				if played++; played == stopAfter {
+					stop()
+				}
+			},
+		})
+	}
+	// The qualifier is 3 rounds of 2 pairings of 2 games: 12 games.
+	if err := run(5); !errors.Is(err, context.Canceled) {
+		t.Fatalf("first run: %v, want cancelled", err)
+	}
+	if n := len(storedGames(t, out, "cup")); n < 5 || n >= 12 {
+		t.Fatalf("%d games stored after cancelling inside the qualifier", n)
+	}
+	if err := run(12 - len(storedGames(t, out, "cup")) + 1); !errors.Is(err, context.Canceled) {
+		t.Fatalf("second run: %v, want cancelled", err)
+	}
+	if n := len(storedGames(t, out, "cup")); n <= 12 {
+		t.Fatalf("%d games stored after cancelling inside the knockout, want more than the qualifier's 12", n)
+	}
+	if err := run(0); err != nil {
+		t.Fatal(err)
+	}
+	games := storedGames(t, out, "cup")
+	pts := map[string]float64{}
+	for _, g := range games {
+		if g.Record.ID != g.Match.ID {
+			t.Errorf("record %s stored under match %s", g.Record.ID, g.Match.ID)
+		}
+		pts[g.Match.ID] = g.Record.Outcome(0)
+	}
+	res, next, err := spec.Leagues[0].Walk(pts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next != nil || len(res) != len(games) {
+		t.Fatalf("the formats hand out %d games and want %d more; %d stored", len(res), len(next), len(games))
+	}
+	// Games cut short by a cancel launched agents and were played again.
+	if n := int(launches.Load()); n < 2*len(games) || n > 2*len(games)+2*2*2 {
+		t.Errorf("%d launches for %d games: more than the two cancels' games in progress replayed", n, len(games))
+	}
+	ko := 0
+	for _, r := range res {
+		if r.Stage == 1 {
+			ko++
+		}
+	}
+	if ko < 6 {
+		t.Errorf("%d knockout games, want at least 3 matches of 2", ko)
+	}
+	st, err := results.OpenDir(ctx, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rep, err := league.Report(ctx, st, "cup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Stages == nil || rep.Stages.Swiss == nil || rep.Stages.Bracket == nil {
+		t.Fatalf("standings of a staged league without its tables: %+v", rep.Stages)
+	}
+	if sw := rep.Stages.Swiss; sw.Played != 3 || len(sw.Rows) != 5 || len(sw.Rows[0].Rounds) != 3 {
+		t.Errorf("swiss table %+v", sw)
+	}
+	var text bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	champion := rep.Stages.Bracket.Rounds[len(rep.Stages.Bracket.Rounds)-1][0].Winner
+	for _, want := range []string{"swiss, 3 of 3 rounds complete", "bye 2", "knockout (higher seed first):", "round 2:", "winner: " + champion} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("standings lack %q:\n%s", want, text.String())
+		}
+	}
+}
