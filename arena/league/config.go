@@ -30,25 +30,28 @@ const EnvPrefix = "ARENA"
 // flags. Keys are lower case: viper folds the case of every key, map keys
 // included, which is why agents are a list and not a map keyed by name.
 type Config struct {
-	Name            string            `mapstructure:"name" json:"name"`
-	Game            string            `mapstructure:"game" json:"game,omitempty"`
-	Params          map[string]string `mapstructure:"params" json:"params,omitempty"`
-	Profile         string            `mapstructure:"profile" json:"profile,omitempty"`
-	Overrides       map[string]string `mapstructure:"overrides" json:"overrides,omitempty"`
-	Penalties       map[string]string `mapstructure:"penalties" json:"penalties,omitempty"`
-	Games           []GameConfig      `mapstructure:"games" json:"games,omitempty"`
-	Agents          []AgentConfig     `mapstructure:"agents" json:"agents"`
-	Format          string            `mapstructure:"format" json:"format"`
-	Challenger      string            `mapstructure:"challenger" json:"challenger,omitempty"`
-	GamesPerPairing int               `mapstructure:"games_per_pairing" json:"games_per_pairing"`
-	Rounds          int               `mapstructure:"rounds" json:"rounds,omitempty"`
-	TiebreakPairs   int               `mapstructure:"tiebreak_pairs" json:"tiebreak_pairs,omitempty"`
-	Qualifier       QualifierConfig   `mapstructure:"qualifier" json:"qualifier,omitempty"`
-	Seed            uint64            `mapstructure:"seed" json:"seed"`
-	Concurrency     int               `mapstructure:"concurrency" json:"concurrency"`
-	Output          string            `mapstructure:"output" json:"output"`
-	CacheDir        string            `mapstructure:"cache_dir" json:"cache_dir,omitempty"`
-	SPRT            SPRTConfig        `mapstructure:"sprt" json:"sprt"`
+	Name      string            `mapstructure:"name" json:"name"`
+	Game      string            `mapstructure:"game" json:"game,omitempty"`
+	Params    map[string]string `mapstructure:"params" json:"params,omitempty"`
+	Profile   string            `mapstructure:"profile" json:"profile,omitempty"`
+	Overrides map[string]string `mapstructure:"overrides" json:"overrides,omitempty"`
+	Penalties map[string]string `mapstructure:"penalties" json:"penalties,omitempty"`
+	Games     []GameConfig      `mapstructure:"games" json:"games,omitempty"`
+	Agents    []AgentConfig     `mapstructure:"agents" json:"agents"`
+	// Entrants adds submissions from a folder to Agents; they enter the
+	// league's hash as the agents they become.
+	Entrants        EntrantsConfig  `mapstructure:"entrants" json:"-"`
+	Format          string          `mapstructure:"format" json:"format"`
+	Challenger      string          `mapstructure:"challenger" json:"challenger,omitempty"`
+	GamesPerPairing int             `mapstructure:"games_per_pairing" json:"games_per_pairing"`
+	Rounds          int             `mapstructure:"rounds" json:"rounds,omitempty"`
+	TiebreakPairs   int             `mapstructure:"tiebreak_pairs" json:"tiebreak_pairs,omitempty"`
+	Qualifier       QualifierConfig `mapstructure:"qualifier" json:"qualifier,omitempty"`
+	Seed            uint64          `mapstructure:"seed" json:"seed"`
+	Concurrency     int             `mapstructure:"concurrency" json:"concurrency"`
+	Output          string          `mapstructure:"output" json:"output"`
+	CacheDir        string          `mapstructure:"cache_dir" json:"cache_dir,omitempty"`
+	SPRT            SPRTConfig      `mapstructure:"sprt" json:"sprt"`
 	// Isolation and AgentEnv say how agents are contained, not how games
 	// are played: they stay out of the league's hash, so changing them
 	// does not stop a league from resuming.

@@ -8,7 +8,6 @@
 package league
 
 import (
-	"arena/arena/slots"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -20,8 +19,10 @@ import (
 	"strings"
 
 	"arena/agents/course"
+	"arena/arena/entrants"
 	"arena/arena/league/format"
 	"arena/arena/ratings"
+	"arena/arena/slots"
 	"arena/engine"
 )
 
@@ -69,6 +70,12 @@ type Spec struct {
 	// Machine is the CPU slots the run plans for: the affinity mask capped
 	// by GOMAXPROCS, the cgroup quota and Options.Cores (--cores).
 	Machine slots.Machine
+	// Entrants are the agents that came from entrants (a folder of
+	// submissions), with how each was classified; Refused are the
+	// submissions left out, each with its reason and fix, for the caller to
+	// print and write beside the results.
+	Entrants []entrants.Entrant
+	Refused  []entrants.Refusal
 }
 
 // League is one game's league within a Spec.
@@ -161,6 +168,10 @@ func Load(file string, opt Options) (*Spec, error) {
 		return nil, err
 	}
 
+	if err := s.addEntrants(ld, &c, baseDir); err != nil {
+		return nil, err
+	}
+	s.Config = c
 	if err := checkAgents(ld, c); err != nil {
 		return nil, err
 	}
@@ -449,7 +460,7 @@ func checkKeys(ld *loader, c Config) error {
 // each, and the gauntlet's challenger is one of them.
 func checkAgents(ld *loader, c Config) error {
 	if len(c.Agents) == 0 {
-		return ld.errorf("agents", "missing: list the agents, each with name and agent")
+		return ld.errorf("agents", "missing: list the agents, each with name and agent, or enter a folder of submissions with entrants.dir")
 	}
 	seen := map[string]int{}
 	for i, a := range c.Agents {
