@@ -112,6 +112,8 @@ func (b *bot) first() {
 			time.Sleep(20 * time.Millisecond)
 		}
 		time.Sleep(200 * time.Millisecond)
+	case "files":
+		files()
 	case "snoop":
 		snoop()
 	case "close-stdio":
@@ -239,6 +241,35 @@ func snoop() {
 		l.Close()
 	}
 	report("loopback: %v", err)
+}
+
+// files lists the root and tries to read every path of HOSTILE_PATHS (a
+// JSON list): a folder is listed, a file read.
+func files() {
+	ents, err := os.ReadDir("/")
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	report("root %v %v", names, err)
+	var paths []string
+	if err := json.Unmarshal([]byte(os.Getenv("HOSTILE_PATHS")), &paths); err != nil {
+		report("paths: %v", err)
+		return
+	}
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			ents, err := os.ReadDir(p)
+			var names []string
+			for _, e := range ents {
+				names = append(names, e.Name())
+			}
+			report("open %s: %v %v", p, err, names)
+			continue
+		}
+		_, err := os.ReadFile(p)
+		report("open %s: %v", p, err)
+	}
 }
 
 // helper modes run in children; they never serve the protocol.
