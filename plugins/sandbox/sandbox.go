@@ -258,14 +258,14 @@ func firstUnsearchable(dir string) (string, error) {
 
 // Report is what a probe found.
 type Report struct {
-	Namespaces  error // starting a process in new namespaces
-	Proc        error // mounting a fresh /proc
-	Loopback    error // bringing lo up
-	Nested      error // forbidding nested user namespaces
-	ReadOnly    error // mount_setattr(AT_RECURSIVE, MOUNT_ATTR_RDONLY)
-	Root        bool  // whether distinct host ids can be mapped (running as root)
-	CgroupV2    string
-	Unsupported string // why sandboxes cannot be used here; "" when they can
+	Namespaces  error    // starting a process in new namespaces
+	Proc        error    // mounting a fresh /proc
+	Loopback    error    // bringing lo up
+	Nested      error    // forbidding nested user namespaces
+	ReadOnly    error    // mount_setattr(AT_RECURSIVE, MOUNT_ATTR_RDONLY)
+	Root        bool     // whether distinct host ids can be mapped (running as root)
+	Cgroups     []string // DescribeCgroups of this machine
+	Unsupported string   // why sandboxes cannot be used here; "" when they can
 }
 
 // probeResult is the init's probe answer on stdout.
@@ -286,7 +286,7 @@ func errOf(s string) error {
 // Probe starts the init at path in new namespaces, with ids, and reports
 // what works on this machine.
 func Probe(init string, ids IDs) Report {
-	r := Report{Root: os.Geteuid() == 0, CgroupV2: CgroupV2()}
+	r := Report{Root: os.Geteuid() == 0, Cgroups: DescribeCgroups(MachineCgroups())}
 	if !r.Root {
 		r.Namespaces = errors.New("mapping distinct unprivileged ids needs root")
 		r.Unsupported = "the arena is not running as root, so it cannot map each agent to its own unprivileged user id"
@@ -334,16 +334,4 @@ func Probe(init string, ids IDs) Report {
 		r.Unsupported = "namespaces start, but " + strings.Join(missing, "; ")
 	}
 	return r
-}
-
-// CgroupV2 says whether a cgroup v2 hierarchy is mounted and delegated.
-func CgroupV2() string {
-	b, err := os.ReadFile("/sys/fs/cgroup/cgroup.controllers")
-	if err != nil {
-		return "not mounted (cgroup v1 or none): accounting reads /proc"
-	}
-	if err := syscall.Access("/sys/fs/cgroup/cgroup.subtree_control", 2); err != nil {
-		return "mounted (" + strings.TrimSpace(string(b)) + ") but not delegated: accounting reads /proc"
-	}
-	return "mounted (" + strings.TrimSpace(string(b)) + "); accounting reads /proc"
 }

@@ -1,6 +1,7 @@
 package sandbox_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -242,5 +243,27 @@ func TestRootHoldsOnlyTheView(t *testing.T) {
 	}
 	if got := strings.Join(strings.Fields(parts[1]), " "); got != "fd null random stderr stdin stdout urandom zero" {
 		t.Errorf("/dev holds %s", got)
+	}
+}
+
+// Both kinds of hierarchy are told apart, v1 by its mount's controllers.
+func TestCgroups(t *testing.T) {
+	mounts := `tmpfs /sys/fs/cgroup tmpfs rw,relatime,mode=755 0 0
+cgroup /sys/fs/cgroup/cpuset cgroup rw,relatime,cpuset 0 0
+cgroup /sys/fs/cgroup/cpu,cpuacct cgroup rw,nosuid,nodev,noexec,relatime,cpu,cpuacct 0 0
+cgroup /sys/fs/cgroup/systemd cgroup rw,relatime,name=systemd 0 0
+cgroup2 /nonexistent/unified cgroup2 rw,relatime 0 0
+`
+	hs := sandbox.Cgroups(strings.NewReader(mounts))
+	got := []string{}
+	for _, h := range hs {
+		got = append(got, fmt.Sprintf("v%d %s %v", h.Version, h.Path, h.Controllers))
+	}
+	want := []string{"v2 /nonexistent/unified []", "v1 /sys/fs/cgroup/cpu,cpuacct [cpu cpuacct]", "v1 /sys/fs/cgroup/cpuset [cpuset]", "v1 /sys/fs/cgroup/systemd []"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if d := sandbox.DescribeCgroups(nil); len(d) != 1 || d[0] != "none mounted" {
+		t.Fatalf("no hierarchies: %q", d)
 	}
 }
