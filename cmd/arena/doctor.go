@@ -63,6 +63,7 @@ func printSupport(w io.Writer, e *env) {
 			fmt.Fprintf(w, "loopback up:                 %s\n", state(r.Loopback))
 			fmt.Fprintf(w, "no nested user namespaces:   %s\n", state(r.Nested))
 			fmt.Fprintf(w, "mount_setattr (read-only /): %s\n", state(r.ReadOnly))
+			fmt.Fprintf(w, "CPU affinity locked:         %s (seccomp: sched_setaffinity answers EPERM)\n", state(r.Affinity))
 		}
 	}
 	for i, c := range r.Cgroups {

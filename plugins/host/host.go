@@ -219,6 +219,7 @@ type Process struct {
 	sandboxed bool
 	ns        string         // the sandbox's PID namespace, as /proc/<pid>/ns/pid reads
 	init      *proctree.Proc // the sandbox's init, as it started
+	main      *proctree.Proc // the agent's own process (KillExtras keeps it)
 	nsProc    *nsSampler     // the sandbox's accounting
 	tree      *treeSampler   // an unsandboxed agent's accounting
 	moveConn  net.Conn       // the arena's end of the move channel
@@ -400,22 +401,7 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", protocol.MoveFDEnv, 2+len(cmd.ExtraFiles)))
 	files = append(files, agentEnd)
 	p.moveConn = arenaEnd
-	client := plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig:  protocol.Handshake(version),
-		Plugins:          protocol.Plugins(nil),
-		Cmd:              cmd,
-		SkipHostEnv:      true,
-		AutoMTLS:         true,
-		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
-		StartTimeout:     opt.startTimeout(),
-		Stderr:           p.stderr,
-		SyncStderr:       p.stderr,
-		SyncStdout:       p.stdout,
-		Logger:           hclog.NewNullLogger(),
-		GRPCDialOptions: []grpc.DialOption{
-			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(protocol.RecvLimit(opt.MaxReplyBytes))),
-		},
-	})
+	client := p.newClient(cmd, version, opt)
 	p.client = client
 	done := make(chan error, 1)
 	go func() {
@@ -457,17 +443,9 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 		p.Kill()
 		return nil, p.launchError(err, version)
 	}
-	if p.sandboxed {
-		// Read while the init surely lives (it answered the handshake, and
-		// only the arena reaps it), so both are the sandbox's and not a
-		// recycled pid's.
-		init, ok, err := proctree.Of(p.pid)
-		if err != nil || !ok {
-			p.Kill()
-			return nil, fmt.Errorf("agent %s: sandbox init %d: %w", c.Ref, p.pid, cmp.Or(err, errInitGone))
-		}
-		p.init = &init
-		p.ns, _ = os.Readlink("/proc/" + strconv.Itoa(p.pid) + "/ns/pid")
+	if err := p.identify(); err != nil {
+		p.Kill()
+		return nil, err
 	}
 	if err := p.checkAddress(); err != nil {
 		p.Kill()
@@ -491,6 +469,47 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	p.limit = int64(opt.MemoryMB) << 20 // zero or less: no limit (see breach)
 	go p.watch()
 	return p, nil
+}
+
+// newClient is the go-plugin client that starts cmd and talks to it.
+func (p *Process) newClient(cmd *exec.Cmd, version uint, opt Options) *plugin.Client {
+	return plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  protocol.Handshake(version),
+		Plugins:          protocol.Plugins(nil),
+		Cmd:              cmd,
+		SkipHostEnv:      true,
+		AutoMTLS:         true,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		StartTimeout:     opt.startTimeout(),
+		Stderr:           p.stderr,
+		SyncStderr:       p.stderr,
+		SyncStdout:       p.stdout,
+		Logger:           hclog.NewNullLogger(),
+		GRPCDialOptions: []grpc.DialOption{
+			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(protocol.RecvLimit(opt.MaxReplyBytes))),
+		},
+	})
+}
+
+// identify notes the processes the arena later tells apart from recycled
+// pids: the sandbox's init and namespace, and the agent's main process.
+// It runs once the handshake is done, while the init surely lives (only
+// the arena reaps it).
+func (p *Process) identify() error {
+	if p.sandboxed {
+		init, ok, err := proctree.Of(p.pid)
+		if err != nil || !ok {
+			return fmt.Errorf("agent %s: sandbox init %d: %w", p.Cmd.Ref, p.pid, cmp.Or(err, errInitGone))
+		}
+		p.init = &init
+		p.ns, _ = os.Readlink("/proc/" + strconv.Itoa(p.pid) + "/ns/pid")
+	}
+	main, err := p.mainProcess()
+	if err != nil {
+		return err
+	}
+	p.main = &main
+	return nil
 }
 
 // command builds the agent's command: inside a sandbox where the launcher

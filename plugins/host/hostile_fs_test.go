@@ -1,12 +1,17 @@
 package host_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"arena/plugins/host"
 )
@@ -126,4 +131,111 @@ func TestHostileReadsTheLeague(t *testing.T) {
 			checkGone(t, hg)
 		})
 	}
+}
+
+// An agent pinned to one CPU cannot widen its own affinity: the sandbox's
+// seccomp filter answers sched_setaffinity with EPERM, and it stays on
+// its CPU.
+func TestHostileWidensAffinity(t *testing.T) {
+	requireSandbox(t)
+	l := launcher()
+	l.Env = []string{"HOSTILE=affinity"}
+	p, err := l.Launch(context.Background(), hostileAgent(t), host.Options{CPUs: []int{0}, StartTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Kill()
+	// The attack runs before the handshake; its report may trail it.
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(p.Stderr(), "affinity after:") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	e := p.Stderr()
+	for _, want := range []string{"attack: setaffinity: operation not permitted", "attack: affinity after: [0] <nil>"} {
+		if !strings.Contains(e, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, e)
+		}
+	}
+}
+
+// A kept agent's children (setsid'ed, orphaned) are killed between games,
+// its main process is kept and still answers; once its main process is
+// gone, the tree is refused for reuse.
+func TestHostileKeptChildrenKilled(t *testing.T) {
+	for _, iso := range []string{host.IsolationAuto, host.IsolationOff} {
+		t.Run(iso, func(t *testing.T) {
+			if iso != host.IsolationOff {
+				requireSandbox(t)
+			}
+			l := launcher()
+			l.Isolation = iso
+			l.Env = []string{"HOSTILE=children-at-start"}
+			want := 2 // the init and the agent
+			if iso == host.IsolationOff {
+				// Unsandboxed, the children stay in the agent's group.
+				l.Env = append(l.Env, "HOSTILE_STAY=1")
+				want = 1
+			}
+			p, err := l.Launch(context.Background(), hostileAgent(t), host.Options{StartTimeout: time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Kill()
+			var before []int
+			deadline := time.Now().Add(30 * time.Second)
+			for time.Now().Before(deadline) {
+				if before = running(p.Pids()); len(before) >= want+2 {
+					break
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			if err := p.KillExtras(); err != nil {
+				t.Fatal(err)
+			}
+			after := running(p.Pids())
+			if len(after) != want {
+				t.Fatalf("processes before %v, after %v: want %d left", before, after, want)
+			}
+			if _, err := p.Agent.Describe(context.Background()); err != nil {
+				t.Fatalf("the kept agent no longer answers: %v", err)
+			}
+			main := after[len(after)-1]
+			if iso != host.IsolationOff {
+				main = otherThan(after, p.Pid())
+			}
+			if err := syscall.Kill(main, syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			if !p.WaitGone(10*time.Second) && iso == host.IsolationOff {
+				t.Fatal("the agent outlived SIGKILL")
+			}
+			if err := p.KillExtras(); err == nil {
+				t.Fatal("a tree without its main process was passed for reuse")
+			}
+		})
+	}
+}
+
+// running drops the zombies from pids.
+func running(pids []int) []int {
+	var out []int
+	for _, pid := range pids {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			continue
+		}
+		if f := bytes.Fields(b[bytes.LastIndexByte(b, ')')+1:]); len(f) > 0 && string(f[0]) != "Z" {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+func otherThan(pids []int, not int) int {
+	for _, p := range pids {
+		if p != not {
+			return p
+		}
+	}
+	return 0
 }

@@ -38,6 +38,12 @@ func runInit(arg string) int {
 		fmt.Fprintln(os.Stderr, "sandbox init:", err)
 		return 125
 	}
+	// Last, since setting up needs nothing it forbids; inherited by the
+	// agent and everything it starts.
+	if err := lockAffinity(); err != nil {
+		fmt.Fprintln(os.Stderr, "sandbox init: lock CPU affinity:", err)
+		return 125
+	}
 	cmd := &exec.Cmd{
 		Path:   spec.Argv[0],
 		Args:   spec.Argv,
@@ -242,6 +248,22 @@ func loopbackUp() error {
 	return nil
 }
 
+// checkAffinityLocked installs the filter and checks that it refuses
+// sched_setaffinity.
+func checkAffinityLocked() error {
+	if err := lockAffinity(); err != nil {
+		return err
+	}
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return err
+	}
+	if err := unix.SchedSetaffinity(0, &set); err != unix.EPERM {
+		return fmt.Errorf("sched_setaffinity answered %v under the filter, not EPERM", err)
+	}
+	return nil
+}
+
 // probe tries each step and reports on stdout.
 func probe(spec Spec) int {
 	var r probeResult
@@ -259,6 +281,7 @@ func probe(spec Spec) int {
 	r.Loopback = str(loopbackUp())
 	r.Nested = str(noNestedNamespaces("/proc"))
 	r.ReadOnly = str(readOnly())
+	r.Affinity = str(checkAffinityLocked())
 	_ = json.NewEncoder(os.Stdout).Encode(r)
 	return 0
 }

@@ -263,6 +263,7 @@ type Report struct {
 	Loopback    error    // bringing lo up
 	Nested      error    // forbidding nested user namespaces
 	ReadOnly    error    // mount_setattr(AT_RECURSIVE, MOUNT_ATTR_RDONLY)
+	Affinity    error    // a seccomp filter refusing sched_setaffinity
 	Root        bool     // whether distinct host ids can be mapped (running as root)
 	Cgroups     []string // DescribeCgroups of this machine
 	Unsupported string   // why sandboxes cannot be used here; "" when they can
@@ -274,6 +275,7 @@ type probeResult struct {
 	Loopback string `json:"loopback"`
 	Nested   string `json:"nested"`
 	ReadOnly string `json:"read_only"`
+	Affinity string `json:"affinity"`
 }
 
 func errOf(s string) error {
@@ -319,12 +321,12 @@ func Probe(init string, ids IDs) Report {
 		r.Unsupported = r.Namespaces.Error()
 		return r
 	}
-	r.Proc, r.Loopback, r.Nested, r.ReadOnly = errOf(pr.Proc), errOf(pr.Loopback), errOf(pr.Nested), errOf(pr.ReadOnly)
+	r.Proc, r.Loopback, r.Nested, r.ReadOnly, r.Affinity = errOf(pr.Proc), errOf(pr.Loopback), errOf(pr.Nested), errOf(pr.ReadOnly), errOf(pr.Affinity)
 	var missing []string
 	for _, s := range []struct {
 		what string
 		err  error
-	}{{"mounting a fresh /proc", r.Proc}, {"bringing up loopback", r.Loopback}, {"forbidding nested user namespaces", r.Nested}, {"a recursive read-only mount (mount_setattr)", r.ReadOnly}} {
+	}{{"mounting a fresh /proc", r.Proc}, {"bringing up loopback", r.Loopback}, {"forbidding nested user namespaces", r.Nested}, {"a recursive read-only mount (mount_setattr)", r.ReadOnly}, {"a seccomp filter locking CPU affinity", r.Affinity}} {
 		if s.err != nil {
 			missing = append(missing, s.what+": "+s.err.Error())
 		}

@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"arena/plugins/sdk"
 )
 
@@ -272,6 +274,25 @@ func files() {
 	}
 }
 
+// widenAffinity asks for every CPU the kernel may have and reports which
+// it runs on afterwards.
+func widenAffinity() {
+	var all unix.CPUSet
+	for c := range 1024 {
+		all.Set(c)
+	}
+	report("setaffinity: %v", unix.SchedSetaffinity(0, &all))
+	var now unix.CPUSet
+	err := unix.SchedGetaffinity(0, &now)
+	var cpus []int
+	for c := range 1024 {
+		if now.IsSet(c) {
+			cpus = append(cpus, c)
+		}
+	}
+	report("affinity after: %v %v", cpus, err)
+}
+
 // helper modes run in children; they never serve the protocol.
 func helper(mode string) {
 	switch mode {
@@ -308,6 +329,13 @@ func main() {
 		fmt.Println("hello, I am not a plugin")
 		time.Sleep(time.Hour)
 		return
+	case "affinity":
+		widenAffinity()
+	case "children-at-start":
+		// Children that would live on after the game: one setsid'ed, one
+		// orphaned by a double fork.
+		spawn("setsid", true)
+		spawn("double-fork", false)
 	case "flood-stdout":
 		line := strings.Repeat("y", 1023) + "\n"
 		for range 16 << 10 { // 16 MiB before the handshake
