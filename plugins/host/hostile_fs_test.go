@@ -239,3 +239,24 @@ func otherThan(pids []int, not int) int {
 	}
 	return 0
 }
+
+// What an agent wrote to stderr reaches the record whatever ended the
+// game: here an unparseable reply, sandboxed and not.
+func TestHostileStderrOnUnparseableReply(t *testing.T) {
+	for _, iso := range []string{host.IsolationAuto, host.IsolationOff} {
+		t.Run(iso, func(t *testing.T) {
+			if iso != host.IsolationOff {
+				requireSandbox(t)
+			}
+			g, prof := bohnenspielGame(t)
+			hg := playHostileIn(t, iso, "garbage", g, nil, prof, nil)
+			if hg.rec.Result.Forfeit == "" && len(hg.events(0)) == 0 {
+				t.Fatalf("the garbage was not judged: %+v", hg.rec.Result)
+			}
+			if !strings.Contains(hg.rec.Stderr[0], "attack: sending garbage at move") {
+				t.Errorf("the record lacks the agent's stderr: %q", hg.rec.Stderr[0])
+			}
+			checkGone(t, hg)
+		})
+	}
+}

@@ -58,6 +58,10 @@ func (b *bot) Move(ctx context.Context, t sdk.Turn) (string, error) {
 			hold = append(hold, p)
 		}
 	}
+	if b.attack == "garbage" {
+		report("sending garbage at move %d", b.moves)
+		return "not a move at all", nil
+	}
 	return t.Legal[0], nil
 }
 
