@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -165,5 +166,72 @@ func TestPrepareRefusesAnInterpreterOutOfReach(t *testing.T) {
 	}
 	if _, _, err := course.Prepare(context.Background(), ref, false); err != nil {
 		t.Fatalf("unsandboxed: %v", err)
+	}
+}
+
+// TestCourseBotSeesOnlyItsFolder: a course Python bot that tries, at
+// import, to read a sibling entrant's folder and bot, the league's store,
+// records and league file, /root and /home finds none of them, under a
+// readable (0755) and a private (0700) layout, and still plays from its
+// own folder (its helper module beside it).
+func TestCourseBotSeesOnlyItsFolder(t *testing.T) {
+	l := &host.Launcher{Self: []string{os.Args[0], agents.HostArg}, Builtins: builtin.Names()}
+	if !l.Sandboxed() {
+		t.Skipf("agents cannot be sandboxed here: %s", l.Support().Unsupported)
+	}
+	for _, mode := range []os.FileMode{0o755, 0o700} {
+		t.Run(mode.String(), func(t *testing.T) {
+			top := t.TempDir()
+			write := func(rel, body string) string {
+				p := filepath.Join(top, rel)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return p
+			}
+			secrets := []string{
+				filepath.Join(top, "entrants", "bob"), write("entrants/bob/bot.py", "# bob's bot\n"),
+				write("results/results.db", "store"), write("results/records.jsonl", "{}\n"),
+				write("league.yaml", "game: dots-and-boxes\n"), "/root", "/home",
+			}
+			quoted := make([]string, len(secrets))
+			for i, s := range secrets {
+				quoted[i] = strconv.Quote(s)
+			}
+			write("entrants/alice/helpers.py", "def find_legal_moves(gamestate):\n    return [[l[0], l[1]] for l in gamestate[\"Grid\"] if l[2] == -1]\n")
+			bot := write("entrants/alice/bot.py", `import os
+from helpers import find_legal_moves
+
+seen = []
+for p in [`+strings.Join(quoted, ", ")+`]:
+    try:
+        if os.path.isdir(p):
+            os.listdir(p)
+        else:
+            open(p).read()
+        seen.append(p)
+    except OSError:
+        pass
+
+
+def calculate_move(gamestate):
+    if seen:
+        raise RuntimeError("read " + ", ".join(seen))
+    return find_legal_moves(gamestate)[0]
+`)
+			if err := os.Chmod(top, mode); err != nil {
+				t.Fatal(err)
+			}
+			rec := play(t, match{game: "dots-and-boxes", refs: [2]string{"course:" + bot, "builtin:random"}, seed: 5, tune: slowStart})
+			if len(rec.Events) > 0 || rec.Result.Forfeit != "" {
+				t.Fatalf("want a clean game:\n%s\nstderr: %s", events(rec), rec.Stderr[0])
+			}
+			if agentMoves(rec, 0) < 2 {
+				t.Fatalf("the bot made %d moves", agentMoves(rec, 0))
+			}
+		})
 	}
 }

@@ -180,6 +180,12 @@ func (h *pooled) Release() {
 		h.Kill()
 		return
 	}
+	// Whatever the agent started during the game ends with it; a tree
+	// that cannot be cleaned is not reused.
+	if pr, ok := h.Handle.(interface{ KillExtras() error }); ok && pr.KillExtras() != nil {
+		h.Kill()
+		return
+	}
 	h.pool.mu.Lock()
 	h.pool.idle[h.name] = h
 	h.pool.mu.Unlock()

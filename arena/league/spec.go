@@ -26,6 +26,13 @@ import (
 	"arena/engine"
 )
 
+// Bounds of a league file's counts: a league beyond them is a typo, and
+// would make the arena plan millions of games before the first one.
+const (
+	MaxGamesPerPairing = 100_000
+	MaxConcurrency     = 1024
+)
+
 // Formats of a league.
 const (
 	RoundRobin = "round-robin"
@@ -428,11 +435,14 @@ func checkKeys(ld *loader, c Config) error {
 	if err := checkStages(ld, c); err != nil {
 		return err
 	}
+	if c.GamesPerPairing > MaxGamesPerPairing {
+		return ld.errorf("games_per_pairing", "%d: at most %d", c.GamesPerPairing, MaxGamesPerPairing)
+	}
 	if c.GamesPerPairing < 2 || c.GamesPerPairing%2 != 0 {
 		return ld.errorf("games_per_pairing", "%d: want an even number of at least 2, since every pairing is played in colour-swapped pairs", c.GamesPerPairing)
 	}
-	if c.Concurrency < 0 {
-		return ld.errorf("concurrency", "%d: want 0 (automatic) or more", c.Concurrency)
+	if c.Concurrency < 0 || c.Concurrency > MaxConcurrency {
+		return ld.errorf("concurrency", "%d: want 0 (automatic) up to %d", c.Concurrency, MaxConcurrency)
 	}
 	switch c.Isolation {
 	case "auto", "required", "off":

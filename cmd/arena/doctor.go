@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+
+	"arena/plugins/host"
+	"arena/plugins/sandbox"
 )
 
 func newDoctorCmd(e *env) *cobra.Command {
@@ -15,14 +18,28 @@ func newDoctorCmd(e *env) *cobra.Command {
 		Long: `Probe this machine the way the arena does before the first game: start a
 process in new user, PID, network, IPC, mount and UTS namespaces, mount a
 fresh /proc there, bring up loopback and make the file system read-only
-recursively (mount_setattr), and look for a delegated cgroup v2. Print what
-works and whether agents will run sandboxed (docs/security.md).`,
+recursively (mount_setattr), and list the cgroup hierarchies (v1 and v2).
+Print what works, whether agents will run sandboxed, and what a sandboxed
+agent of each kind sees (docs/security.md).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			printSupport(cmd.OutOrStdout(), e)
 			return nil
 		},
 	}
+}
+
+// printView writes what a sandboxed agent sees.
+func printView(w io.Writer) {
+	fmt.Fprintln(w, "an agent sees, read-only:")
+	for _, p := range sandbox.RuntimePaths() {
+		fmt.Fprintf(w, "  %s\n", p)
+	}
+	fmt.Fprintln(w, "  /proc of its own PID namespace; its private directory, writable")
+	for _, v := range host.Views {
+		fmt.Fprintf(w, "  %-8s agents also: %s\n", v.Kind, v.Own)
+	}
+	fmt.Fprintln(w, "  and nothing else: no other entrant's files, results, /home, /root, /tmp or /run")
 }
 
 // printSupport writes the launcher's findings about sandboxes.
@@ -46,13 +63,24 @@ func printSupport(w io.Writer, e *env) {
 			fmt.Fprintf(w, "loopback up:                 %s\n", state(r.Loopback))
 			fmt.Fprintf(w, "no nested user namespaces:   %s\n", state(r.Nested))
 			fmt.Fprintf(w, "mount_setattr (read-only /): %s\n", state(r.ReadOnly))
+			fmt.Fprintf(w, "CPU affinity locked:         %s (seccomp: sched_setaffinity answers EPERM)\n", state(r.Affinity))
 		}
 	}
-	fmt.Fprintf(w, "cgroup v2:                   %s\n", r.CgroupV2)
-	if e.launcher.Sandboxed() {
+	for i, c := range r.Cgroups {
+		label := "cgroups:"
+		if i > 0 {
+			label = ""
+		}
+		fmt.Fprintf(w, "%-28s %s\n", label, c)
+	}
+	switch {
+	case e.launcher.Sandboxed():
 		fmt.Fprintln(w, "agents run: sandboxed, one set of namespaces and two unprivileged ids per agent")
-	} else {
-		fmt.Fprintf(w, "agents run: WITHOUT a sandbox, in process groups (%s)\n", r.Unsupported)
+		printView(w)
+	case e.launcher.Isolation == host.IsolationOff:
+		fmt.Fprintln(w, "agents run: WITHOUT a sandbox, in process groups, as isolation: off asks")
+	default:
+		fmt.Fprintf(w, "agents run: not at all: no sandbox here (%s); %s\n", r.Unsupported, host.NoSandboxFix)
 	}
 	if len(e.launcher.Self) > 0 {
 		how := "this arena binary (no " + LeanHostName + " of the same build beside it)"

@@ -11,12 +11,38 @@ func TestDoctorSaysWhatWorks(t *testing.T) {
 	if err := run(t, e, "doctor"); err != nil {
 		t.Fatal(err)
 	}
-	want := "agents run: sandboxed"
+	want := []string{"agents run: sandboxed", "an agent sees, read-only:", "  /usr\n", "lua      agents also:"}
 	if !e.launcher.Sandboxed() {
-		want = "agents run: WITHOUT a sandbox"
+		want = []string{"agents run: not at all", "--isolation off"}
 	}
-	if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "cgroup v2:") {
-		t.Fatalf("doctor:\n%s", out)
+	want = append(want, "cgroups:")
+	for _, w := range want {
+		if !strings.Contains(out.String(), w) {
+			t.Fatalf("doctor lacks %q:\n%s", w, out)
+		}
+	}
+}
+
+// play, check and league run refuse to start agents without a sandbox
+// (simulated by a sandbox init that does not exist) unless told
+// --isolation off, and the refusal names that fix.
+func TestNoSandboxRefused(t *testing.T) {
+	for _, args := range [][]string{
+		{"play", "bohnenspiel", "random", "random", "--games", "1"},
+		{"check", "random", "--game", "bohnenspiel", "--games", "1"},
+		{"league", "run", "../../configs/bohnenspiel.yaml", "--output", filepath.Join(t.TempDir(), "out")},
+	} {
+		e, out, _ := testEnv(t)
+		e.launcher.Init = filepath.Join(t.TempDir(), "no-init")
+		err := run(t, e, args...)
+		if err == nil || !strings.Contains(err.Error(), "--isolation off") {
+			t.Fatalf("%s ran without a sandbox: %v\n%s", args[0], err, out)
+		}
+	}
+	e, out, _ := testEnv(t)
+	e.launcher.Init = filepath.Join(t.TempDir(), "no-init")
+	if err := run(t, e, "play", "bohnenspiel", "random", "random", "--games", "1", "--isolation", "off"); err != nil {
+		t.Fatalf("play --isolation off: %v\n%s", err, out)
 	}
 }
 

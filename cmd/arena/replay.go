@@ -70,6 +70,12 @@ boards or result the rules do not reach is reported and the command fails.`,
 }
 
 func runReplay(ctx context.Context, e *env, out io.Writer, arg string, o replayOpts, st stepper) error {
+	// A path or a game id is never longer than the kernel's PATH_MAX: a
+	// longer argument is refused at once, quoting a bounded part of it,
+	// before any file or store is searched for it.
+	if len(arg) > maxReplayArg {
+		return fmt.Errorf("replay %q... (%d bytes): a game id or records file name is at most %d bytes", arg[:32], len(arg), maxReplayArg)
+	}
 	if fi, err := os.Stat(arg); err == nil && !fi.IsDir() && filepath.Base(arg) != results.FileName {
 		return replayFile(e, out, arg, o, st)
 	}
@@ -91,6 +97,9 @@ func runReplay(ctx context.Context, e *env, out io.Writer, arg string, o replayO
 	fmt.Fprintln(out, "1 game(s) replayed; every final board matches")
 	return nil
 }
+
+// maxReplayArg bounds replay's argument (PATH_MAX).
+const maxReplayArg = 4096
 
 // findStored looks a game id up in the results stores under roots.
 func findStored(ctx context.Context, id string, roots []string) (*record.Game, string, error) {

@@ -2,6 +2,7 @@ package host_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,22 +117,27 @@ func TestIsolationSetting(t *testing.T) {
 }
 
 // Where sandboxes cannot be made (simulated by an init binary that does
-// not exist), "auto" says so once and runs agents in process groups, and
-// "required" refuses to start them.
+// not exist), "auto" and "required" refuse to start agents, naming the
+// fix; only "off" runs them in process groups, and says so once.
 func TestNoSandboxFallback(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "no-init")
-	l := launcher()
-	l.Init = missing
-	l.Isolation = host.IsolationRequired
-	if err := l.Check(); err == nil || !strings.Contains(err.Error(), "isolation: required") {
-		t.Fatalf("required without a sandbox: %v", err)
-	}
-	if _, err := l.Launch(context.Background(), "echo", host.Options{}); err == nil {
-		t.Fatal("an agent started unsandboxed under isolation: required")
+	for _, iso := range []string{host.IsolationRequired, host.IsolationAuto, ""} {
+		l := launcher()
+		l.Init = missing
+		l.Isolation = iso
+		err := l.Check()
+		if !errors.Is(err, host.ErrNoSandbox) || !strings.Contains(err.Error(), "isolation: off") || !strings.Contains(err.Error(), "--isolation off") {
+			t.Fatalf("isolation %q without a sandbox: %v; want a refusal naming the fix", iso, err)
+		}
+		if p, err := l.Launch(context.Background(), "echo", host.Options{}); err == nil {
+			p.Kill()
+			t.Fatalf("an agent started unsandboxed under isolation %q", iso)
+		}
 	}
 	var notices []string
-	l = launcher()
+	l := launcher()
 	l.Init = missing
+	l.Isolation = host.IsolationOff
 	l.Notify = func(msg string) { notices = append(notices, msg) }
 	for range 2 {
 		p, err := l.Launch(context.Background(), "echo", host.Options{})
@@ -139,12 +145,44 @@ func TestNoSandboxFallback(t *testing.T) {
 			t.Fatal(err)
 		}
 		if p.Sandboxed() {
-			t.Error("sandboxed without an init")
+			t.Error("sandboxed under isolation: off")
 		}
 		p.Kill()
 		waitGone(t, p)
 	}
 	if len(notices) != 1 || !strings.Contains(notices[0], "WITHOUT a sandbox") {
 		t.Fatalf("notices: %q", notices)
+	}
+}
+
+// A TMPDIR under a folder other users cannot enter (a 0700 home) changes
+// nothing: the arena keeps its agents' directories in its own runtime
+// directory and shows each agent its own by a mount.
+func TestPrivateTMPDIRStillSandboxes(t *testing.T) {
+	requireSandbox(t)
+	home := t.TempDir()
+	if err := os.Chmod(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(home, "tmp")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", tmp)
+	l := launcher()
+	if err := l.Check(); err != nil {
+		t.Fatalf("TMPDIR=%s: %v", tmp, err)
+	}
+	p, err := l.Launch(context.Background(), "echo", host.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer waitGone(t, p)
+	defer p.Kill()
+	if !p.Sandboxed() {
+		t.Fatalf("TMPDIR=%s: the agent runs unsandboxed", tmp)
+	}
+	if _, err := p.Agent.Describe(context.Background()); err != nil {
+		t.Fatal(err)
 	}
 }

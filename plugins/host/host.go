@@ -50,9 +50,9 @@ type Launcher struct {
 	// too (besides PATH, HOME, LANG and TMPDIR, which are always set).
 	PassEnv []string
 	// Isolation is how agents are contained: IsolationAuto (the default)
-	// sandboxes them where the kernel allows it and says once when it does
-	// not; IsolationRequired refuses to start agents without a sandbox;
-	// IsolationOff uses process groups only.
+	// and IsolationRequired sandbox every agent and refuse to start one
+	// where the machine cannot; IsolationOff uses process groups only, and
+	// says so once.
 	Isolation string
 	// Init is a binary linking plugins/sandbox, started as each sandbox's
 	// init (default: Self[0]).
@@ -66,8 +66,8 @@ type Launcher struct {
 	// agents/course's Prepare; without it a sandboxed course agent sees
 	// only what any unprivileged user can reach.
 	Prepare func(ctx context.Context, ref string, sandboxed bool) (string, []string, error)
-	// Notify receives the one notice that agents run unsandboxed (default:
-	// standard error).
+	// Notify receives the one notice that agents run unsandboxed under
+	// IsolationOff (default: standard error).
 	Notify func(msg string)
 
 	once    sync.Once
@@ -219,6 +219,7 @@ type Process struct {
 	sandboxed bool
 	ns        string         // the sandbox's PID namespace, as /proc/<pid>/ns/pid reads
 	init      *proctree.Proc // the sandbox's init, as it started
+	main      *proctree.Proc // the agent's own process (KillExtras keeps it)
 	nsProc    *nsSampler     // the sandbox's accounting
 	tree      *treeSampler   // an unsandboxed agent's accounting
 	moveConn  net.Conn       // the arena's end of the move channel
@@ -238,8 +239,8 @@ type Process struct {
 // ErrVersion marks a handshake refused for a protocol version mismatch.
 var ErrVersion = errors.New("agent protocol version mismatch")
 
-// ErrNoSandbox marks a refusal to start an agent unsandboxed under
-// IsolationRequired.
+// ErrNoSandbox marks a refusal to start an agent unsandboxed where the
+// user did not ask for IsolationOff.
 var ErrNoSandbox = errors.New("agent sandboxes are not available on this machine")
 
 // Launch starts the agent and completes the handshake.
@@ -251,36 +252,41 @@ func (l *Launcher) Launch(ctx context.Context, ref string, opt Options) (*Proces
 	return l.Start(ctx, c, opt)
 }
 
-// prepare decides once whether agents are sandboxed here.
+// prepare decides once whether agents are sandboxed here. Without a
+// sandbox nothing stops an agent from reading whatever the arena's user
+// can (other entrants' code, the results) or signalling other agents, so
+// that happens only when the user asked for it by name.
 func (l *Launcher) prepare() {
 	l.once.Do(func() {
 		switch l.Isolation {
 		case "", IsolationAuto, IsolationRequired:
 		case IsolationOff:
 			l.support.Unsupported = "isolation is off"
+			l.notify("arena: agents run WITHOUT a sandbox, as isolation: off asks: each can read whatever this user can read and signal the others (docs/security.md)")
 			return
 		default:
 			l.ready = fmt.Errorf("isolation %q: want auto, required or off", l.Isolation)
 			return
 		}
 		l.support = l.probe(os.Geteuid())
-		if l.support.CgroupV2 == "" {
-			l.support.CgroupV2 = sandbox.CgroupV2()
+		if l.support.Cgroups == nil {
+			l.support.Cgroups = sandbox.DescribeCgroups(sandbox.MachineCgroups())
 		}
-		if l.support.Unsupported == "" {
-			return
-		}
-		if l.Isolation == IsolationRequired {
-			l.ready = fmt.Errorf("%w (isolation: required): %s", ErrNoSandbox, l.support.Unsupported)
-			return
-		}
-		msg := "arena: agents run WITHOUT a sandbox on this machine, contained by process groups only (see docs/security.md): " + l.support.Unsupported
-		if l.Notify != nil {
-			l.Notify(msg)
-		} else {
-			fmt.Fprintln(os.Stderr, msg)
+		if l.support.Unsupported != "" {
+			l.ready = fmt.Errorf("%w (isolation: %s): %s; %s", ErrNoSandbox, cmp.Or(l.Isolation, IsolationAuto), l.support.Unsupported, NoSandboxFix)
 		}
 	})
+}
+
+// NoSandboxFix is how a user runs agents where they cannot be sandboxed.
+const NoSandboxFix = "to run agents anyway, contained by process groups only (each can then read whatever this user can, other entrants' code and the results included), say so: isolation: off in the league file, or --isolation off (docs/security.md)"
+
+func (l *Launcher) notify(msg string) {
+	if l.Notify != nil {
+		l.Notify(msg)
+	} else {
+		fmt.Fprintln(os.Stderr, msg)
+	}
 }
 
 // probe finds what sandbox this machine allows an arena running as euid:
@@ -332,8 +338,9 @@ func absProgram(p string) (string, error) {
 }
 
 // Check reports whether agents can be started as the launcher's isolation
-// setting demands: an error under IsolationRequired where the machine
-// cannot sandbox them, or for an unknown setting.
+// setting demands: an error (ErrNoSandbox, with the reason and the fix)
+// where the machine cannot sandbox them and isolation is not off, or for
+// an unknown setting.
 func (l *Launcher) Check() error {
 	l.prepare()
 	return l.ready
@@ -394,22 +401,7 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", protocol.MoveFDEnv, 2+len(cmd.ExtraFiles)))
 	files = append(files, agentEnd)
 	p.moveConn = arenaEnd
-	client := plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig:  protocol.Handshake(version),
-		Plugins:          protocol.Plugins(nil),
-		Cmd:              cmd,
-		SkipHostEnv:      true,
-		AutoMTLS:         true,
-		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
-		StartTimeout:     opt.startTimeout(),
-		Stderr:           p.stderr,
-		SyncStderr:       p.stderr,
-		SyncStdout:       p.stdout,
-		Logger:           hclog.NewNullLogger(),
-		GRPCDialOptions: []grpc.DialOption{
-			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(protocol.RecvLimit(opt.MaxReplyBytes))),
-		},
-	})
+	client := p.newClient(cmd, version, opt)
 	p.client = client
 	done := make(chan error, 1)
 	go func() {
@@ -451,17 +443,9 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 		p.Kill()
 		return nil, p.launchError(err, version)
 	}
-	if p.sandboxed {
-		// Read while the init surely lives (it answered the handshake, and
-		// only the arena reaps it), so both are the sandbox's and not a
-		// recycled pid's.
-		init, ok, err := proctree.Of(p.pid)
-		if err != nil || !ok {
-			p.Kill()
-			return nil, fmt.Errorf("agent %s: sandbox init %d: %w", c.Ref, p.pid, cmp.Or(err, errInitGone))
-		}
-		p.init = &init
-		p.ns, _ = os.Readlink("/proc/" + strconv.Itoa(p.pid) + "/ns/pid")
+	if err := p.identify(); err != nil {
+		p.Kill()
+		return nil, err
 	}
 	if err := p.checkAddress(); err != nil {
 		p.Kill()
@@ -485,6 +469,47 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	p.limit = int64(opt.MemoryMB) << 20 // zero or less: no limit (see breach)
 	go p.watch()
 	return p, nil
+}
+
+// newClient is the go-plugin client that starts cmd and talks to it.
+func (p *Process) newClient(cmd *exec.Cmd, version uint, opt Options) *plugin.Client {
+	return plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  protocol.Handshake(version),
+		Plugins:          protocol.Plugins(nil),
+		Cmd:              cmd,
+		SkipHostEnv:      true,
+		AutoMTLS:         true,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		StartTimeout:     opt.startTimeout(),
+		Stderr:           p.stderr,
+		SyncStderr:       p.stderr,
+		SyncStdout:       p.stdout,
+		Logger:           hclog.NewNullLogger(),
+		GRPCDialOptions: []grpc.DialOption{
+			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(protocol.RecvLimit(opt.MaxReplyBytes))),
+		},
+	})
+}
+
+// identify notes the processes the arena later tells apart from recycled
+// pids: the sandbox's init and namespace, and the agent's main process.
+// It runs once the handshake is done, while the init surely lives (only
+// the arena reaps it).
+func (p *Process) identify() error {
+	if p.sandboxed {
+		init, ok, err := proctree.Of(p.pid)
+		if err != nil || !ok {
+			return fmt.Errorf("agent %s: sandbox init %d: %w", p.Cmd.Ref, p.pid, cmp.Or(err, errInitGone))
+		}
+		p.init = &init
+		p.ns, _ = os.Readlink("/proc/" + strconv.Itoa(p.pid) + "/ns/pid")
+	}
+	main, err := p.mainProcess()
+	if err != nil {
+		return err
+	}
+	p.main = &main
+	return nil
 }
 
 // command builds the agent's command: inside a sandbox where the launcher

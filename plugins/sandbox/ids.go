@@ -18,46 +18,42 @@ const (
 	maxSlots = 1 << 14
 )
 
+// RunDir is the arena's own runtime directory, where it keeps every
+// agent's private directory and the id leases when it may write /run.
+const RunDir = "/run/arena"
+
 // Base is the directory under which every agent's private directory is
-// made: root-owned, mode 0711, so each agent can reach its own directory
-// but cannot list the others.
+// made: RunDir, or arena-agents in the temporary directory where /run is
+// not writable. It is owned by the arena's user with mode 0700: an agent
+// is shown its own private directory by a mount, never by a path through
+// this one, so neither its modes nor TMPDIR's decide what an agent reaches.
 func Base() (string, error) {
-	tmp, err := filepath.Abs(os.TempDir())
-	if err != nil {
-		return "", fmt.Errorf("sandbox: %w", err)
-	}
-	// Agents must be able to reach their private directories under it.
-	for dir := tmp; ; dir = filepath.Dir(dir) {
-		fi, err := os.Stat(dir)
+	base := RunDir
+	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil || syscall.Access(filepath.Dir(base), 2) != nil {
+		tmp, err := filepath.Abs(os.TempDir())
 		if err != nil {
 			return "", fmt.Errorf("sandbox: %w", err)
 		}
-		if fi.Mode().Perm()&0o001 == 0 {
-			return "", fmt.Errorf("sandbox: the temporary directory %s lies under %s (mode %04o), which unprivileged agents cannot enter; set TMPDIR to a directory they can (e.g. /tmp)", tmp, dir, fi.Mode().Perm())
-		}
-		if dir == "/" {
-			break
-		}
+		base = filepath.Join(tmp, "arena-agents")
 	}
-	base := filepath.Join(tmp, "arena-agents")
-	if err := os.Mkdir(base, 0o711); err != nil && !errors.Is(err, os.ErrExist) {
-		return "", fmt.Errorf("sandbox: %w", err)
+	if err := os.Mkdir(base, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		return "", fmt.Errorf("sandbox: runtime directory: %w", err)
 	}
 	fi, err := os.Lstat(base)
 	if err != nil {
-		return "", fmt.Errorf("sandbox: %w", err)
+		return "", fmt.Errorf("sandbox: runtime directory: %w", err)
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !fi.IsDir() || !ok || int(st.Uid) != os.Geteuid() {
-		return "", fmt.Errorf("sandbox: %s is not a directory owned by this user; remove it", base)
+		return "", fmt.Errorf("sandbox: runtime directory %s is not a directory owned by this user; remove it", base)
 	}
-	if fi.Mode().Perm() != 0o711 {
-		if err := os.Chmod(base, 0o711); err != nil {
-			return "", fmt.Errorf("sandbox: %w", err)
+	if fi.Mode().Perm() != 0o700 {
+		if err := os.Chmod(base, 0o700); err != nil {
+			return "", fmt.Errorf("sandbox: runtime directory: %w", err)
 		}
 	}
 	if err := os.Mkdir(filepath.Join(base, ".ids"), 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-		return "", fmt.Errorf("sandbox: %w", err)
+		return "", fmt.Errorf("sandbox: runtime directory: %w", err)
 	}
 	return base, nil
 }

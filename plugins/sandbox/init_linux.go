@@ -3,11 +3,9 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"syscall"
 
@@ -41,20 +39,14 @@ func runInit(arg string) int {
 		fmt.Fprintln(os.Stderr, "sandbox init:", err)
 		return 125
 	}
-	path := spec.Argv[0]
-	if spec.ProgramFD != 0 {
-		// Started through the descriptor, which is close-on-exec: the
-		// kernel opens the program before it closes the descriptor, so
-		// the agent does not inherit it. A script ("#!") is the
-		// exception: its interpreter opens /proc/self/fd/N after the exec,
-		// so the descriptor (of the agent's own program) must stay open.
-		if !isScript(spec.ProgramFD) {
-			syscall.CloseOnExec(spec.ProgramFD)
-		}
-		path = fmt.Sprintf("/proc/self/fd/%d", spec.ProgramFD)
+	// Last, since setting up needs nothing it forbids; inherited by the
+	// agent and everything it starts.
+	if err := lockAffinity(); err != nil {
+		fmt.Fprintln(os.Stderr, "sandbox init: lock CPU affinity:", err)
+		return 125
 	}
 	cmd := &exec.Cmd{
-		Path:   path,
+		Path:   spec.Argv[0],
 		Args:   spec.Argv,
 		Env:    os.Environ(),
 		Dir:    spec.Dir,
@@ -97,13 +89,6 @@ func closeInherited() {
 	}
 }
 
-// isScript reports whether the program behind fd starts with "#!".
-func isScript(fd int) bool {
-	var magic [2]byte
-	n, err := unix.Pread(fd, magic[:], 0)
-	return err == nil && n == 2 && magic == [2]byte{'#', '!'}
-}
-
 // reap waits for every process of the tree (orphans are re-parented to
 // PID 1) and returns the agent's exit status as soon as the agent ends;
 // the init's exit then takes the rest of the namespace with it.
@@ -127,34 +112,113 @@ func reap(agent int) int {
 	}
 }
 
-// setup builds the agent's view of the system.
+// setup builds the agent's root and enters it: a fresh tmpfs holding
+// only the spec's mounts and links, a /proc of the sandbox's own PID
+// namespace and the writable private directory; the host's root is then
+// detached, so no path leads back to it.
 func setup(spec Spec) error {
 	// Nothing done here may propagate back to the host's mounts.
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make mounts private: %w", err)
 	}
-	if err := mountProc(); err != nil {
+	root, err := stageRoot()
+	if err != nil {
+		return err
+	}
+	// A proc may be mounted only while the host's is in view: before the
+	// pivot.
+	if err := os.Mkdir(root+"/proc", 0o555); err != nil {
+		return fmt.Errorf("root: %w", err)
+	}
+	if err := unix.Mount("proc", root+"/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return fmt.Errorf("mount /proc: %w", err)
+	}
+	if err := noNestedNamespaces(root + "/proc"); err != nil {
 		return err
 	}
 	if err := loopbackUp(); err != nil {
 		return err
 	}
-	if err := noNestedNamespaces(); err != nil {
-		return err
+	for _, m := range spec.Mounts {
+		if err := attach(root, m); err != nil {
+			return fmt.Errorf("show %s: %w", m.Path, err)
+		}
 	}
-	if err := reveal(spec.Files, spec.Trees); err != nil {
-		return err
+	for _, l := range spec.Links {
+		if err := os.MkdirAll(filepath.Dir(root+l.Path), 0o755); err != nil {
+			return fmt.Errorf("link %s: %w", l.Path, err)
+		}
+		if err := os.Symlink(l.Target, root+l.Path); err != nil {
+			return fmt.Errorf("link %s: %w", l.Path, err)
+		}
 	}
-	// The private directory is its own mount, so that it can be made
-	// writable again after the whole tree is made read-only.
-	if err := unix.Mount(spec.Dir, spec.Dir, "", unix.MS_BIND, ""); err != nil {
-		return fmt.Errorf("bind %s: %w", spec.Dir, err)
+	if err := pivot(root); err != nil {
+		return err
 	}
 	if err := readOnly(); err != nil {
 		return err
 	}
 	if err := unix.MountSetattr(unix.AT_FDCWD, spec.Dir, 0, &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}); err != nil {
 		return fmt.Errorf("make %s writable: %w", spec.Dir, err)
+	}
+	return nil
+}
+
+// stageRoot mounts the empty tmpfs that becomes the agent's root over a
+// directory of the host's tree (in this mount namespace only); what it
+// covers is never shown, since every mount comes by descriptor.
+func stageRoot() (string, error) {
+	var last error
+	for _, at := range []string{"/tmp", "/mnt", "/media", "/srv"} {
+		if fi, err := os.Lstat(at); err != nil || !fi.IsDir() {
+			continue
+		}
+		err := unix.Mount("tmpfs", at, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=1m")
+		if err == nil {
+			return at, nil
+		}
+		last = err
+	}
+	return "", fmt.Errorf("mount the agent's root: no directory to stage it on (%v)", last)
+}
+
+// attach puts the detached mount m at its path in root, making the
+// folders on the way (tmpfs, mode 0755) and an empty file for a file.
+func attach(root string, m Mount) error {
+	at := root + m.Path
+	if m.Dir {
+		if err := os.MkdirAll(at, 0o755); err != nil {
+			return err
+		}
+	} else {
+		if err := os.MkdirAll(filepath.Dir(at), 0o755); err != nil {
+			return err
+		}
+		f, err := os.OpenFile(at, os.O_CREATE|os.O_RDONLY, 0o444)
+		if err != nil {
+			return err
+		}
+		f.Close()
+	}
+	if err := unix.MoveMount(m.FD, "", unix.AT_FDCWD, at, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+		return fmt.Errorf("move_mount: %w", err)
+	}
+	return unix.Close(m.FD)
+}
+
+// pivot makes root the root and detaches the host's.
+func pivot(root string) error {
+	if err := unix.Chdir(root); err != nil {
+		return fmt.Errorf("enter the agent's root: %w", err)
+	}
+	if err := unix.PivotRoot(".", "."); err != nil {
+		return fmt.Errorf("pivot_root: %w", err)
+	}
+	if err := unix.Unmount(".", unix.MNT_DETACH); err != nil {
+		return fmt.Errorf("detach the host's root: %w", err)
+	}
+	if err := unix.Chdir("/"); err != nil {
+		return fmt.Errorf("enter the agent's root: %w", err)
 	}
 	return nil
 }
@@ -169,8 +233,8 @@ func mountProc() error {
 // noNestedNamespaces stops the agent from creating user namespaces of its
 // own, in which it would be root again (of nothing of the host's, but with
 // far more kernel surface to attack): the limit is per user namespace.
-func noNestedNamespaces() error {
-	if err := os.WriteFile("/proc/sys/user/max_user_namespaces", []byte("0\n"), 0); err != nil {
+func noNestedNamespaces(proc string) error {
+	if err := os.WriteFile(proc+"/sys/user/max_user_namespaces", []byte("0\n"), 0); err != nil {
 		return fmt.Errorf("forbid nested user namespaces: %w", err)
 	}
 	return nil
@@ -208,60 +272,21 @@ func loopbackUp() error {
 	return nil
 }
 
-// reveal makes each file passed by descriptor visible at its path: an
-// empty tmpfs covers the first directory the agent cannot search, the
-// path's directories are rebuilt in it and a read-only copy of the file
-// is put there. Each tree (a detached mount of a host directory) is
-// attached at its path the same way; the whole file system is made
-// read-only afterwards, trees included.
-func reveal(files, trees []File) error {
-	covers := map[string]bool{}
-	for _, f := range append(append([]File(nil), files...), trees...) {
-		covers[f.Cover] = true
+// checkAffinityLocked installs the filter and checks that it refuses
+// sched_setaffinity.
+func checkAffinityLocked() error {
+	if err := lockAffinity(); err != nil {
+		return err
 	}
-	list := make([]string, 0, len(covers))
-	for c := range covers {
-		list = append(list, c)
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return err
 	}
-	sort.Strings(list)
-	for _, c := range list {
-		if err := unix.Mount("tmpfs", c, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=16m"); err != nil {
-			return fmt.Errorf("cover %s: %w", c, err)
-		}
-	}
-	for _, f := range files {
-		if err := copyFile(f); err != nil {
-			return fmt.Errorf("reveal %s: %w", f.Path, err)
-		}
-	}
-	for _, t := range trees {
-		if err := attachTree(t); err != nil {
-			return fmt.Errorf("reveal folder %s: %w", t.Path, err)
-		}
+	if err := unix.SchedSetaffinity(0, &set); err != unix.EPERM {
+		return fmt.Errorf("sched_setaffinity answered %v under the filter, not EPERM", err)
 	}
 	return nil
 }
-
-func copyFile(f File) error {
-	src := os.NewFile(uintptr(f.FD), f.Path)
-	defer src.Close()
-	if err := os.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
-		return err
-	}
-	dst, err := os.OpenFile(f.Path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o444)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(dst, io.LimitReader(src, maxFileBytes)); err != nil {
-		dst.Close()
-		return err
-	}
-	return dst.Close()
-}
-
-// maxFileBytes bounds a copied agent file (the Lua host reads at most
-// 4 MiB of a script).
-const maxFileBytes = 8 << 20
 
 // probe tries each step and reports on stdout.
 func probe(spec Spec) int {
@@ -278,8 +303,9 @@ func probe(spec Spec) int {
 		r.Proc = str(mountProc())
 	}
 	r.Loopback = str(loopbackUp())
-	r.Nested = str(noNestedNamespaces())
+	r.Nested = str(noNestedNamespaces("/proc"))
 	r.ReadOnly = str(readOnly())
+	r.Affinity = str(checkAffinityLocked())
 	_ = json.NewEncoder(os.Stdout).Encode(r)
 	return 0
 }

@@ -4,14 +4,16 @@
 //
 // The command started is a tiny init — the calling binary itself,
 // re-executed with InitArg — which becomes PID 1 of the new PID namespace.
-// As the namespace's root (mapped to an unprivileged host id) it mounts a
-// fresh /proc, brings the loopback interface up, makes the agent's files
-// visible, makes the whole file system read-only, binds the agent's private
-// directory back writable, and then starts the agent as an unprivileged id
-// (mapped to a second, distinct host id). It reaps every process of the
-// tree and exits with the agent's status; when it exits, the kernel kills
-// whatever else is left in the namespace, setsid'ed and double-forked
-// children included.
+// As the namespace's root (mapped to an unprivileged host id) it builds the
+// agent's root as bubblewrap and nsjail do: a fresh tmpfs holding only the
+// host paths the arena passes as detached mounts (Runtime, the agent's own
+// files, its private directory), a /proc of its own PID namespace and four
+// devices; it pivots into it, detaches the host's root, makes everything
+// read-only but the private directory, brings the loopback interface up,
+// and starts the agent as an unprivileged id (mapped to a second, distinct
+// host id). It reaps every process of the tree and exits with the agent's
+// status; when it exits, the kernel kills whatever else is left in the
+// namespace, setsid'ed and double-forked children included.
 package sandbox
 
 import (
@@ -21,7 +23,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -47,31 +48,14 @@ type Spec struct {
 	// $TMPDIR and $HOME, and where its plugin socket is created. The only
 	// writable place it has.
 	Dir string `json:"dir"`
-	// Files are the agent's files the unprivileged id could not reach by
-	// path, each passed as an open descriptor.
-	Files []File `json:"files,omitempty"`
-	// Trees are directories the agent reads as a whole (a course
-	// repository, a package and its siblings) that its id could not reach
-	// by path, each passed as a detached mount (open_tree).
-	Trees []File `json:"trees,omitempty"`
-	// ProgramFD, when not 0, is the descriptor the agent's program is
-	// started from (its directory is out of the agent's reach).
-	ProgramFD int `json:"program_fd,omitempty"`
+	// Mounts are every host path the agent's root shows (Runtime, the
+	// agent's own files, Dir), each a detached mount passed by descriptor.
+	Mounts []Mount `json:"mounts,omitempty"`
+	// Links are the symbolic links made in the agent's root.
+	Links []Link `json:"links,omitempty"`
 	// Probe makes the init try every setup step, report them as JSON on
 	// stdout and exit, without starting an agent.
 	Probe bool `json:"probe,omitempty"`
-}
-
-// File is an agent data file passed by descriptor. A descriptor opened
-// outside the sandbox's mount namespace cannot be bind-mounted inside it,
-// so the init copies the file (a script: small) instead.
-type File struct {
-	FD   int    `json:"fd"`   // descriptor number in the init
-	Path string `json:"path"` // where the agent expects it
-	// Cover is the first directory on Path the agent's id cannot search;
-	// the init mounts an empty tmpfs there and rebuilds only Path in it,
-	// so nothing else under Cover becomes visible.
-	Cover string `json:"cover"`
 }
 
 // IDs are the host ids one sandbox maps: Root for the init (the
@@ -107,16 +91,25 @@ const Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | syscall.CLONE_
 	syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
 
 // Command returns the command that runs the agent inside a new sandbox,
-// and the descriptors to close once it has started.
+// and the descriptors to close once it has started. The agent's root is
+// built for it: Runtime, its program, Read, Trees and Dir, nothing else.
 func Command(c Config) (*exec.Cmd, []*os.File, error) {
 	if len(c.Argv) == 0 || !filepath.IsAbs(c.Argv[0]) {
 		return nil, nil, fmt.Errorf("sandbox: agent command %q: want an absolute program path", c.Argv)
 	}
-	spec := Spec{Argv: c.Argv, Dir: c.Dir}
-	var files []*os.File
-	closeAll := func() {
-		for _, f := range files {
-			f.Close()
+	// The agent's id must be able to read what it is shown: a mount keeps
+	// the modes of the files it shows.
+	if err := readable(c.Argv[0], true); err != nil {
+		return nil, nil, err
+	}
+	for _, p := range c.Read {
+		if err := readable(p, false); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, t := range c.Trees {
+		if err := listable(t); err != nil {
+			return nil, nil, err
 		}
 	}
 	// The init binary is started through its descriptor: it may live where
@@ -126,71 +119,21 @@ func Command(c Config) (*exec.Cmd, []*os.File, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("sandbox: init binary: %w", err)
 	}
-	files = append(files, initFile)
-	trees := outermost(c.Trees)
-	seen := map[string]bool{}
-	for _, p := range append([]string{c.Argv[0]}, c.Read...) {
-		if seen[p] || (p != c.Argv[0] && under(p, trees)) {
-			continue
-		}
-		seen[p] = true
-		cover, err := Reach(p, p == c.Argv[0])
-		if err != nil {
-			closeAll()
-			return nil, nil, err
-		}
-		if cover == "" {
-			continue
-		}
-		f, err := os.Open(p)
-		if err != nil {
-			closeAll()
-			return nil, nil, fmt.Errorf("sandbox: agent file: %w", err)
-		}
-		if p == c.Argv[0] {
-			spec.ProgramFD = 3 + len(files)
-		} else {
-			spec.Files = append(spec.Files, File{FD: 3 + len(files), Path: p, Cover: cover})
-		}
-		files = append(files, f)
+	v, err := newView(c.Argv[0], c.Read, c.Trees, c.Dir, 4)
+	if err != nil {
+		initFile.Close()
+		return nil, nil, err
 	}
-	for _, t := range trees {
-		cover, err := reachTree(t)
-		if err != nil {
-			closeAll()
-			return nil, nil, err
-		}
-		if cover == "" {
-			continue
-		}
-		f, err := openTree(t)
-		if err != nil {
-			closeAll()
-			return nil, nil, err
-		}
-		spec.Trees = append(spec.Trees, File{FD: 3 + len(files), Path: t, Cover: cover})
-		files = append(files, f)
-	}
+	files := append([]*os.File{initFile}, v.files...)
+	spec := Spec{Argv: c.Argv, Dir: c.Dir, Mounts: v.mounts, Links: v.links}
 	cmd, err := newCmd(c.Init, spec, files, c.IDs, c.Env)
 	if err != nil {
-		closeAll()
+		for _, f := range files {
+			f.Close()
+		}
 		return nil, nil, err
 	}
 	return cmd, files, nil
-}
-
-// outermost drops the directories that lie under another one of the list
-// (one mount shows them already) and cleans the rest.
-func outermost(dirs []string) []string {
-	var out []string
-	for _, d := range dirs {
-		d = filepath.Clean(d)
-		if !under(d, dirs) {
-			out = append(out, d)
-		}
-	}
-	sort.Strings(out)
-	return slices.Compact(out)
 }
 
 // under reports whether path lies strictly inside one of dirs.
@@ -204,25 +147,23 @@ func under(path string, dirs []string) bool {
 	return false
 }
 
-// reachTree is Reach for a directory: the agent's id must be able to list
-// and enter it (a mount keeps its modes), and the first directory above it
-// that the id cannot search is returned.
-func reachTree(dir string) (string, error) {
+// listable checks that the agent's id can list and enter the folder dir.
+func listable(dir string) error {
 	if !filepath.IsAbs(dir) {
-		return "", fmt.Errorf("sandbox: %s: want an absolute path", dir)
+		return fmt.Errorf("sandbox: %s: want an absolute path", dir)
 	}
 	fi, err := os.Stat(dir)
 	if err != nil {
-		return "", fmt.Errorf("agent folder: %w", err)
+		return fmt.Errorf("agent folder: %w", err)
 	}
 	if !fi.IsDir() {
-		return "", fmt.Errorf("agent folder %s is not a directory", dir)
+		return fmt.Errorf("agent folder %s is not a directory", dir)
 	}
 	if fi.Mode().Perm()&0o005 != 0o005 {
-		return "", fmt.Errorf("agent folder %s (mode %04o) cannot be listed and entered by other users: sandboxed agents run as an unprivileged user; make it so (chmod o+rx %s)",
+		return fmt.Errorf("agent folder %s (mode %04o) cannot be listed and entered by other users: sandboxed agents run as an unprivileged user; make it so (chmod o+rx %s)",
 			dir, fi.Mode().Perm(), dir)
 	}
-	return firstUnsearchable(filepath.Dir(dir))
+	return nil
 }
 
 // newCmd is the init's command line for spec; files[0] is the init binary.
@@ -236,10 +177,11 @@ func newCmd(init string, spec Spec, files []*os.File, ids IDs, env []string) (*e
 		{ContainerID: AgentID, HostID: ids.Agent, Size: 1},
 	}
 	return &exec.Cmd{
-		Path:       "/proc/self/fd/3",
-		Args:       []string{init, InitArg, string(arg)},
-		Env:        env,
-		Dir:        spec.Dir,
+		Path: "/proc/self/fd/3",
+		Args: []string{init, InitArg, string(arg)},
+		Env:  env,
+		// No Dir: the init enters the private directory inside its own root,
+		// the runtime directory above it being closed to its id.
 		ExtraFiles: files,
 		SysProcAttr: &syscall.SysProcAttr{
 			Cloneflags:                 Cloneflags,
@@ -257,17 +199,27 @@ func newCmd(init string, spec Spec, files []*os.File, ids IDs, env []string) (*e
 }
 
 // Reach checks that the unprivileged agent id can use the file at path,
-// which must be absolute. It returns the first directory on the way that
-// the id cannot search ("" when none), where the init must rebuild the
-// path; and an error naming the file when the file itself is not readable
-// (or, for a program, executable) by others, which no mount can fix.
+// which must be absolute, by path on the host. It returns the first
+// directory on the way that the id cannot search ("" when none): a
+// runtime there is out of an agent's reach on the host too. The error
+// names the file when the file itself is not readable (or, for a
+// program, executable) by others, which no mount can fix.
 func Reach(path string, program bool) (cover string, err error) {
+	if err := readable(path, program); err != nil {
+		return "", err
+	}
+	return firstUnsearchable(filepath.Dir(path))
+}
+
+// readable checks the file's own mode: a sandbox shows the agent its
+// files at their paths whatever their folders' modes, but with their own.
+func readable(path string, program bool) error {
 	if !filepath.IsAbs(path) {
-		return "", fmt.Errorf("sandbox: %s: want an absolute path", path)
+		return fmt.Errorf("sandbox: %s: want an absolute path", path)
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
-		return "", fmt.Errorf("agent file: %w", err)
+		return fmt.Errorf("agent file: %w", err)
 	}
 	need := os.FileMode(0o004)
 	if program {
@@ -278,10 +230,10 @@ func Reach(path string, program bool) (cover string, err error) {
 		if program {
 			what = "readable and executable"
 		}
-		return "", fmt.Errorf("agent file %s (mode %04o) is not %s by other users: sandboxed agents run as an unprivileged user; make it %s by all (chmod o+r%s %s)",
+		return fmt.Errorf("agent file %s (mode %04o) is not %s by other users: sandboxed agents run as an unprivileged user; make it %s by all (chmod o+r%s %s)",
 			path, fi.Mode().Perm(), what, what, map[bool]string{true: "x", false: ""}[program], path)
 	}
-	return firstUnsearchable(filepath.Dir(path))
+	return nil
 }
 
 // firstUnsearchable is the first directory from the root down to dir
@@ -306,14 +258,15 @@ func firstUnsearchable(dir string) (string, error) {
 
 // Report is what a probe found.
 type Report struct {
-	Namespaces  error // starting a process in new namespaces
-	Proc        error // mounting a fresh /proc
-	Loopback    error // bringing lo up
-	Nested      error // forbidding nested user namespaces
-	ReadOnly    error // mount_setattr(AT_RECURSIVE, MOUNT_ATTR_RDONLY)
-	Root        bool  // whether distinct host ids can be mapped (running as root)
-	CgroupV2    string
-	Unsupported string // why sandboxes cannot be used here; "" when they can
+	Namespaces  error    // starting a process in new namespaces
+	Proc        error    // mounting a fresh /proc
+	Loopback    error    // bringing lo up
+	Nested      error    // forbidding nested user namespaces
+	ReadOnly    error    // mount_setattr(AT_RECURSIVE, MOUNT_ATTR_RDONLY)
+	Affinity    error    // a seccomp filter refusing sched_setaffinity
+	Root        bool     // whether distinct host ids can be mapped (running as root)
+	Cgroups     []string // DescribeCgroups of this machine
+	Unsupported string   // why sandboxes cannot be used here; "" when they can
 }
 
 // probeResult is the init's probe answer on stdout.
@@ -322,6 +275,7 @@ type probeResult struct {
 	Loopback string `json:"loopback"`
 	Nested   string `json:"nested"`
 	ReadOnly string `json:"read_only"`
+	Affinity string `json:"affinity"`
 }
 
 func errOf(s string) error {
@@ -334,7 +288,7 @@ func errOf(s string) error {
 // Probe starts the init at path in new namespaces, with ids, and reports
 // what works on this machine.
 func Probe(init string, ids IDs) Report {
-	r := Report{Root: os.Geteuid() == 0, CgroupV2: CgroupV2()}
+	r := Report{Root: os.Geteuid() == 0, Cgroups: DescribeCgroups(MachineCgroups())}
 	if !r.Root {
 		r.Namespaces = errors.New("mapping distinct unprivileged ids needs root")
 		r.Unsupported = "the arena is not running as root, so it cannot map each agent to its own unprivileged user id"
@@ -367,12 +321,12 @@ func Probe(init string, ids IDs) Report {
 		r.Unsupported = r.Namespaces.Error()
 		return r
 	}
-	r.Proc, r.Loopback, r.Nested, r.ReadOnly = errOf(pr.Proc), errOf(pr.Loopback), errOf(pr.Nested), errOf(pr.ReadOnly)
+	r.Proc, r.Loopback, r.Nested, r.ReadOnly, r.Affinity = errOf(pr.Proc), errOf(pr.Loopback), errOf(pr.Nested), errOf(pr.ReadOnly), errOf(pr.Affinity)
 	var missing []string
 	for _, s := range []struct {
 		what string
 		err  error
-	}{{"mounting a fresh /proc", r.Proc}, {"bringing up loopback", r.Loopback}, {"forbidding nested user namespaces", r.Nested}, {"a recursive read-only mount (mount_setattr)", r.ReadOnly}} {
+	}{{"mounting a fresh /proc", r.Proc}, {"bringing up loopback", r.Loopback}, {"forbidding nested user namespaces", r.Nested}, {"a recursive read-only mount (mount_setattr)", r.ReadOnly}, {"a seccomp filter locking CPU affinity", r.Affinity}} {
 		if s.err != nil {
 			missing = append(missing, s.what+": "+s.err.Error())
 		}
@@ -382,16 +336,4 @@ func Probe(init string, ids IDs) Report {
 		r.Unsupported = "namespaces start, but " + strings.Join(missing, "; ")
 	}
 	return r
-}
-
-// CgroupV2 says whether a cgroup v2 hierarchy is mounted and delegated.
-func CgroupV2() string {
-	b, err := os.ReadFile("/sys/fs/cgroup/cgroup.controllers")
-	if err != nil {
-		return "not mounted (cgroup v1 or none): accounting reads /proc"
-	}
-	if err := syscall.Access("/sys/fs/cgroup/cgroup.subtree_control", 2); err != nil {
-		return "mounted (" + strings.TrimSpace(string(b)) + ") but not delegated: accounting reads /proc"
-	}
-	return "mounted (" + strings.TrimSpace(string(b)) + "); accounting reads /proc"
 }

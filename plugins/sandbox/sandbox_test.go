@@ -1,6 +1,7 @@
 package sandbox_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,10 +132,6 @@ func TestTreeIsRevealedReadOnly(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("sandboxes map leased ids, which needs root")
 	}
-	base, err := sandbox.Base()
-	if err != nil {
-		t.Fatal(err)
-	}
 	top := t.TempDir() // mode 0700: the agent cannot enter it
 	repo := filepath.Join(top, "repo")
 	if err := os.MkdirAll(filepath.Join(repo, "sub"), 0o755); err != nil {
@@ -147,7 +144,26 @@ func TestTreeIsRevealedReadOnly(t *testing.T) {
 	if err := os.WriteFile(secret, []byte("hidden\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	lease, err := sandbox.Acquire(base, 300)
+	script := "cd " + repo + " && cat sub/data.txt && " +
+		"if cat " + secret + " 2>/dev/null; then echo SECRET; fi; " +
+		"if (echo x > sub/new) 2>/dev/null; then echo WROTE; fi; echo done"
+	out, err := runInside(t, 300, []string{"/bin/sh", "-c", script}, repo, filepath.Join(repo, "sub"))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got := out; got != "revealed\ndone\n" {
+		t.Fatalf("agent saw:\n%s\nwant the folder's file only, read-only", got)
+	}
+}
+
+// runInside runs argv in a fresh sandbox and returns its output.
+func runInside(t *testing.T, slot int, argv []string, trees ...string) (string, error) {
+	t.Helper()
+	base, err := sandbox.Base()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lease, err := sandbox.Acquire(base, slot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,27 +173,97 @@ func TestTreeIsRevealedReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	script := "cd " + repo + " && cat sub/data.txt && " +
-		"if cat " + secret + " 2>/dev/null; then echo SECRET; fi; " +
-		"if echo x > sub/new 2>/dev/null; then echo WROTE; fi; echo done"
 	cmd, files, err := sandbox.Command(sandbox.Config{
-		Init: os.Args[0], Argv: []string{"/bin/sh", "-c", script},
-		Trees: []string{repo, filepath.Join(repo, "sub")}, Dir: dir, IDs: lease.IDs,
-		Env: []string{"PATH=/usr/bin:/bin"},
+		Init: os.Args[0], Argv: argv, Trees: trees, Dir: dir, IDs: lease.IDs,
+		Env: []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "TMPDIR=" + dir},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := cmd.CombinedOutput()
 	for _, f := range files {
 		f.Close()
 	}
-	if err != nil {
-		t.Fatalf("%v\n%s%s", err, out, stderr.String())
+	return string(out), err
+}
+
+// The runtimes course agents need start in an agent's root, which holds
+// only sandbox.Runtime: the shell, Python with its standard library, the
+// JDK through /etc/alternatives.
+func TestRuntimesRunInside(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("sandboxes map leased ids, which needs root")
 	}
-	if got := string(out); got != "revealed\ndone\n" {
-		t.Fatalf("agent saw:\n%s\nwant the folder's file only, read-only", got)
+	cases := []struct {
+		name string
+		argv []string
+		want string
+	}{
+		{"shell", []string{"/bin/sh", "-c", "echo ok"}, "ok"},
+		{"python", []string{"/usr/bin/python3", "-c", "import json, sqlite3; print('ok')"}, "ok"},
+		{"java", []string{"/usr/bin/java", "-Xshare:auto", "-version"}, "version"},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if _, err := os.Stat(c.argv[0]); err != nil {
+				t.Skipf("%s is not installed here", c.argv[0])
+			}
+			out, err := runInside(t, 400+i, c.argv)
+			if err != nil || !strings.Contains(out, c.want) {
+				t.Fatalf("%v: %v\n%s", c.argv, err, out)
+			}
+		})
+	}
+}
+
+// An agent's root holds the runtime, its own folder, /dev's four devices,
+// /proc and its private directory: nothing else of the host.
+func TestRootHoldsOnlyTheView(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("sandboxes map leased ids, which needs root")
+	}
+	mine := t.TempDir()
+	if err := os.Chmod(mine, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runInside(t, 410, []string{"/bin/sh", "-c", "ls /; echo --; ls /dev; echo --; ls " + mine}, mine)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	parts := strings.Split(out, "--\n")
+	if len(parts) != 3 {
+		t.Fatalf("output:\n%s", out)
+	}
+	for _, name := range strings.Fields(parts[0]) {
+		switch name {
+		case "bin", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "sbin", "usr", "tmp", "run":
+		default:
+			t.Errorf("the root holds /%s:\n%s", name, parts[0])
+		}
+	}
+	if got := strings.Join(strings.Fields(parts[1]), " "); got != "fd null random stderr stdin stdout urandom zero" {
+		t.Errorf("/dev holds %s", got)
+	}
+}
+
+// Both kinds of hierarchy are told apart, v1 by its mount's controllers.
+func TestCgroups(t *testing.T) {
+	mounts := `tmpfs /sys/fs/cgroup tmpfs rw,relatime,mode=755 0 0
+cgroup /sys/fs/cgroup/cpuset cgroup rw,relatime,cpuset 0 0
+cgroup /sys/fs/cgroup/cpu,cpuacct cgroup rw,nosuid,nodev,noexec,relatime,cpu,cpuacct 0 0
+cgroup /sys/fs/cgroup/systemd cgroup rw,relatime,name=systemd 0 0
+cgroup2 /nonexistent/unified cgroup2 rw,relatime 0 0
+`
+	hs := sandbox.Cgroups(strings.NewReader(mounts))
+	got := []string{}
+	for _, h := range hs {
+		got = append(got, fmt.Sprintf("v%d %s %v", h.Version, h.Path, h.Controllers))
+	}
+	want := []string{"v2 /nonexistent/unified []", "v1 /sys/fs/cgroup/cpu,cpuacct [cpu cpuacct]", "v1 /sys/fs/cgroup/cpuset [cpuset]", "v1 /sys/fs/cgroup/systemd []"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if d := sandbox.DescribeCgroups(nil); len(d) != 1 || d[0] != "none mounted" {
+		t.Fatalf("no hierarchies: %q", d)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"sort"
 	"strconv"
 	"sync"
 	"syscall"
@@ -233,4 +234,34 @@ func (w *Watch) Stop() ([]Proc, error) {
 	}
 	slices.SortFunc(out, func(a, b Proc) int { return a.Pid - b.Pid })
 	return out, w.err
+}
+
+// Children lists the running children of pid, oldest first (by start
+// time, then pid).
+func Children(pid int) ([]Proc, error) {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil, fmt.Errorf("list /proc: %w", err)
+	}
+	var out []Proc
+	for _, e := range ents {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		s, err := readStat(child)
+		if err != nil {
+			return nil, err
+		}
+		if s.exists && s.ppid == pid && s.state != 'Z' {
+			out = append(out, Proc{Pid: child, Start: s.start, Name: s.name})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Start != out[j].Start {
+			return out[i].Start < out[j].Start
+		}
+		return out[i].Pid < out[j].Pid
+	})
+	return out, nil
 }

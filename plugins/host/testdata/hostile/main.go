@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"arena/plugins/sdk"
 )
 
@@ -55,6 +57,10 @@ func (b *bot) Move(ctx context.Context, t sdk.Turn) (string, error) {
 			}
 			hold = append(hold, p)
 		}
+	}
+	if b.attack == "garbage" {
+		report("sending garbage at move %d", b.moves)
+		return "not a move at all", nil
 	}
 	return t.Legal[0], nil
 }
@@ -112,6 +118,8 @@ func (b *bot) first() {
 			time.Sleep(20 * time.Millisecond)
 		}
 		time.Sleep(200 * time.Millisecond)
+	case "files":
+		files()
 	case "snoop":
 		snoop()
 	case "close-stdio":
@@ -241,6 +249,54 @@ func snoop() {
 	report("loopback: %v", err)
 }
 
+// files lists the root and tries to read every path of HOSTILE_PATHS (a
+// JSON list): a folder is listed, a file read.
+func files() {
+	ents, err := os.ReadDir("/")
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	report("root %v %v", names, err)
+	var paths []string
+	if err := json.Unmarshal([]byte(os.Getenv("HOSTILE_PATHS")), &paths); err != nil {
+		report("paths: %v", err)
+		return
+	}
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			ents, err := os.ReadDir(p)
+			var names []string
+			for _, e := range ents {
+				names = append(names, e.Name())
+			}
+			report("open %s: %v %v", p, err, names)
+			continue
+		}
+		_, err := os.ReadFile(p)
+		report("open %s: %v", p, err)
+	}
+}
+
+// widenAffinity asks for every CPU the kernel may have and reports which
+// it runs on afterwards.
+func widenAffinity() {
+	var all unix.CPUSet
+	for c := range 1024 {
+		all.Set(c)
+	}
+	report("setaffinity: %v", unix.SchedSetaffinity(0, &all))
+	var now unix.CPUSet
+	err := unix.SchedGetaffinity(0, &now)
+	var cpus []int
+	for c := range 1024 {
+		if now.IsSet(c) {
+			cpus = append(cpus, c)
+		}
+	}
+	report("affinity after: %v %v", cpus, err)
+}
+
 // helper modes run in children; they never serve the protocol.
 func helper(mode string) {
 	switch mode {
@@ -277,6 +333,13 @@ func main() {
 		fmt.Println("hello, I am not a plugin")
 		time.Sleep(time.Hour)
 		return
+	case "affinity":
+		widenAffinity()
+	case "children-at-start":
+		// Children that would live on after the game: one setsid'ed, one
+		// orphaned by a double fork.
+		spawn("setsid", true)
+		spawn("double-fork", false)
 	case "flood-stdout":
 		line := strings.Repeat("y", 1023) + "\n"
 		for range 16 << 10 { // 16 MiB before the handshake
