@@ -100,6 +100,11 @@ func applyEdits(svg string, edits []edit) string {
 func markFrames(v *Game) {
 	initials := Initials(v.Rec.Agents[0].Name, v.Rec.Agents[1].Name)
 	final := len(v.Frames) - 1
+	// Frames are compared as the game drew them, before any mark.
+	drawn := make([]string, len(v.Frames))
+	for i := range v.Frames {
+		drawn[i] = v.Frames[i].SVG
+	}
 	var prev []svgPart
 	for i := range v.Frames {
 		f := &v.Frames[i]
@@ -113,12 +118,12 @@ func markFrames(v *Game) {
 		}
 		if i > 0 && !f.Ending && len(prev) == len(ps) {
 			for k := range ps {
-				if f.SVG[ps[k].start:ps[k].end] != v.Frames[i-1].SVG[prev[k].start:prev[k].end] {
+				if f.SVG[ps[k].start:ps[k].end] != drawn[i-1][prev[k].start:prev[k].end] {
 					add(k, "lastmove")
 				}
 			}
 		}
-		for _, k := range decisive(v, ps, i, final) {
+		for _, k := range decisive(v, drawn, ps, i, final) {
 			add(k, "decisive")
 		}
 		edits = append(edits, ownerLabels(v.Info.Name, ps, initials)...)
@@ -129,7 +134,7 @@ func markFrames(v *Game) {
 
 // decisive returns the parts that decided the game, on the frames where
 // they show.
-func decisive(v *Game, ps []svgPart, i, final int) []int {
+func decisive(v *Game, drawn []string, ps []svgPart, i, final int) []int {
 	res := v.Rec.Result
 	lastFrame := i == final || (i == final-1 && v.Frames[final].Ending)
 	switch v.Info.Name {
@@ -158,7 +163,7 @@ func decisive(v *Game, ps []svgPart, i, final int) []int {
 		// The last cells crossed out lose the game: they are what the
 		// result turns on. They are the cells this frame changed.
 		if i > 0 {
-			prev := parts(v.Frames[i-1].SVG)
+			prev := parts(drawn[i-1])
 			for k, p := range ps {
 				if k < len(prev) && hasClass(p.class, "crossed") && !hasClass(prev[k].class, "crossed") {
 					out = append(out, k)

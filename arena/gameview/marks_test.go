@@ -66,6 +66,9 @@ func TestMarksOnEveryGame(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, f := range v.Frames[1:] {
+				if strings.HasPrefix(rec.Moves[i].Text, "SKIP") {
+					continue // Bohnenspiel's skip moves no seed
+				}
 				if !strings.Contains(f.SVG, "lastmove") {
 					t.Fatalf("move %d: no lastmove mark", i+1)
 				}
@@ -84,6 +87,26 @@ func TestMarksOnEveryGame(t *testing.T) {
 				t.Error("a decisive mark before the end")
 			}
 		})
+	}
+}
+
+var lastMoveCell = regexp.MustCompile(`class="[^"]*\blastmove\b`)
+
+// A placement changes one cell (a capture two more, a steal two), and only
+// the cells the move changed are marked.
+func TestLastMoveMarksOnlyWhatChanged(t *testing.T) {
+	rec := decidedRecord(t, "cachex", engine.Params{"n": "5"})
+	v, err := gameview.Build(all.Registry(), rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(lastMoveCell.FindAllString(v.Frames[1].SVG, -1)); n != 1 {
+		t.Errorf("the first stone: %d cells marked, want 1", n)
+	}
+	for i, f := range v.Frames[1:] {
+		if n := len(lastMoveCell.FindAllString(f.SVG, -1)); n < 1 || n > 3 {
+			t.Errorf("move %d (%s): %d cells marked, want 1 to 3", i+1, rec.Moves[i].Text, n)
+		}
 	}
 }
 
