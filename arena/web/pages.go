@@ -70,6 +70,39 @@ type leagueView struct {
 	CrossHead []string
 	Cross     [][]crossCell
 	Err       string
+	ETA       string // the time the unplayed games would take at the rate so far
+}
+
+// eta says how long the league's unplayed games would take at the rate
+// its stored games came in (first start to last end); "" when it is
+// complete or too few games tell a rate. A stopped league's rate is the
+// one it had while it ran.
+func eta(games []results.Game, scheduled int) string {
+	left := scheduled - len(games)
+	if left <= 0 || len(games) < 2 {
+		return ""
+	}
+	var first, last time.Time
+	for _, g := range games {
+		if st := g.Record.Started; !st.IsZero() && (first.IsZero() || st.Before(first)) {
+			first = st
+		}
+		if en := g.Record.Ended; en.After(last) {
+			last = en
+		}
+	}
+	span := last.Sub(first)
+	if first.IsZero() || span <= 0 {
+		return ""
+	}
+	d := span * time.Duration(left) / time.Duration(len(games))
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("about %d s left at the rate so far", max(1, int(d.Seconds()+0.5)))
+	case d < time.Hour:
+		return fmt.Sprintf("about %d min left at the rate so far", int(d.Minutes()+0.5))
+	}
+	return fmt.Sprintf("about %.1f h left at the rate so far", d.Hours())
 }
 
 type crossCell struct {
@@ -102,6 +135,12 @@ func (s *Server) leaguesPage(w http.ResponseWriter, r *http.Request) {
 				v.S = &league.Standings{League: l}
 			} else {
 				v.S = sd
+				if sd.Played < sd.Scheduled {
+					// Only an unfinished league reads its games again.
+					if games, err := st.Games(ctx, l.Name); err == nil {
+						v.ETA = eta(games, sd.Scheduled)
+					}
+				}
 				v.Chart = newRatingChart(sd.Rows)
 				v.CrossHead, v.Cross = cross(sd)
 			}

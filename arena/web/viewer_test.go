@@ -168,3 +168,16 @@ func TestNoContentsForOneLeague(t *testing.T) {
 		t.Error("a table of contents for a single league")
 	}
 }
+
+// An unfinished league says how long its other games would take at the
+// rate so far: the fixture's three games span 10 s, one is left.
+func TestLeagueProgressAndETA(t *testing.T) {
+	f := newFixture(t)
+	_, body := get(t, f.srv.URL+"/")
+	if !strings.Contains(body, `<progress value="3" max="4">`) {
+		t.Error("no progress bar of 3 of 4 games")
+	}
+	if !strings.Contains(body, `<span class="eta">about 3 s left at the rate so far</span>`) {
+		t.Errorf("no ETA:\n%s", body)
+	}
+}
