@@ -135,6 +135,7 @@ func Build(reg *engine.Registry, rec *record.Game) (*Game, error) {
 		}
 	}
 	v.Result = TellResult(st, rec)
+	markFrames(v)
 	return v, nil
 }
 
@@ -232,6 +233,30 @@ func Penalties(rec *record.Game) []record.Event {
 	for _, e := range rec.Events {
 		if e.Kind != "launch" && e.Kind != "restart" {
 			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// MovePenalty is a penalty with the number of the move it concerns, the
+// number the move list gives it (the start is 0, the record's first move 1,
+// a game-ending penalty no move answers one past the last move). Every
+// table and chart of a game numbers moves so; the event's own Ply is the
+// engine's count, which skipped turns and substitutes make differ.
+type MovePenalty struct {
+	Move int
+	record.Event
+}
+
+// Penalties lists the game's failures (not launches and restarts) with
+// the numbers of their moves, in order.
+func (v *Game) Penalties() []MovePenalty {
+	var out []MovePenalty
+	for _, f := range v.Frames {
+		for _, e := range f.Events {
+			if e.Kind != "launch" && e.Kind != "restart" {
+				out = append(out, MovePenalty{Move: f.Index, Event: e})
+			}
 		}
 	}
 	return out

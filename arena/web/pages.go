@@ -70,6 +70,39 @@ type leagueView struct {
 	CrossHead []string
 	Cross     [][]crossCell
 	Err       string
+	ETA       string // the time the unplayed games would take at the rate so far
+}
+
+// eta says how long the league's unplayed games would take at the rate
+// its stored games came in (first start to last end); "" when it is
+// complete or too few games tell a rate. A stopped league's rate is the
+// one it had while it ran.
+func eta(games []results.Game, scheduled int) string {
+	left := scheduled - len(games)
+	if left <= 0 || len(games) < 2 {
+		return ""
+	}
+	var first, last time.Time
+	for _, g := range games {
+		if st := g.Record.Started; !st.IsZero() && (first.IsZero() || st.Before(first)) {
+			first = st
+		}
+		if en := g.Record.Ended; en.After(last) {
+			last = en
+		}
+	}
+	span := last.Sub(first)
+	if first.IsZero() || span <= 0 {
+		return ""
+	}
+	d := span * time.Duration(left) / time.Duration(len(games))
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("about %d s left at the rate so far", max(1, int(d.Seconds()+0.5)))
+	case d < time.Hour:
+		return fmt.Sprintf("about %d min left at the rate so far", int(d.Minutes()+0.5))
+	}
+	return fmt.Sprintf("about %.1f h left at the rate so far", d.Hours())
 }
 
 type crossCell struct {
@@ -102,6 +135,12 @@ func (s *Server) leaguesPage(w http.ResponseWriter, r *http.Request) {
 				v.S = &league.Standings{League: l}
 			} else {
 				v.S = sd
+				if sd.Played < sd.Scheduled {
+					// Only an unfinished league reads its games again.
+					if games, err := st.Games(ctx, l.Name); err == nil {
+						v.ETA = eta(games, sd.Scheduled)
+					}
+				}
 				v.Chart = newRatingChart(sd.Rows)
 				v.CrossHead, v.Cross = cross(sd)
 			}
@@ -353,38 +392,88 @@ func (f gameFilter) match(rec *record.Game) bool {
 	return true
 }
 
-func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
+// loadGame reads the game the request names and replays it; on failure
+// it has answered the request.
+func (s *Server) loadGame(w http.ResponseWriter, r *http.Request) (map[string]any, bool) {
 	ctx := r.Context()
 	src, si, err := s.sourceOf(r)
 	if err != nil {
 		s.fail(w, http.StatusNotFound, err)
-		return
+		return nil, false
 	}
 	st, err := src.store(ctx)
 	if err != nil {
 		s.fail(w, http.StatusNotFound, err)
-		return
+		return nil, false
 	}
 	id := r.URL.Query().Get("id")
 	rec, leagueName, err := st.Record(ctx, id)
 	if errors.Is(err, results.ErrNotFound) {
 		s.fail(w, http.StatusNotFound, err)
-		return
+		return nil, false
 	}
 	if err != nil {
 		s.fail(w, http.StatusInternalServerError, err)
-		return
+		return nil, false
 	}
 	v, err := gameview.Build(s.reg, rec)
 	if err != nil {
 		s.fail(w, http.StatusInternalServerError, fmt.Errorf("game %s does not replay: %w", id, err))
-		return
+		return nil, false
 	}
-	s.render(w, "game", map[string]any{
+	return map[string]any{
 		"Title": s.opt.Title, "PageTitle": "Game " + rec.ID, "Src": si, "League": leagueName, "G": v, "Rec": rec,
 		"Frames": frameViews(v), "Chart": newTimeChart(v), "Last": len(v.Frames) - 1,
-		"Penalties": gameview.Penalties(rec),
-	})
+		"Penalties": v.Penalties(), "Initials": gameview.Initials(rec.Agents[0].Name, rec.Agents[1].Name),
+		"Contended": rec.Contention(0) + rec.Contention(1),
+	}, true
+}
+
+func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
+	if data, ok := s.loadGame(w, r); ok {
+		s.render(w, "game", data)
+	}
+}
+
+// downloadGame answers with the game as one HTML file that opens offline:
+// every board, the moves, times, penalties and stderr, with the stylesheet
+// and the stepping and autoplay script inline.
+func (s *Server) downloadGame(w http.ResponseWriter, r *http.Request) {
+	data, ok := s.loadGame(w, r)
+	if !ok {
+		return
+	}
+	css, err := staticFS.ReadFile("static/style.css")
+	if err != nil {
+		s.fail(w, http.StatusInternalServerError, err)
+		return
+	}
+	js, err := staticFS.ReadFile("static/app.js")
+	if err != nil {
+		s.fail(w, http.StatusInternalServerError, err)
+		return
+	}
+	// Both are the viewer's own embedded files, not agent text.
+	data["CSS"], data["JS"], data["Standalone"] = template.CSS(css), template.JS(js), true
+	rec := data["Rec"].(*record.Game)
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", fileName(rec.ID)+".html"))
+	s.render(w, "gamefile", data)
+}
+
+// fileName turns a game id ("league/pairing/g000-...") into a file name
+// of letters, digits, '-', '_' and '.'.
+func fileName(id string) string {
+	b := []byte(id)
+	for i, c := range b {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
+		if !ok {
+			b[i] = '_'
+		}
+	}
+	if len(b) == 0 {
+		return "game"
+	}
+	return string(b)
 }
 
 // frameView is one ply on the game page.
@@ -433,6 +522,7 @@ func frameViews(v *gameview.Game) []frameView {
 // or each seat's CPU time against the budget (CPU-budget profiles).
 type timeChart struct {
 	Width, Height int
+	PenY          int // the top of the penalty markers
 	Top, Bottom   int
 	Bars          []timeBar
 	Lines         [2]string // CPU: polyline points per seat
@@ -446,13 +536,14 @@ type timeChart struct {
 type timeBar struct {
 	I          int // frame index
 	X, Y, W, H float64
+	HalfW      float64
 	Seat       int
 	Title      string
 	Penalty    bool
 }
 
 func newTimeChart(v *gameview.Game) timeChart {
-	c := timeChart{Width: 640, Height: 180, Top: 16, Bottom: 160}
+	c := timeChart{Width: 640, Height: 186, Top: 22, Bottom: 166, PenY: 2}
 	n := len(v.Frames) - 1
 	if n < 1 {
 		return c
@@ -490,6 +581,7 @@ func newTimeChart(v *gameview.Game) timeChart {
 	var pts [2][]string
 	for i, f := range v.Frames[1:] {
 		b := timeBar{I: i + 1, X: left + float64(i)*bw, W: math.Max(bw-1, 1), Seat: -1}
+		b.HalfW = b.W / 2
 		if f.Ending {
 			b.Title = fmt.Sprintf("%d. %s: no move", i+1, v.Rec.Agents[f.Seat].Name)
 		}

@@ -113,6 +113,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /{$}", s.leaguesPage)
 	mux.HandleFunc("GET /games", s.gamesPage)
 	mux.HandleFunc("GET /game", s.gamePage)
+	mux.HandleFunc("GET /download", s.downloadGame)
 	mux.HandleFunc("GET /events", s.events)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()

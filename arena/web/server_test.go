@@ -29,6 +29,13 @@ const evil = `<script>alert("pwned")</script>`
 // record, with a penalty event and hostile stderr for seat 1.
 func playRecord(t *testing.T, id, game string, params engine.Params, seed uint64, agents [2]string) *record.Game {
 	t.Helper()
+	return playRecordWith(t, id, game, params, seed, agents, [2]string{"thinking...\n", "debug " + evil + "\n"}, "replied late "+evil, evil)
+}
+
+// playRecordWith is playRecord with the stderr tails and the late reply's
+// detail and text given; move times vary with the seed.
+func playRecordWith(t *testing.T, id, game string, params engine.Params, seed uint64, agents [2]string, stderr [2]string, detail, reply string) *record.Game {
+	t.Helper()
 	g, err := all.Registry().Lookup(game)
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +49,7 @@ func playRecord(t *testing.T, id, game string, params engine.Params, seed uint64
 		Schema: record.SchemaVersion, ID: id, Game: game, Params: params, Profile: p.Name, Seed: seed,
 		Agents: [2]record.Agent{{Name: agents[0], Ref: "builtin:random"}, {Name: agents[1], Ref: "builtin:random"}},
 		Start:  st.Text(), Started: time.Unix(1700000000, 0), Ended: time.Unix(1700000010, 0),
-		Stderr: [2]string{"thinking...\n", "debug " + evil + "\n"},
+		Stderr: stderr,
 	}
 	r := rand.New(rand.NewPCG(seed, 1))
 	var buf []engine.Move
@@ -53,9 +60,9 @@ func playRecord(t *testing.T, id, game string, params engine.Params, seed uint64
 		src := record.SourceAgent
 		if len(rec.Moves) == 3 {
 			src = record.SourceRandom
-			rec.Events = append(rec.Events, record.Event{Ply: st.Ply(), Seat: seat, Kind: "late", Penalty: "random-move", Detail: "replied late " + evil, Reply: evil})
+			rec.Events = append(rec.Events, record.Event{Ply: st.Ply(), Seat: seat, Kind: "late", Penalty: "random-move", Detail: detail, Reply: reply})
 		}
-		rec.Moves = append(rec.Moves, record.Move{Ply: st.Ply(), Seat: seat, Text: st.FormatMove(m), Source: src, WallMS: float64(10 + len(rec.Moves))})
+		rec.Moves = append(rec.Moves, record.Move{Ply: st.Ply(), Seat: seat, Text: st.FormatMove(m), Source: src, WallMS: 10 + float64(len(rec.Moves)) + 40*r.Float64()})
 		st.Apply(m)
 	}
 	res := st.Result()

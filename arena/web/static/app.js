@@ -1,7 +1,8 @@
-// The viewer's only script: stepping through a game's plies, and
-// refreshing live pages when the server says the stores changed. It adds
-// text only through textContent and moves server-rendered nodes around, so
-// nothing an agent wrote is ever parsed as markup here.
+// The viewer's only script: stepping through a game's moves by hand or
+// on autoplay, and refreshing live pages when the server says the stores
+// changed. It adds text only through textContent and moves server-rendered
+// nodes around, so nothing an agent wrote is ever parsed as markup here.
+// The same file runs inline in a downloaded game, where nothing is live.
 (function () {
   "use strict";
 
@@ -14,7 +15,10 @@
     var bars = document.querySelectorAll("svg.chart .bar");
     var slider = document.getElementById("slider");
     var label = document.getElementById("plylabel");
+    var playBtn = document.getElementById("play");
+    var speed = document.getElementById("speed");
     var cur = 0;
+    var timer = null;
 
     function show(i) {
       i = Math.max(0, Math.min(last, i));
@@ -24,27 +28,64 @@
       bars.forEach(function (b) { b.classList.toggle("current", parseInt(b.dataset.ply, 10) === i); });
       slider.value = String(i);
       label.textContent = i + " / " + last;
+      viewer.dataset.ply = String(i);
       var li = document.querySelector("ol.moves li.current");
       if (li && li.scrollIntoView) li.scrollIntoView({ block: "nearest" });
-      if (history.replaceState) history.replaceState(null, "", "#ply=" + i);
+      if (history.replaceState) {
+        try { history.replaceState(null, "", "#ply=" + i); } catch (e) { /* a file opened offline may refuse */ }
+      }
     }
 
-    document.getElementById("first").addEventListener("click", function () { show(0); });
-    document.getElementById("prev").addEventListener("click", function () { show(cur - 1); });
-    document.getElementById("next").addEventListener("click", function () { show(cur + 1); });
-    document.getElementById("lastbtn").addEventListener("click", function () { show(last); });
-    slider.addEventListener("input", function () { show(parseInt(slider.value, 10)); });
-    items.forEach(function (li) { li.addEventListener("click", function () { show(parseInt(li.dataset.ply, 10)); }); });
-    bars.forEach(function (b) { b.addEventListener("click", function () { show(parseInt(b.dataset.ply, 10)); }); });
+    function pause() {
+      if (timer !== null) clearInterval(timer);
+      timer = null;
+      playBtn.textContent = "▶ play";
+      playBtn.setAttribute("aria-pressed", "false");
+      viewer.dataset.playing = "";
+    }
+    function play() {
+      if (cur >= last) show(0);
+      if (timer !== null) clearInterval(timer);
+      timer = setInterval(function () {
+        if (cur >= last) { pause(); return; }
+        show(cur + 1);
+        if (cur >= last) pause();
+      }, parseInt(speed.value, 10) || 700);
+      playBtn.textContent = "❚❚ pause";
+      playBtn.setAttribute("aria-pressed", "true");
+      viewer.dataset.playing = "1";
+    }
+    function toggle() { if (timer !== null) pause(); else play(); }
+    // Stepping by hand stops the autoplay.
+    function step(i) { pause(); show(i); }
+
+    document.getElementById("first").addEventListener("click", function () { step(0); });
+    document.getElementById("prev").addEventListener("click", function () { step(cur - 1); });
+    document.getElementById("next").addEventListener("click", function () { step(cur + 1); });
+    document.getElementById("lastbtn").addEventListener("click", function () { step(last); });
+    playBtn.addEventListener("click", toggle);
+    speed.addEventListener("change", function () { if (timer !== null) play(); });
+    slider.addEventListener("input", function () { step(parseInt(slider.value, 10)); });
+    items.forEach(function (li) { li.addEventListener("click", function () { step(parseInt(li.dataset.ply, 10)); }); });
+    bars.forEach(function (b) { b.addEventListener("click", function () { step(parseInt(b.dataset.ply, 10)); }); });
+    document.querySelectorAll("a.jump").forEach(function (a) {
+      a.addEventListener("click", function (e) {
+        e.preventDefault();
+        step(parseInt(a.dataset.ply, 10));
+        viewer.scrollIntoView && viewer.scrollIntoView({ block: "start" });
+      });
+    });
     document.addEventListener("keydown", function (e) {
-      if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT")) {
-        if (e.target !== slider) return;
-      }
+      var t = e.target;
+      if (t && (t.tagName === "INPUT" || t.tagName === "SELECT") && t !== slider) return;
       var k = e.key;
-      if (k === "ArrowRight" || k === "ArrowDown") show(cur + 1);
-      else if (k === "ArrowLeft" || k === "ArrowUp") show(cur - 1);
-      else if (k === "Home") show(0);
-      else if (k === "End") show(last);
+      if (k === " " || k === "Spacebar") {
+        if (t && t.tagName === "BUTTON") return; // the button's own click
+        toggle();
+      } else if (k === "ArrowRight" || k === "ArrowDown") step(cur + 1);
+      else if (k === "ArrowLeft" || k === "ArrowUp") step(cur - 1);
+      else if (k === "Home") step(0);
+      else if (k === "End") step(last);
       else return;
       e.preventDefault();
     });

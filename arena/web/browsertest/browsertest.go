@@ -1,0 +1,46 @@
+// Package browsertest starts the headless Chromium the viewer's browser
+// tests drive: where it is found, and the flags that keep it from talking
+// to anything but the page under test.
+package browsertest
+
+import (
+	"context"
+	"os"
+	"os/exec"
+
+	"github.com/chromedp/chromedp"
+)
+
+// FindChromium looks for a Chromium to drive: $ARENA_CHROMIUM, then the
+// names Debian and others install it under; "" when there is none.
+func FindChromium() string {
+	if p := os.Getenv("ARENA_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, n := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
+		if p, err := exec.LookPath(n); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// Allocator starts chrome headless with a fresh profile in profileDir and
+// no background networking, sync, updates or first-run pages, in a
+// 1280×900 window.
+func Allocator(ctx context.Context, chrome, profileDir string) (context.Context, context.CancelFunc) {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chrome),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(profileDir),
+		chromedp.WindowSize(1280, 900),
+	)
+	return chromedp.NewExecAllocator(ctx, opts...)
+}
