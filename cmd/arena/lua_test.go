@@ -18,6 +18,7 @@ func TestPlayReportsLuaSyntaxErrorFirst(t *testing.T) {
 	e, out, _ := testEnv(t)
 	// No agent may start: a launch would fail loudly.
 	e.launcher.Self = []string{filepath.Join(t.TempDir(), "no-such-arena")}
+	e.launcher.Init = os.Args[0] // the sandbox's init still exists
 	err := run(t, e, "play", "bohnenspiel", "lua:"+path+"?depth=2", "random", "--games", "3")
 	if err == nil || !strings.Contains(err.Error(), path+":3: syntax error near 'end'") {
 		t.Fatalf("error %v; want the script's file and line", err)
