@@ -47,7 +47,7 @@ type comp424Adapter struct {
 func (c *comp424Adapter) start(ctx context.Context, g sdk.Game) error {
 	c.game = g
 	class := or(c.ref.Params["class"], defaultStudentClass)
-	b, err := buildJava(ctx, c.ref, class)
+	b, err := buildJava(ctx, c.ref, class, nil)
 	if err != nil {
 		return err
 	}

@@ -20,8 +20,6 @@ func needJava(t *testing.T) {
 	if err := exec.Command("javac", "-version").Run(); err != nil {
 		t.Skipf("no javac (%v): apt-get install default-jdk-headless", err)
 	}
-	// Every test compiles into its own cache.
-	t.Setenv("ARENA_COURSE_CACHE", t.TempDir())
 }
 
 const repo = "course:testdata/comp424/pentago"

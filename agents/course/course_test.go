@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +29,30 @@ func TestMain(m *testing.M) {
 		}
 		return
 	}
+	// Compiled repositories are shared by every test of the run, and by
+	// later runs: the cache is keyed by the sources' content, so an edit
+	// compiles anew and an unchanged fixture compiles once.
+	if os.Getenv("ARENA_COURSE_CACHE") == "" {
+		dir, err := testCache()
+		if err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Setenv("ARENA_COURSE_CACHE", dir)
+	}
 	os.Exit(m.Run())
+}
+
+// testCache is the compiled-fixture cache: under the user's cache folder
+// where there is one, else a folder of this run.
+func testCache() (string, error) {
+	if d, err := os.UserCacheDir(); err == nil {
+		dir := filepath.Join(d, "arena", "course-tests")
+		if err := os.MkdirAll(dir, 0o755); err == nil {
+			return dir, nil
+		}
+	}
+	return os.MkdirTemp("", "arena-course-tests-")
 }
 
 // needPython skips where the machine has no Python with numpy (CI installs
