@@ -61,6 +61,9 @@ type RunOptions struct {
 	// Sample reads the machine's load for the evidence of late moves
 	// (default: slots.Now).
 	Sample func() (slots.Sample, bool)
+	// Runtime tells what runs each agent, for the profile's memory rule
+	// (referee.Referee.Runtime; nil: every agent is native).
+	Runtime func(p referee.Player) engine.Runtime
 	// Remote, when set, plays the games instead of local agents
 	// (league run --cluster).
 	Remote Remote
@@ -535,7 +538,7 @@ func runLeague(ctx context.Context, st results.Store, jnl *journal, l *League, p
 				return pl.get(ctx, p, o)
 			}
 			return direct(ctx, p, o)
-		}, OnEvent: opt.OnEvent, Sample: opt.Sample}, pl
+		}, OnEvent: opt.OnEvent, Sample: opt.Sample, Runtime: opt.Runtime}, pl
 	}
 	play := func(ctx context.Context, ref *referee.Referee, pl *pool, m referee.Match, sm results.Match) (*record.Game, func() error, error) {
 		if opt.Remote != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"arena/agents/course"
 	"context"
 	"fmt"
 	"io"
@@ -99,6 +100,10 @@ func playerNames(a, b string) [2]string {
 	}
 	return n
 }
+
+// courseRuntime tells a course agent's runtime, for the profile's memory
+// rule.
+func courseRuntime(p referee.Player) engine.Runtime { return course.Runtime(p.Ref) }
 
 // displayName is an agent reference shortened for people: the last
 // element of its path, without the options of a reference that has one
@@ -213,7 +218,7 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 	prog := newLeagueProgress(e.stderr, e.isTerminal())
 	notes := prog.wrap(out)
 	plog := newPenaltyLog(notes, o.quiet, o.records)
-	ref := &referee.Referee{Launch: launch, OnEvent: plog.onEvent}
+	ref := &referee.Referee{Launch: launch, OnEvent: plog.onEvent, Runtime: courseRuntime}
 	parallel := o.parallel
 	if parallel <= 0 {
 		parallel = max(1, runtime.NumCPU()/2)
