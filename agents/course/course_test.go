@@ -90,7 +90,8 @@ func play(t *testing.T, m match) *record.Game {
 		m.tune(&prof)
 	}
 	l := &host.Launcher{Self: []string{os.Args[0], agents.HostArg}, Builtins: builtin.Names(), Prepare: course.Prepare}
-	r := &referee.Referee{Launch: referee.HostLauncher(l)}
+	// Each agent is held to its runtime's memory rule, as the CLI does.
+	r := &referee.Referee{Launch: referee.HostLauncher(l), Runtime: func(p referee.Player) engine.Runtime { return course.Runtime(p.Ref) }}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	rec, err := r.Play(ctx, referee.Match{
