@@ -31,6 +31,11 @@ const (
 	OptionPythonPeakMB = "arena.python-peak-mb"
 )
 
+// SpaceBreach starts the error a course Python agent's adapter reports
+// when the agent's peak passed PythonPeakMB: the referee judges it a
+// memory failure, from an agent under that rule only.
+const SpaceBreach = "exceeded space limit: "
+
 // MemoryRule is the memory rule applied to one agent.
 type MemoryRule struct {
 	// TreeMB is the resident ceiling of the agent's whole process tree,

@@ -77,3 +77,45 @@ func TestMemoryRuleFollowsTheRuntime(t *testing.T) {
 		t.Fatalf("events %q", ev)
 	}
 }
+
+// TestSpaceBreachOnlyFromCoursePython: a course Python agent's report that
+// it passed the course's space limit is a memory loss with the course's
+// reason; the same text from an agent not under that rule is an agent
+// error, so no agent can choose its verdict.
+func TestSpaceBreachOnlyFromCoursePython(t *testing.T) {
+	for _, rt := range []engine.Runtime{engine.RuntimeCoursePython, engine.RuntimeNative} {
+		prof := cpuProfile()
+		prof.PythonPeakMB, prof.PythonCeilingMB = 200, 2048
+		prof.Reasons[engine.FailMemory] = "player {player} exceeded space limit"
+		clk := newReplyClock(time.Unix(1000, 0))
+		breach := &protocol.AgentError{Message: engine.SpaceBreach + "peak 250 MiB above the size after imports"}
+		agents := [2]*fakeAgent{
+			{clk: clk, steps: []step{{}, {err: breach}}, mem: make(chan struct{})},
+			{clk: clk, mem: make(chan struct{})},
+		}
+		r := &referee.Referee{
+			Clock:  clk,
+			Launch: seatLauncher(agents[0], agents[1]),
+			Runtime: func(p referee.Player) engine.Runtime {
+				if p.Ref == "0" {
+					return rt
+				}
+				return engine.RuntimeNative
+			},
+		}
+		rec, err := r.Play(context.Background(), referee.Match{ID: t.Name(), Game: bohnenspiel.Game{}, Profile: prof, Seed: 3, Players: fakeSeats})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := engine.FailMemory
+		if rt == engine.RuntimeNative {
+			want = engine.FailError
+		}
+		if len(rec.Events) == 0 || rec.Events[0].Kind != string(want) || rec.Result.Forfeit != string(want) {
+			t.Fatalf("%q: events %+v result %+v, want %s", rt, rec.Events, rec.Result, want)
+		}
+		if rt == engine.RuntimeCoursePython && (rec.Result.Reason != "player 1 exceeded space limit" || !strings.Contains(rec.Events[0].Detail, "250 MiB")) {
+			t.Fatalf("result %+v, event %+v", rec.Result, rec.Events[0])
+		}
+	}
+}

@@ -498,6 +498,9 @@ func (g *game) turn(ctx context.Context, seat int) error {
 			g.badReply(seat, rp.err.Error(), "")
 			return nil
 		}
+		if g.spaceBreach(seat, rp.err) {
+			return nil
+		}
 		if protocol.IsAgentError(rp.err) {
 			g.penalize(seat, engine.FailError, rp.err.Error(), "")
 			return nil
@@ -709,6 +712,9 @@ func (g *game) notify(mover int, text string, ply int) {
 				g.penalize(s, engine.FailMemory, g.mem[s].Breach(), "")
 				continue
 			}
+			if g.spaceBreach(s, err) {
+				continue
+			}
 			g.h[s].Kill()
 			g.dead[s] = true
 			g.penalize(s, engine.FailDead, "agent failed a move notification: "+err.Error(), "")
@@ -718,6 +724,23 @@ func (g *game) notify(mover int, text string, ply int) {
 			g.chargeCPU(s)
 		}
 	}
+}
+
+// spaceBreach judges a course Python agent's report that its peak passed
+// the course's space limit (engine.SpaceBreach) as a memory failure. Only
+// an agent held to that rule can report it: from any other it stays an
+// agent error.
+func (g *game) spaceBreach(seat int, err error) bool {
+	var ae *protocol.AgentError
+	if g.mem[seat].PythonPeakMB <= 0 || !errors.As(err, &ae) {
+		return false
+	}
+	detail, ok := strings.CutPrefix(ae.Message, engine.SpaceBreach)
+	if !ok {
+		return false
+	}
+	g.penalize(seat, engine.FailMemory, detail, "")
+	return true
 }
 
 // penalizeMove handles an unparseable or illegal reply.
