@@ -104,6 +104,30 @@ func play(t *testing.T, m match) *record.Game {
 	return rec
 }
 
+// cleanFromBothSeats plays ref against builtin:random from each seat (seed
+// and seed+1) and fails unless both games are clean, with at least
+// minMoves of the agent's own moves and every text of logged in the
+// agent's stderr log.
+func cleanFromBothSeats(t *testing.T, game, ref string, seed uint64, minMoves int, logged ...string) {
+	t.Helper()
+	for seat := range 2 {
+		refs := [2]string{"builtin:random", "builtin:random"}
+		refs[seat] = ref
+		rec := play(t, match{game: game, refs: refs, seed: seed + uint64(seat)})
+		if len(rec.Events) > 0 || rec.Result.Forfeit != "" {
+			t.Fatalf("seat %d: want a clean game:\n%s", seat, events(rec))
+		}
+		if agentMoves(rec, seat) < minMoves {
+			t.Fatalf("seat %d: the agent made %d moves", seat, agentMoves(rec, seat))
+		}
+		for _, want := range logged {
+			if !strings.Contains(rec.Stderr[seat], want) {
+				t.Fatalf("seat %d: no %q in the agent's log: %q", seat, want, rec.Stderr[seat])
+			}
+		}
+	}
+}
+
 // events renders a record's events for failure messages.
 func events(rec *record.Game) string {
 	var b strings.Builder

@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -54,20 +53,5 @@ func TestComp424SubmissionShapes(t *testing.T) {
 	needJava(t)
 	needJavaCompile(t)
 	ref := "course:" + submission(t) + "?class=student_player.Threads"
-	for seat := range 2 {
-		refs := [2]string{"builtin:random", "builtin:random"}
-		refs[seat] = ref
-		rec := play(t, match{game: "pentago-twist", refs: refs, seed: uint64(41 + seat)})
-		if len(rec.Events) > 0 || rec.Result.Forfeit != "" {
-			t.Fatalf("seat %d: want a clean game:\n%s", seat, events(rec))
-		}
-		if agentMoves(rec, seat) < 3 {
-			t.Fatalf("seat %d: %d moves", seat, agentMoves(rec, seat))
-		}
-		for _, want := range []string{"book: ", "workers done, "} {
-			if !strings.Contains(rec.Stderr[seat], want) {
-				t.Fatalf("seat %d: no %q in the log: %q", seat, want, rec.Stderr[seat])
-			}
-		}
-	}
+	cleanFromBothSeats(t, "pentago-twist", ref, 41, 3, "book: ", "workers done, ")
 }
