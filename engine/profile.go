@@ -74,7 +74,19 @@ type Profile struct {
 	Budget         time.Duration // CPUBudget: CPU time per player per game
 	BudgetGrace    time.Duration // CPUBudget: wall-clock grace after the remaining budget before a kill
 	MemoryMB       int           // resident memory per agent process, MiB; 0 = none
-	StartupTimeout time.Duration // how long an agent process may take to start and handshake
+	// JVMHeapMB is the heap the course's launcher gave a client JVM
+	// (-Xms/-Xmx), MiB; 0: the course ran no JVM. A course JVM's memory
+	// failure is then its own OutOfMemoryError, and its process tree is
+	// held only to JVMHeapMB + JVMHeadroomMB resident (MemoryFor).
+	JVMHeapMB     int
+	JVMHeadroomMB int
+	// PythonPeakMB is how far a course Python agent's peak virtual size
+	// may rise above its size after its imports, MiB, as the course
+	// referee measured; 0: resident MemoryMB, as for other agents. Its
+	// tree is held only to PythonCeilingMB resident (0 = none).
+	PythonPeakMB    int
+	PythonCeilingMB int
+	StartupTimeout  time.Duration // how long an agent process may take to start and handshake
 	// MaxReplyBytes is the longest move reply accepted, in bytes; a longer
 	// one is unparseable. 0 means DefaultMaxReplyBytes.
 	MaxReplyBytes int
@@ -188,7 +200,9 @@ func (o Override) String() string { return fmt.Sprintf("%s: %s -> %s", o.Setting
 // ProfileSettings lists the settings Apply accepts. "penalty.FAILURE"
 // stands for one setting per failure kind (penalty.dead, ...).
 func ProfileSettings() []string {
-	return []string{"move-limit", "first-move-limit", "cushion", "budget", "budget-grace", "memory-mb", "startup-timeout", "max-reply-bytes", "processes", PenaltyPrefix + "FAILURE"}
+	return []string{"move-limit", "first-move-limit", "cushion", "budget", "budget-grace", "memory-mb",
+		"jvm-heap-mb", "jvm-headroom-mb", "python-peak-mb", "python-ceiling-mb",
+		"startup-timeout", "max-reply-bytes", "processes", PenaltyPrefix + "FAILURE"}
 }
 
 // PenaltyPrefix starts the settings that change the penalty for one
@@ -233,7 +247,7 @@ func (p *Profile) applyPenalty(setting, value string) (Override, error) {
 }
 
 // Apply sets one named setting from text (a duration such as "700ms", or an
-// integer for memory-mb and max-reply-bytes), refusing settings the time model does not use.
+// integer for the memory settings and max-reply-bytes), refusing settings the time model does not use.
 func (p *Profile) Apply(setting, value string) (Override, error) {
 	if strings.HasPrefix(setting, PenaltyPrefix) {
 		return p.applyPenalty(setting, value)
@@ -246,14 +260,8 @@ func (p *Profile) Apply(setting, value string) (Override, error) {
 	if budgetOnly[setting] && p.Time != CPUBudget {
 		return Override{}, fmt.Errorf("profile %s: %s does not apply to the %s time model", p.Name, setting, p.Time)
 	}
-	if setting == "memory-mb" {
-		n, err := strconv.Atoi(value)
-		if err != nil || n < 0 {
-			return Override{}, fmt.Errorf("profile %s: memory-mb %q: want a whole number of MiB (0 = none)", p.Name, value)
-		}
-		o := Override{Setting: setting, From: strconv.Itoa(p.MemoryMB), To: strconv.Itoa(n)}
-		p.MemoryMB = n
-		return o, nil
+	if field, ok := p.memorySettings()[setting]; ok {
+		return p.applyMemory(setting, value, field)
 	}
 	if setting == "processes" {
 		var rules []string
@@ -318,6 +326,11 @@ func (p *Profile) Validate() error {
 	}
 	if p.Processes != "" && !slices.Contains(ProcessRules(), p.Processes) {
 		return fmt.Errorf("profile %s: unknown process rule %q", p.Name, p.Processes)
+	}
+	for name, v := range p.memorySettings() {
+		if *v < 0 {
+			return fmt.Errorf("profile %s: %s %d is negative", p.Name, name, *v)
+		}
 	}
 	if p.MaxReplyBytes < 0 || p.MaxReplyBytes > MaxReplyBytesCeiling {
 		return fmt.Errorf("profile %s: max reply size %d bytes outside 0..%d", p.Name, p.MaxReplyBytes, MaxReplyBytesCeiling)

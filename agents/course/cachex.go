@@ -42,7 +42,13 @@ func (c *cachexAdapter) start(ctx context.Context, g sdk.Game) error {
 	if err != nil {
 		return err
 	}
-	c.py, err = startPython(python, "cachex", pkg, []string{or(c.ref.Params["class"], "Player")}, filepath.Dir(pkg), c.log)
+	args := []string{or(c.ref.Params["class"], "Player")}
+	if mb, err := strconv.Atoi(g.Options[engine.OptionPythonPeakMB]); err == nil && mb > 0 {
+		// The course referee's space check, made by the host after each
+		// call (VmPeak above the size after imports).
+		args = append(args, strconv.Itoa(mb))
+	}
+	c.py, err = startPython(python, "cachex", pkg, args, filepath.Dir(pkg), c.log)
 	if err != nil {
 		return err
 	}

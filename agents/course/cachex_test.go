@@ -75,14 +75,21 @@ func TestCachexBrokenPackages(t *testing.T) {
 		// A package that cannot be imported never opens its game: a no-show,
 		// which forfeits under every profile.
 		{"missing", string(engine.FailNoShow), "NO-SHOW: player 1", "No module named 'notthere_arena_test_module'"},
-		// The interpreter is the agent process's child in its sandbox:
-		// its memory is the agent's.
-		{"hogs", string(engine.FailMemory), "player 1 exceeded space limit", ""},
+		// Space as the course referee measured it: the peak above the
+		// size after the package's imports, checked after each call.
+		{"hogs", string(engine.FailMemory), "player 1 exceeded space limit", "above the size after imports"},
 	}
 	for _, c := range cases {
 		t.Run(c.pkg, func(t *testing.T) {
-			rec := play(t, match{game: "cachex", params: engine.Params{"n": "5"}, refs: [2]string{cx + c.pkg, "builtin:random"}, seed: 3,
-				tune: func(p *engine.Profile) { p.Budget, p.BudgetGrace = 2*time.Second, time.Second }})
+			// A short budget for the one that hangs, so it is killed
+			// soon; the others keep the course's, so a loaded machine
+			// cannot turn their verdict into a timeout.
+			tune := func(p *engine.Profile) {
+				if c.kind == string(engine.FailTimeout) {
+					p.Budget, p.BudgetGrace = 2*time.Second, time.Second
+				}
+			}
+			rec := play(t, match{game: "cachex", params: engine.Params{"n": "5"}, refs: [2]string{cx + c.pkg, "builtin:random"}, seed: 3, tune: tune})
 			ev := firstEvent(rec, 0)
 			if ev == nil || ev.Kind != c.kind || ev.Penalty != string(engine.Loss) {
 				t.Fatalf("want a %s loss, got:\n%s", c.kind, events(rec))
@@ -107,5 +114,29 @@ func TestCachexPrintsStayOffTheChannel(t *testing.T) {
 	}
 	if !strings.Contains(rec.Stderr[0], "my action: ('PLACE', ") {
 		t.Fatalf("the print is not in the stderr log: %q", rec.Stderr[0])
+	}
+}
+
+// TestCachexImportMemoryIsNotCounted: a package that builds a 150 MiB
+// table at import and uses 60 MiB more per action plays clean games: the
+// course referee's baseline was taken after the imports, and its limit is
+// the peak above it. The resident rule of other agents is lowered to
+// 50 MiB, far under what the interpreter holds, so the game shows the
+// course's measure was applied and not that rule. The same package with a
+// 40 MiB course limit loses for space, so the 60 MiB was measured.
+func TestCachexImportMemoryIsNotCounted(t *testing.T) {
+	needPython(t)
+	rec := play(t, match{game: "cachex", params: engine.Params{"n": "5"}, refs: [2]string{cx + "imports_big", "builtin:random"}, seed: 6,
+		tune: func(p *engine.Profile) { p.MemoryMB = 50 }})
+	if len(rec.Events) > 0 || rec.Result.Forfeit != "" {
+		t.Fatalf("want a clean game:\n%s", events(rec))
+	}
+	if agentMoves(rec, 0) < 3 {
+		t.Fatalf("the package made %d moves", agentMoves(rec, 0))
+	}
+	rec = play(t, match{game: "cachex", params: engine.Params{"n": "5"}, refs: [2]string{cx + "imports_big", "builtin:random"}, seed: 6,
+		tune: func(p *engine.Profile) { p.PythonPeakMB = 40 }})
+	if ev := firstEvent(rec, 0); ev == nil || ev.Kind != string(engine.FailMemory) || rec.Result.Reason != "player 1 exceeded space limit" {
+		t.Fatalf("want a space loss under a 40 MiB limit:\n%s", events(rec))
 	}
 }

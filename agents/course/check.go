@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,10 @@ import (
 // Python sources parse and the modules they import are installed (or, for
 // COMP424, that the repository compiles). Other references pass.
 func CheckRef(ctx context.Context, ref, game string) error {
+	return checkRef(ctx, ref, game, nil)
+}
+
+func checkRef(ctx context.Context, ref, game string, progress io.Writer) error {
 	if !strings.HasPrefix(ref, Prefix) {
 		return nil
 	}
@@ -48,7 +53,7 @@ func CheckRef(ctx context.Context, ref, game string) error {
 		return checkNumpy(ctx, r)
 	case "pentago-twist", "bohnenspiel":
 		// Compiling fills the cache the games will use.
-		_, err := buildJava(ctx, r, or(r.Params["class"], defaultStudentClass))
+		_, err := buildJava(ctx, r, or(r.Params["class"], defaultStudentClass), progress)
 		return err
 	}
 	if _, ok := Games[game]; !ok {

@@ -20,10 +20,6 @@ import (
 	"arena/plugins/sdk"
 )
 
-// jvmFlags are the flags the course's Autoplay started every client JVM
-// with.
-var jvmFlags = []string{"-Xms520m", "-Xmx520m"}
-
 // comp424Adapter runs a COMP424 student repository: the course's own
 // boardgame.Client with the student's class, to which it plays the
 // server's side of the course line protocol on loopback.
@@ -47,7 +43,7 @@ type comp424Adapter struct {
 func (c *comp424Adapter) start(ctx context.Context, g sdk.Game) error {
 	c.game = g
 	class := or(c.ref.Params["class"], defaultStudentClass)
-	b, err := buildJava(ctx, c.ref, class)
+	b, err := buildJava(ctx, c.ref, class, nil)
 	if err != nil {
 		return err
 	}
@@ -66,7 +62,7 @@ func (c *comp424Adapter) start(ctx context.Context, g sdk.Game) error {
 		return fmt.Errorf("server socket: %w", err)
 	}
 	port := strconv.Itoa(c.ln.Addr().(*net.TCPAddr).Port)
-	args := append([]string{}, jvmFlags...)
+	args := jvmHeapFlags(g.Options)
 	if tmp := os.Getenv("TMPDIR"); tmp != "" {
 		// Java ignores $TMPDIR; in a sandbox /tmp is read-only and the
 		// private directory is the writable place.

@@ -20,8 +20,6 @@ func needJava(t *testing.T) {
 	if err := exec.Command("javac", "-version").Run(); err != nil {
 		t.Skipf("no javac (%v): apt-get install default-jdk-headless", err)
 	}
-	// Every test compiles into its own cache.
-	t.Setenv("ARENA_COURSE_CACHE", t.TempDir())
 }
 
 const repo = "course:testdata/comp424/pentago"
@@ -37,20 +35,7 @@ const repo = "course:testdata/comp424/pentago"
 func TestComp424StudentPlaysFullGames(t *testing.T) {
 	needJava(t)
 	needJavaCompile(t)
-	for seat := range 2 {
-		refs := [2]string{"builtin:random", "builtin:random"}
-		refs[seat] = repo
-		rec := play(t, match{game: "pentago-twist", refs: refs, seed: uint64(21 + seat)})
-		if len(rec.Events) > 0 || rec.Result.Forfeit != "" {
-			t.Fatalf("seat %d: want a clean game:\n%s", seat, events(rec))
-		}
-		if agentMoves(rec, seat) < 3 {
-			t.Fatalf("seat %d: the student made %d moves", seat, agentMoves(rec, seat))
-		}
-		if !strings.Contains(rec.Stderr[seat], "> PLAY Player-") {
-			t.Fatalf("seat %d: the client's log shows no PLAY: %q", seat, rec.Stderr[seat])
-		}
-	}
+	cleanFromBothSeats(t, "pentago-twist", repo, 21, 3, "> PLAY Player-")
 }
 
 // needJavaCompile compiles the test repository once per test, so a
@@ -146,18 +131,5 @@ func TestComp424BohnenspielRepository(t *testing.T) {
 	if err := course.CheckRef(context.Background(), ref, "bohnenspiel"); err != nil {
 		t.Fatal(err)
 	}
-	for seat := range 2 {
-		refs := [2]string{"builtin:random", "builtin:random"}
-		refs[seat] = ref
-		rec := play(t, match{game: "bohnenspiel", refs: refs, seed: uint64(31 + seat)})
-		if len(rec.Events) > 0 || rec.Result.Forfeit != "" {
-			t.Fatalf("seat %d: want a clean game:\n%s", seat, events(rec))
-		}
-		if agentMoves(rec, seat) < 3 {
-			t.Fatalf("seat %d: %d moves", seat, agentMoves(rec, seat))
-		}
-		if !strings.Contains(rec.Stderr[seat], "Player-0 score: ") {
-			t.Fatalf("seat %d: the client got no GAMEOVER line with scores: %q", seat, rec.Stderr[seat])
-		}
-	}
+	cleanFromBothSeats(t, "bohnenspiel", ref, 31, 3, "Player-0 score: ")
 }

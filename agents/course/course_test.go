@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +29,30 @@ func TestMain(m *testing.M) {
 		}
 		return
 	}
+	// Compiled repositories are shared by every test of the run, and by
+	// later runs: the cache is keyed by the sources' content, so an edit
+	// compiles anew and an unchanged fixture compiles once.
+	if os.Getenv("ARENA_COURSE_CACHE") == "" {
+		dir, err := testCache()
+		if err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Setenv("ARENA_COURSE_CACHE", dir)
+	}
 	os.Exit(m.Run())
+}
+
+// testCache is the compiled-fixture cache: under the user's cache folder
+// where there is one, else a folder of this run.
+func testCache() (string, error) {
+	if d, err := os.UserCacheDir(); err == nil {
+		dir := filepath.Join(d, "arena", "course-tests")
+		if err := os.MkdirAll(dir, 0o755); err == nil {
+			return dir, nil
+		}
+	}
+	return os.MkdirTemp("", "arena-course-tests-")
 }
 
 // needPython skips where the machine has no Python with numpy (CI installs
@@ -66,7 +90,8 @@ func play(t *testing.T, m match) *record.Game {
 		m.tune(&prof)
 	}
 	l := &host.Launcher{Self: []string{os.Args[0], agents.HostArg}, Builtins: builtin.Names(), Prepare: course.Prepare}
-	r := &referee.Referee{Launch: referee.HostLauncher(l)}
+	// Each agent is held to its runtime's memory rule, as the CLI does.
+	r := &referee.Referee{Launch: referee.HostLauncher(l), Runtime: func(p referee.Player) engine.Runtime { return course.Runtime(p.Ref) }}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	rec, err := r.Play(ctx, referee.Match{
@@ -77,6 +102,30 @@ func play(t *testing.T, m match) *record.Game {
 		t.Fatal(err)
 	}
 	return rec
+}
+
+// cleanFromBothSeats plays ref against builtin:random from each seat (seed
+// and seed+1) and fails unless both games are clean, with at least
+// minMoves of the agent's own moves and every text of logged in the
+// agent's stderr log.
+func cleanFromBothSeats(t *testing.T, game, ref string, seed uint64, minMoves int, logged ...string) {
+	t.Helper()
+	for seat := range 2 {
+		refs := [2]string{"builtin:random", "builtin:random"}
+		refs[seat] = ref
+		rec := play(t, match{game: game, refs: refs, seed: seed + uint64(seat)})
+		if len(rec.Events) > 0 || rec.Result.Forfeit != "" {
+			t.Fatalf("seat %d: want a clean game:\n%s", seat, events(rec))
+		}
+		if agentMoves(rec, seat) < minMoves {
+			t.Fatalf("seat %d: the agent made %d moves", seat, agentMoves(rec, seat))
+		}
+		for _, want := range logged {
+			if !strings.Contains(rec.Stderr[seat], want) {
+				t.Fatalf("seat %d: no %q in the agent's log: %q", seat, want, rec.Stderr[seat])
+			}
+		}
+	}
 }
 
 // events renders a record's events for failure messages.

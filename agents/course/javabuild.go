@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -44,10 +45,11 @@ func cacheDir(r Ref) (string, error) {
 }
 
 // buildJava compiles the repository's src/ once into the cache, keyed by
-// the content hash of src/ and the player class; a repository without
+// the content hash of src/ and the files given to javac; a repository without
 // src/ runs from its committed bin/. A committed bin/ is never preferred
-// over src/: it can be stale or incomplete.
-func buildJava(ctx context.Context, r Ref, class string) (javaBuild, error) {
+// over src/: it can be stale or incomplete. progress hears of a compile
+// (nil: nothing is said).
+func buildJava(ctx context.Context, r Ref, class string, progress io.Writer) (javaBuild, error) {
 	root, err := filepath.Abs(r.Path)
 	if err != nil {
 		return javaBuild{}, err
@@ -67,12 +69,23 @@ func buildJava(ctx context.Context, r Ref, class string) (javaBuild, error) {
 	if err != nil {
 		return javaBuild{}, err
 	}
-	key := sha256.Sum256([]byte(sum + "\x00" + class))
+	files, err := studentSources(src, class)
+	if err != nil {
+		return javaBuild{}, err
+	}
+	// Keyed by what javac is given, not by the class: the players of one
+	// student package compile to one entry.
+	key := sha256.New()
+	key.Write([]byte(sum))
+	for _, f := range files {
+		rel, _ := filepath.Rel(src, f)
+		key.Write([]byte("\x00" + rel))
+	}
 	base, err := cacheDir(r)
 	if err != nil {
 		return javaBuild{}, err
 	}
-	out := filepath.Join(base, hex.EncodeToString(key[:12]))
+	out := filepath.Join(base, hex.EncodeToString(key.Sum(nil)[:12]))
 	classes := filepath.Join(out, "classes")
 	if _, err := os.Stat(filepath.Join(out, "ok")); err == nil {
 		return javaBuild{Root: root, Classpath: classes}, nil
@@ -84,10 +97,6 @@ func buildJava(ctx context.Context, r Ref, class string) (javaBuild, error) {
 		return javaBuild{}, err
 	}
 	if err := checkJavac(ctx, javac); err != nil {
-		return javaBuild{}, err
-	}
-	files, err := studentSources(src, class)
-	if err != nil {
 		return javaBuild{}, err
 	}
 	// Build in a private folder and rename it into place, so concurrent
@@ -112,7 +121,9 @@ func buildJava(ctx context.Context, r Ref, class string) (javaBuild, error) {
 	defer cancel()
 	cmd := exec.CommandContext(cctx, javac, args...)
 	cmd.Dir = root
+	done := phase(progress, "compiling course repository "+r.Path+" (javac)")
 	msg, err := cmd.CombinedOutput()
+	done(err)
 	if err != nil {
 		return javaBuild{}, compileError(root, msg, err)
 	}

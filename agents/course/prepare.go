@@ -3,6 +3,7 @@ package course
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -33,6 +34,10 @@ import (
 // interpreter the agent's unprivileged id could not run (a pyenv shim
 // under /root) is refused here, naming it.
 func Prepare(ctx context.Context, ref string, sandboxed bool) (string, []string, error) {
+	return prepare(ctx, ref, sandboxed, nil)
+}
+
+func prepare(ctx context.Context, ref string, sandboxed bool, progress io.Writer) (string, []string, error) {
 	r, err := ParseRef(ref)
 	if err != nil {
 		return "", nil, err
@@ -58,7 +63,7 @@ func Prepare(ctx context.Context, ref string, sandboxed bool) (string, []string,
 		}
 	default:
 		trees = append(trees, r.Path)
-		entry, err := prepareJava(ctx, &r, sandboxed)
+		entry, err := prepareJava(ctx, &r, sandboxed, progress)
 		if err != nil {
 			return "", nil, err
 		}
@@ -97,7 +102,7 @@ func preparePython(r *Ref, sandboxed bool) error {
 // cache in r; it returns the cache entry the agent must read ("" when the
 // repository runs from its committed bin/, or is not a course repository:
 // the adapter then reports what is missing).
-func prepareJava(ctx context.Context, r *Ref, sandboxed bool) (string, error) {
+func prepareJava(ctx context.Context, r *Ref, sandboxed bool, progress io.Writer) (string, error) {
 	if !isFile(filepath.Join(r.Path, "src", "boardgame", "Client.java")) {
 		return "", nil
 	}
@@ -106,7 +111,7 @@ func prepareJava(ctx context.Context, r *Ref, sandboxed bool) (string, error) {
 		return "", err
 	}
 	r.Params["cache"] = base
-	b, err := buildJava(ctx, *r, or(r.Params["class"], defaultStudentClass))
+	b, err := buildJava(ctx, *r, or(r.Params["class"], defaultStudentClass), progress)
 	if err != nil {
 		return "", err
 	}

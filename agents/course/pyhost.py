@@ -14,7 +14,8 @@
 # goes first on sys.path, the package is imported under its own folder name,
 # and the player is driven as the course referee drove it: Player(colour, n),
 # action() on its turn, turn(colour, action) after every action of both
-# sides.
+# sides. With a limit, its space is checked after every call as the
+# referee checked it (space_check).
 
 import ast
 import importlib
@@ -137,7 +138,35 @@ def cachex_tuple(text):
     return ("PLACE", int(r), int(q))
 
 
-def run_cachex(path, cls_name, recv, send):
+def vm_kib(field):
+    """A size from /proc/self/status in KiB (VmSize, VmPeak), or None where
+    the system has no such file, as the course referee read it."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def space_check(baseline, limit_mib):
+    """The course referee's space check after a timed call: peak virtual
+    size above the size after imports, against the limit. An error reply
+    when over (a peak stays over), else None."""
+    if not limit_mib or baseline is None:
+        return None
+    peak = vm_kib("VmPeak")
+    if peak is None:
+        return None
+    used = (peak - baseline) / 1024.0
+    if used > limit_mib:
+        return {"error": "exceeded space limit: peak virtual memory %.1f MiB above the size after imports (VmPeak %d KiB, baseline VmSize %d KiB), over the %d MiB limit" % (used, peak, baseline, limit_mib)}
+    return None
+
+
+def run_cachex(path, cls_name, recv, send, limit_mib=0):
     path = os.path.abspath(path.rstrip("/"))
     parent, name = os.path.dirname(path), os.path.basename(path)
     sys.path.insert(0, parent)
@@ -148,6 +177,9 @@ def run_cachex(path, cls_name, recv, send):
     except BaseException:
         send(fail("importing package %s" % name))
         return
+    # The course referee's baseline: taken once the player's modules are
+    # imported, so the libraries they import are not the player's use.
+    baseline = vm_kib("VmSize")
     send({"ok": True})
     player = None
     while True:
@@ -158,16 +190,20 @@ def run_cachex(path, cls_name, recv, send):
         try:
             if op == "init":
                 player = cls(req["colour"], req["n"])
-                send({"ok": True})
+                reply = {"ok": True}
             elif op == "action":
                 a = player.action()
                 text = cachex_action(a)
-                send({"move": text if text is not None else repr(a if isinstance(a, tuple) and a != () else (a,))})
+                reply = {"move": text if text is not None else repr(a if isinstance(a, tuple) and a != () else (a,))}
             elif op == "turn":
                 player.turn(req["colour"], cachex_tuple(req["action"]))
-                send({"ok": True})
+                reply = {"ok": True}
+            else:
+                reply = {"error": "unknown request %r" % op}
         except BaseException:
-            send(fail("%s raised" % {"init": "Player(colour, n)", "action": "action()", "turn": "turn(colour, action)"}.get(op, op)))
+            reply = fail("%s raised" % {"init": "Player(colour, n)", "action": "action()", "turn": "turn(colour, action)"}.get(op, op))
+        # Checked after every timed call, as the referee did.
+        send(space_check(baseline, limit_mib) or reply)
 
 
 def module_file(roots, dotted):
@@ -273,7 +309,9 @@ def main():
     if mode == "dab":
         run_dab(path, recv, send)
     elif mode == "cachex":
-        run_cachex(path, sys.argv[3] if len(sys.argv) > 3 else "Player", recv, send)
+        # cachex PATH CLASS [PEAK_MIB]
+        limit = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+        run_cachex(path, sys.argv[3] if len(sys.argv) > 3 else "Player", recv, send, limit)
     else:
         send({"error": "unknown host mode %r" % mode})
 

@@ -60,6 +60,9 @@ type Config struct {
 	Opponents []string          // default DefaultOpponents()
 	Seed      uint64
 	Launcher  *host.Launcher
+	// Runtime tells what runs the agent, for the profile's memory rule
+	// (referee.Referee.Runtime; nil: native).
+	Runtime func(ref string) engine.Runtime
 	// Progress, if set, is told when each game starts (for a console).
 	Progress func(game, of int, opponent string)
 }
@@ -174,6 +177,15 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 	return r, nil
 }
 
+// memory is the memory rule the agent is held to.
+func (c Config) memory() engine.MemoryRule {
+	rt := engine.RuntimeNative
+	if c.Runtime != nil {
+		rt = c.Runtime(c.Agent)
+	}
+	return c.Profile.MemoryFor(rt)
+}
+
 // newReport is an empty report for c.
 func newReport(c Config, sandboxed bool) *Report {
 	r := &Report{
@@ -181,7 +193,7 @@ func newReport(c Config, sandboxed bool) *Report {
 		Profile: c.Profile.Name, Sandboxed: sandboxed,
 		Protocol: ProtocolCheck{Arena: protocol.Version},
 		Startup:  Measure{Unit: "ms", Limit: ms(c.Profile.StartupTimeout)},
-		Memory:   Measure{Unit: "MiB", Limit: float64(c.Profile.MemoryMB)},
+		Memory:   Measure{Unit: "MiB", Limit: float64(c.memory().TreeMB)},
 		Time:     TimeCheck{Model: string(c.Profile.Time), CushionMS: ms(c.Profile.Cushion)},
 		Games:    []GameSummary{},
 		Problems: []Problem{},
@@ -221,7 +233,7 @@ func handshake(ctx context.Context, c Config, r *Report) (bool, error) {
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	start := time.Now()
-	p, err := c.Launcher.Launch(cctx, c.Agent, host.Options{StartTimeout: timeout, MemoryMB: c.Profile.MemoryMB})
+	p, err := c.Launcher.Launch(cctx, c.Agent, host.Options{StartTimeout: timeout, MemoryMB: c.memory().TreeMB})
 	if err != nil {
 		if ctx.Err() != nil {
 			return false, ctx.Err()
@@ -400,6 +412,9 @@ func play(ctx context.Context, c Config, r *Report) error {
 			tr.events = append(tr.events, s)
 			tr.mu.Unlock()
 		}}
+		if c.Runtime != nil {
+			ref.Runtime = func(p referee.Player) engine.Runtime { return c.Runtime(p.Ref) }
+		}
 		players := [2]referee.Player{{Name: agentName, Ref: c.Agent}, {Name: oppName, Ref: opp}}
 		if seat == 1 {
 			players[0], players[1] = players[1], players[0]

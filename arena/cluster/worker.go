@@ -28,6 +28,9 @@ type Worker struct {
 	Registry *engine.Registry
 	// Launch starts an agent from a local launch reference.
 	Launch referee.Launcher
+	// Runtime tells what runs the agent at a local launch reference, for
+	// the profile's memory rule (nil: every agent is native).
+	Runtime func(ref string) engine.Runtime
 	// Slots are this machine's CPU slots (nil: none reserved).
 	Slots *slots.Pool
 	// Concurrency is the number of games at once (default: half the
@@ -137,6 +140,9 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 		p.Ref = launch[p.Name]
 		return w.Launch(ctx, p, o)
 	}}
+	if w.Runtime != nil {
+		ref.Runtime = func(p referee.Player) engine.Runtime { return w.Runtime(launch[p.Name]) }
+	}
 	rec, err := league.PlayPinned(ctx, w.Slots, ref, m, nil)
 	if err != nil {
 		// Not a verdict (those are records) but the worker failing: the

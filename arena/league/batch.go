@@ -111,7 +111,7 @@ func (r *leagueRun) newWorker() (*referee.Referee, *pool) {
 			return pl.get(ctx, p, o)
 		}
 		return direct(ctx, p, o)
-	}, OnEvent: r.opt.OnEvent, Sample: r.opt.Sample}, pl
+	}, OnEvent: r.opt.OnEvent, Sample: r.opt.Sample, Runtime: r.opt.Runtime}, pl
 }
 
 // play referees one match here, or has the remote play it.

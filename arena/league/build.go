@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 )
 
 // fileHash is the content hash recorded for a script or binary.
@@ -87,8 +88,9 @@ func BuildPackage(ctx context.Context, dir, cacheDir string, log io.Writer) (str
 	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
 		return "", fmt.Errorf("agent cache: %w", err)
 	}
+	start := time.Now()
 	if log != nil {
-		fmt.Fprintf(log, "building agent %s into %s\n", dir, filepath.Dir(bin))
+		fmt.Fprintf(log, "building agent %s into %s…\n", dir, filepath.Dir(bin))
 	}
 	// Build beside the final name and rename, so an interrupted build
 	// never leaves a truncated binary under the key.
@@ -103,6 +105,9 @@ func BuildPackage(ctx context.Context, dir, cacheDir string, log io.Writer) (str
 	}
 	if err := os.Rename(tmp, bin); err != nil {
 		return "", fmt.Errorf("agent cache: %w", err)
+	}
+	if log != nil {
+		fmt.Fprintf(log, "built agent %s in %s\n", dir, time.Since(start).Round(100*time.Millisecond))
 	}
 	return bin, nil
 }

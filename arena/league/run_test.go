@@ -446,7 +446,7 @@ agents:
 		t.Fatal(err)
 	}
 	a := spec.Leagues[0].Agents[0]
-	if !strings.HasPrefix(a.Launch, cache+string(filepath.Separator)) || !strings.HasPrefix(a.Hash, "sha256:") || !strings.Contains(log.String(), "building agent") {
+	if !strings.HasPrefix(a.Launch, cache+string(filepath.Separator)) || !strings.HasPrefix(a.Hash, "sha256:") || !strings.Contains(log.String(), "building agent") || !strings.Contains(log.String(), "built agent "+pkg+" in ") {
 		t.Fatalf("built agent %+v; log %q", a, log.String())
 	}
 	// Unchanged source: the cached binary, no build.

@@ -60,6 +60,9 @@ type RunOptions struct {
 	// Sample reads the machine's load for the evidence of late moves
 	// (default: slots.Now).
 	Sample func() (slots.Sample, bool)
+	// Runtime tells what runs each agent, for the profile's memory rule
+	// (referee.Referee.Runtime; nil: every agent is native).
+	Runtime func(p referee.Player) engine.Runtime
 	// Remote, when set, plays the games instead of local agents
 	// (league run --cluster).
 	Remote Remote

@@ -80,6 +80,10 @@ type Referee struct {
 	// Sample reads the machine's load for the contention evidence of late
 	// moves (default: slots.Now).
 	Sample func() (slots.Sample, bool)
+	// Runtime tells what runs a player's agent, for the profile's memory
+	// rule (engine.Profile.MemoryFor): a course JVM or Python agent is
+	// held as its course held it. Nil: every agent is native.
+	Runtime func(p Player) engine.Runtime
 }
 
 // HostLauncher launches agents as plugin subprocesses.
@@ -203,6 +207,8 @@ type game struct {
 
 	load   slots.Sample // the last load reading for move records
 	loadAt time.Time
+
+	mem [2]engine.MemoryRule // each seat's memory rule
 }
 
 // Releaser is a Handle that can outlive its game: at the game's end the
@@ -311,7 +317,12 @@ func (g *game) run(ctx context.Context) error {
 // launch starts seat's agent and opens the game with it.
 func (g *game) launch(ctx context.Context, seat int) error {
 	p := g.m.Players[seat]
-	h, err := g.ref.Launch(ctx, p, host.Options{StartTimeout: g.prof.StartupTimeout, MemoryMB: g.prof.MemoryMB, MaxReplyBytes: g.prof.ReplyLimit()})
+	rt := engine.RuntimeNative
+	if g.ref.Runtime != nil {
+		rt = g.ref.Runtime(p)
+	}
+	g.mem[seat] = g.prof.MemoryFor(rt)
+	h, err := g.ref.Launch(ctx, p, host.Options{StartTimeout: g.prof.StartupTimeout, MemoryMB: g.mem[seat].TreeMB, MaxReplyBytes: g.prof.ReplyLimit()})
 	if err != nil {
 		return err
 	}
@@ -330,7 +341,7 @@ func (g *game) launch(ctx context.Context, seat int) error {
 		Seat:     seat,
 		Profile:  g.prof.Name,
 		Opponent: g.m.Players[1-seat].Name,
-		Options:  p.Options,
+		Options:  withOptions(p.Options, g.mem[seat].Options()),
 		Seed:     g.m.Seed*2 + uint64(seat) + 1,
 		Clock: protocol.Clock{
 			Model: string(g.prof.Time), MoveLimit: g.prof.MoveLimit, FirstMoveLimit: g.prof.FirstMoveLimit,
@@ -342,6 +353,22 @@ func (g *game) launch(ctx context.Context, seat int) error {
 		return fmt.Errorf("start game: %w", err)
 	}
 	return nil
+}
+
+// withOptions is the player's start options with the referee's extra
+// ones, which win a clash: a player's options cannot widen its rule.
+func withOptions(own, extra map[string]string) map[string]string {
+	if len(extra) == 0 {
+		return own
+	}
+	out := make(map[string]string, len(own)+len(extra))
+	for k, v := range own {
+		out[k] = v
+	}
+	for k, v := range extra {
+		out[k] = v
+	}
+	return out
 }
 
 // reply is what came back from one move request.
@@ -438,7 +465,7 @@ func (g *game) turn(ctx context.Context, seat int) error {
 		return nil
 	}
 	if rp.err != nil && isMemory(h) {
-		g.penalize(seat, engine.FailMemory, fmt.Sprintf("over the %d MiB memory limit", g.prof.MemoryMB), "")
+		g.penalize(seat, engine.FailMemory, g.mem[seat].Breach(), "")
 		return nil
 	}
 	elapsed := g.clk.Now().Sub(start)
@@ -469,6 +496,9 @@ func (g *game) turn(ctx context.Context, seat int) error {
 	if rp.err != nil {
 		if protocol.IsBadReply(rp.err) {
 			g.badReply(seat, rp.err.Error(), "")
+			return nil
+		}
+		if g.spaceBreach(seat, rp.err) {
 			return nil
 		}
 		if protocol.IsAgentError(rp.err) {
@@ -641,7 +671,7 @@ func (g *game) chargeCPU(seat int) (ended bool, used time.Duration, read bool) {
 		return true, used, true
 	}
 	if isMemory(h) {
-		g.penalize(seat, engine.FailMemory, fmt.Sprintf("over the %d MiB memory limit", g.prof.MemoryMB), "")
+		g.penalize(seat, engine.FailMemory, g.mem[seat].Breach(), "")
 		return true, used, true
 	}
 	return false, used, true
@@ -679,7 +709,10 @@ func (g *game) notify(mover int, text string, ply int) {
 		cancel()
 		if err != nil && !g.dead[s] {
 			if isMemory(g.h[s]) {
-				g.penalize(s, engine.FailMemory, fmt.Sprintf("over the %d MiB memory limit", g.prof.MemoryMB), "")
+				g.penalize(s, engine.FailMemory, g.mem[s].Breach(), "")
+				continue
+			}
+			if g.spaceBreach(s, err) {
 				continue
 			}
 			g.h[s].Kill()
@@ -691,6 +724,23 @@ func (g *game) notify(mover int, text string, ply int) {
 			g.chargeCPU(s)
 		}
 	}
+}
+
+// spaceBreach judges a course Python agent's report that its peak passed
+// the course's space limit (engine.SpaceBreach) as a memory failure. Only
+// an agent held to that rule can report it: from any other it stays an
+// agent error.
+func (g *game) spaceBreach(seat int, err error) bool {
+	var ae *protocol.AgentError
+	if g.mem[seat].PythonPeakMB <= 0 || !errors.As(err, &ae) {
+		return false
+	}
+	detail, ok := strings.CutPrefix(ae.Message, engine.SpaceBreach)
+	if !ok {
+		return false
+	}
+	g.penalize(seat, engine.FailMemory, detail, "")
+	return true
 }
 
 // penalizeMove handles an unparseable or illegal reply.

@@ -42,7 +42,7 @@ func (e *env) checkAgent(ref, game string) error {
 			return fmt.Errorf("agent %s: %w", ref, err)
 		}
 	}
-	if err := course.CheckRef(context.Background(), ref, game); err != nil {
+	if err := (course.Preparer{Progress: e.stderr}).CheckRef(context.Background(), ref, game); err != nil {
 		return fmt.Errorf("agent %s: %w", ref, err)
 	}
 	return nil

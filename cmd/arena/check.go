@@ -1,6 +1,7 @@
 package main
 
 import (
+	"arena/agents/course"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -104,7 +105,7 @@ func runCheck(ctx context.Context, e *env, out io.Writer, agent string, o checkO
 	}
 	cfg := check.Config{
 		Agent: agent, Game: g, Params: params, Profile: prof, Overrides: overrides,
-		Games: o.games, Opponents: o.opponents, Seed: seed, Launcher: e.launcher,
+		Games: o.games, Opponents: o.opponents, Seed: seed, Launcher: e.launcher, Runtime: course.Runtime,
 	}
 	if !o.json {
 		cfg.Progress = func(n, of int, opp string) {

@@ -77,6 +77,12 @@ func describeProfile(w interface{ Write([]byte) (int, error) }, p engine.Profile
 	} else {
 		fmt.Fprintf(w, "  memory: no limit\n")
 	}
+	if p.JVMHeapMB > 0 {
+		fmt.Fprintf(w, "  memory of a course Java agent: its JVM's heap (-Xmx%dm), tree ceiling %d MiB resident\n", p.JVMHeapMB, p.JVMHeapMB+p.JVMHeadroomMB)
+	}
+	if p.PythonPeakMB > 0 {
+		fmt.Fprintf(w, "  memory of a course Python agent: peak %d MiB above its size after imports, tree ceiling %d MiB resident\n", p.PythonPeakMB, p.PythonCeilingMB)
+	}
 	var pens []string
 	for _, f := range engine.Failures() {
 		pens = append(pens, fmt.Sprintf("%s=%s", f, p.PenaltyFor(f)))

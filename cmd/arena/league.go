@@ -191,6 +191,7 @@ func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf 
 		Log:        notes,
 		Warn:       func(msg string) { fmt.Fprintln(e.stderr, "warning:", msg) },
 		OnEvent:    plog.onEvent,
+		Runtime:    courseRuntime,
 		Preflight: func(ctx context.Context, s *league.Spec) error {
 			refused, err := e.refusal(ctx, e.preflightCheck(ctx, launch, leagueCheckItems(s)), rf.broken)
 			broken.refused = refused

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"arena/agents/course"
 	"context"
 	"fmt"
 	"io"
@@ -92,19 +93,31 @@ func parseKV(items []string, what string) (map[string]string, error) {
 // playerNames gives each side a display name, telling apart two copies of
 // the same agent.
 func playerNames(a, b string) [2]string {
-	short := func(ref string) string {
-		ref = strings.TrimPrefix(ref, "builtin:")
-		if i := strings.LastIndexByte(ref, '/'); i >= 0 {
-			ref = ref[i+1:]
-		}
-		return ref
-	}
-	n := [2]string{short(a), short(b)}
+	n := [2]string{displayName(a), displayName(b)}
 	if n[0] == n[1] {
 		n[0] += "#1"
 		n[1] += "#2"
 	}
 	return n
+}
+
+// courseRuntime tells a course agent's runtime, for the profile's memory
+// rule.
+func courseRuntime(p referee.Player) engine.Runtime { return course.Runtime(p.Ref) }
+
+// displayName is an agent reference shortened for people: the last
+// element of its path, without the options of a reference that has one
+// ("course:/x/c424b?class=a.B" is "c424b"). A built-in's options stay, as
+// they are what tells two built-ins apart ("baseline?depth=3").
+func displayName(ref string) string {
+	if name, ok := strings.CutPrefix(ref, "builtin:"); ok {
+		return name
+	}
+	ref, _, _ = strings.Cut(ref, "?")
+	if i := strings.LastIndexByte(ref, '/'); i >= 0 {
+		ref = ref[i+1:]
+	}
+	return ref
 }
 
 // matchSetup checks what play and check share: the game, the number of
@@ -205,7 +218,7 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 	prog := newLeagueProgress(e.stderr, e.isTerminal())
 	notes := prog.wrap(out)
 	plog := newPenaltyLog(notes, o.quiet, o.records)
-	ref := &referee.Referee{Launch: launch, OnEvent: plog.onEvent}
+	ref := &referee.Referee{Launch: launch, OnEvent: plog.onEvent, Runtime: courseRuntime}
 	parallel := o.parallel
 	if parallel <= 0 {
 		parallel = max(1, runtime.NumCPU()/2)

@@ -52,15 +52,16 @@ func defaultEnv() *env {
 		launcher: &host.Launcher{
 			Self:     []string{agentBin, agents.HostArg},
 			Builtins: builtin.Names(),
-			// Course agents' folders are shown inside their sandboxes,
-			// COMP424 repositories compiled by the arena first.
-			Prepare: course.Prepare,
 		},
 		isTerminal: func() bool { return isTerminal(os.Stderr) },
 		// Lua scripts are compiled before any game, so a syntax error is
 		// reported as file:line at once.
 		preflight: []func(ref string) error{lua.CheckRef, builtin.CheckRef},
 	}
+	// Course agents' folders are shown inside their sandboxes, COMP424
+	// repositories compiled by the arena first, the compile told where
+	// the command's progress goes.
+	e.launcher.Prepare = course.Preparer{Progress: e.stderr}.Prepare
 	// The one notice that agents run unsandboxed goes wherever the
 	// command's errors go.
 	e.launcher.Notify = func(msg string) { fmt.Fprintln(e.stderr, msg) }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"arena/agents/course"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -49,7 +50,7 @@ See docs/cluster.md.`,
 				return err
 			}
 			w := &cluster.Worker{
-				URL: url, Registry: e.registry, Launch: referee.HostLauncher(e.launcher), Slots: pool,
+				URL: url, Registry: e.registry, Launch: referee.HostLauncher(e.launcher), Runtime: course.Runtime, Slots: pool,
 				Concurrency: concurrency, AgentDir: agentDir, Machine: cluster.ThisMachine(name, pool.Size()),
 				Log: cmd.OutOrStdout(),
 			}

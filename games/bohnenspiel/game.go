@@ -53,6 +53,11 @@ func (Game) Profile(p engine.Params) (engine.Profile, error) {
 		FirstMoveLimit: firstMove,
 		Cushion:        time.Second,
 		MemoryMB:       520,
+		// The course's launch configurations gave each client JVM
+		// -Xms520m -Xmx520m; the JVM's OutOfMemoryError was the only
+		// memory failure (rules §8.4).
+		JVMHeapMB:     520,
+		JVMHeadroomMB: 1024,
 		// The course gave agents no separate start-up allowance; their first
 		// move's 30 s covered loading, so start-up gets the same.
 		StartupTimeout: firstMove,

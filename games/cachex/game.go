@@ -96,6 +96,11 @@ func (Game) Profile(p engine.Params) (engine.Profile, error) {
 		Budget:      time.Duration(n*n) * time.Second,
 		BudgetGrace: 5 * time.Second,
 		MemoryMB:    100,
+		// The referee measured VmPeak above the size after imports
+		// against 2 × 100 MB shared by both players: one player alone
+		// could use all of it (rules §8.4, docs/games/cachex.md).
+		PythonPeakMB:    200,
+		PythonCeilingMB: 2048,
 		// Start-up CPU counts against the budget; this is only a hang guard.
 		StartupTimeout: 30 * time.Second,
 		// The course started every student agent afresh for each game.

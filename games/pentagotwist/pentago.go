@@ -64,6 +64,11 @@ func (g Game) Profile(p engine.Params) (engine.Profile, error) {
 		FirstMoveLimit: 30 * time.Second,
 		Cushion:        time.Second,
 		MemoryMB:       520,
+		// Autoplay started each client JVM with -Xms520m -Xmx520m and the
+		// server limited nothing: the JVM's OutOfMemoryError was the
+		// only memory failure (rules §8.6).
+		JVMHeapMB:      520,
+		JVMHeadroomMB:  1024,
 		StartupTimeout: 30 * time.Second,
 		// The course started every student agent afresh for each game.
 		Processes: engine.ProcessesBuiltin,

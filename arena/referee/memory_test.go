@@ -1,0 +1,121 @@
+package referee_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"arena/arena/referee"
+	"arena/engine"
+	"arena/games/bohnenspiel"
+	"arena/plugins/host"
+	"arena/plugins/protocol"
+)
+
+// startSpy records the start options its agent was given.
+type startSpy struct {
+	*fakeAgent
+	options map[string]string
+}
+
+func (s *startSpy) Start(ctx context.Context, info protocol.StartInfo) error {
+	s.options = info.Options
+	return s.fakeAgent.Start(ctx, info)
+}
+
+// TestMemoryRuleFollowsTheRuntime: under COMP424 a course JVM is started
+// under a tree ceiling of heap + headroom and told its heap; an SDK agent
+// in the same game keeps the 520 MiB resident rule; the course JVM's
+// breach of its ceiling is recorded as such.
+func TestMemoryRuleFollowsTheRuntime(t *testing.T) {
+	prof := comp424(t)
+	clk := newReplyClock(time.Unix(1000, 0))
+	spies := [2]*startSpy{
+		{fakeAgent: &fakeAgent{clk: clk, steps: []step{{}, {breach: true}}, mem: make(chan struct{})}},
+		{fakeAgent: &fakeAgent{clk: clk, mem: make(chan struct{})}},
+	}
+	var limits [2]int
+	r := &referee.Referee{
+		Clock: clk,
+		Launch: func(_ context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
+			seat := int(p.Ref[0] - '0')
+			limits[seat] = o.MemoryMB
+			return spies[seat], nil
+		},
+		Runtime: func(p referee.Player) engine.Runtime {
+			if p.Ref == "0" {
+				return engine.RuntimeCourseJVM
+			}
+			return engine.RuntimeNative
+		},
+	}
+	rec, err := r.Play(context.Background(), referee.Match{
+		ID: t.Name(), Game: bohnenspiel.Game{}, Profile: prof, Seed: 3,
+		Players: [2]referee.Player{{Name: "jvm", Ref: "0", Options: map[string]string{engine.OptionJVMHeapMB: "4096", "own": "x"}}, {Name: "sdk", Ref: "1"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if limits != [2]int{520 + 1024, 520} {
+		t.Fatalf("tree limits %v, want [1544 520]", limits)
+	}
+	// The profile's heap wins over a player's option; the player's own
+	// options are kept.
+	if o := spies[0].options; o[engine.OptionJVMHeapMB] != "520" || o["own"] != "x" {
+		t.Fatalf("JVM start options %v", o)
+	}
+	if o := spies[1].options; len(o) != 0 {
+		t.Fatalf("SDK agent start options %v, want none", o)
+	}
+	var ev []string
+	for _, e := range rec.Events {
+		ev = append(ev, e.Kind+": "+e.Detail)
+	}
+	if len(rec.Events) == 0 || rec.Events[0].Kind != string(engine.FailMemory) ||
+		!strings.Contains(rec.Events[0].Detail, "1544 MiB safety ceiling of a JVM with a 520 MiB heap") {
+		t.Fatalf("events %q", ev)
+	}
+}
+
+// TestSpaceBreachOnlyFromCoursePython: a course Python agent's report that
+// it passed the course's space limit is a memory loss with the course's
+// reason; the same text from an agent not under that rule is an agent
+// error, so no agent can choose its verdict.
+func TestSpaceBreachOnlyFromCoursePython(t *testing.T) {
+	for _, rt := range []engine.Runtime{engine.RuntimeCoursePython, engine.RuntimeNative} {
+		prof := cpuProfile()
+		prof.PythonPeakMB, prof.PythonCeilingMB = 200, 2048
+		prof.Reasons[engine.FailMemory] = "player {player} exceeded space limit"
+		clk := newReplyClock(time.Unix(1000, 0))
+		breach := &protocol.AgentError{Message: engine.SpaceBreach + "peak 250 MiB above the size after imports"}
+		agents := [2]*fakeAgent{
+			{clk: clk, steps: []step{{}, {err: breach}}, mem: make(chan struct{})},
+			{clk: clk, mem: make(chan struct{})},
+		}
+		r := &referee.Referee{
+			Clock:  clk,
+			Launch: seatLauncher(agents[0], agents[1]),
+			Runtime: func(p referee.Player) engine.Runtime {
+				if p.Ref == "0" {
+					return rt
+				}
+				return engine.RuntimeNative
+			},
+		}
+		rec, err := r.Play(context.Background(), referee.Match{ID: t.Name(), Game: bohnenspiel.Game{}, Profile: prof, Seed: 3, Players: fakeSeats})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := engine.FailMemory
+		if rt == engine.RuntimeNative {
+			want = engine.FailError
+		}
+		if len(rec.Events) == 0 || rec.Events[0].Kind != string(want) || rec.Result.Forfeit != string(want) {
+			t.Fatalf("%q: events %+v result %+v, want %s", rt, rec.Events, rec.Result, want)
+		}
+		if rt == engine.RuntimeCoursePython && (rec.Result.Reason != "player 1 exceeded space limit" || !strings.Contains(rec.Events[0].Detail, "250 MiB")) {
+			t.Fatalf("result %+v, event %+v", rec.Result, rec.Events[0])
+		}
+	}
+}
