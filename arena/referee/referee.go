@@ -409,11 +409,11 @@ func (g *game) turn(ctx context.Context, seat int) error {
 			req.View = view
 		}
 	}
-	cpuBefore, cpuErr := time.Duration(0), errNotSent
+	before := usageReading{err: errNotSent}
 	sent := func() {
-		cpuBefore, cpuErr = h.CPUTime()
-		if cpuErr == nil {
-			g.settle(seat, cpuBefore) // moving again: the same instant ends its last move
+		before = g.readUsage(h)
+		if before.err == nil {
+			g.settle(seat, before.cpu) // moving again: the same instant ends its last move
 		}
 		g.settleCPU(1 - seat)
 	}
@@ -425,7 +425,7 @@ func (g *game) turn(ctx context.Context, seat int) error {
 		elapsed := g.clk.Now().Sub(start)
 		detail := fmt.Sprintf("no reply within %v (waited %v)", hard, elapsed.Round(time.Millisecond))
 		// Measured before a restart kills the process and its CPU count.
-		ev := g.evidence(h, elapsed, cpuBefore, cpuErr)
+		ev := g.evidence(h, elapsed, limit, before)
 		defer g.attach(len(g.rec.Events), ev)
 		if g.prof.PenaltyFor(engine.FailTimeout) != engine.Loss {
 			// The agent may still be thinking about this request; a
@@ -455,7 +455,7 @@ func (g *game) turn(ctx context.Context, seat int) error {
 	} else {
 		verdict := g.perMv.Judge(first, elapsed)
 		if verdict == clock.Late || verdict == clock.Over {
-			defer g.attach(len(g.rec.Events), g.evidence(h, elapsed, cpuBefore, cpuErr))
+			defer g.attach(len(g.rec.Events), g.evidence(h, elapsed, limit, before))
 		}
 		switch verdict {
 		case clock.Late:
@@ -502,8 +502,8 @@ func (g *game) turn(ctx context.Context, seat int) error {
 		return nil
 	}
 	g.apply(seat, mv, record.SourceAgent, wall)
-	if cpuErr == nil {
-		g.cpuDue[seat] = pendingCPU{due: true, launch: g.launched[seat], move: len(g.rec.Moves) - 1, before: cpuBefore}
+	if before.err == nil {
+		g.cpuDue[seat] = pendingCPU{due: true, launch: g.launched[seat], move: len(g.rec.Moves) - 1, before: before.cpu}
 		if afterOK {
 			// The budget's reading, taken before the move's notifications:
 			// what the agent does with its own move's is not its move.
