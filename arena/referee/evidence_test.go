@@ -111,24 +111,32 @@ func TestLateMoveWithoutRunQueueIsNotContention(t *testing.T) {
 	clk := newReplyClock(time.Unix(1000, 0))
 	a := cpuOnly{&fakeAgent{clk: clk, steps: []step{{think: time.Second}, {think: 1200 * ms, wait: time.Second}}, mem: make(chan struct{})}}
 	b := &fakeAgent{clk: clk, mem: make(chan struct{})}
-	r := &referee.Referee{
-		Clock:  clk,
-		Sample: func() (slots.Sample, bool) { return slots.Sample{Load: 9, Runnable: 9, CPUs: 2}, true },
-		Launch: seatLauncher(a, b),
-	}
-	rec, err := r.Play(context.Background(), referee.Match{
-		ID: t.Name(), Game: bohnenspiel.Game{}, Profile: comp424(t), Seed: 3,
-		Players: [2]referee.Player{{Name: "a", Ref: "0"}, {Name: "b", Ref: "1"}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec := playSeats(t, clk, slots.Sample{Load: 9, Runnable: 9, CPUs: 2}, a, b)
 	if len(rec.Events) == 0 || rec.Events[0].Evidence == nil {
 		t.Fatalf("events %+v", rec.Events)
 	}
 	if ev := rec.Events[0].Evidence; ev.RunQueueMS != nil || ev.PossiblyContention {
 		t.Fatalf("evidence %+v without a run-queue reading", ev)
 	}
+}
+
+// playSeats plays a Bohnenspiel game under COMP424's profile between
+// seatLauncher's handles a and b, with the machine's load fixed to smp.
+func playSeats(t *testing.T, clk *replyClock, smp slots.Sample, a, b referee.Handle) *record.Game {
+	t.Helper()
+	r := &referee.Referee{
+		Clock:  clk,
+		Sample: func() (slots.Sample, bool) { return smp, true },
+		Launch: seatLauncher(a, b),
+	}
+	rec, err := r.Play(context.Background(), referee.Match{
+		ID: t.Name(), Game: bohnenspiel.Game{}, Profile: comp424(t), Seed: 3,
+		Players: fakeSeats,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
 }
 
 // cpuOnly hides a fake agent's run-queue reading.
@@ -196,18 +204,7 @@ func TestMovesRecordTheirCPUFromTheSentRequest(t *testing.T) {
 	steps := []step{{cpu: 30 * ms}, {cpu: 7 * ms}, {cpu: 12 * ms}}
 	a := sendingAgent{&fakeAgent{clk: clk, steps: steps, mem: make(chan struct{})}, 5 * ms}
 	b := sendingAgent{&fakeAgent{clk: clk, mem: make(chan struct{})}, 5 * ms}
-	r := &referee.Referee{
-		Clock:  clk,
-		Sample: func() (slots.Sample, bool) { return slots.Sample{Load: 0.1, CPUs: 2}, true },
-		Launch: seatLauncher(a, b),
-	}
-	rec, err := r.Play(context.Background(), referee.Match{
-		ID: t.Name(), Game: bohnenspiel.Game{}, Profile: comp424(t), Seed: 3,
-		Players: [2]referee.Player{{Name: "a", Ref: "0"}, {Name: "b", Ref: "1"}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec := playSeats(t, clk, slots.Sample{Load: 0.1, CPUs: 2}, a, b)
 	var got [2][]float64
 	for _, m := range rec.Moves {
 		if m.Source != record.SourceAgent {
