@@ -180,8 +180,12 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 	if err := otherLeagues(ctx, st, s); err != nil {
 		return err
 	}
+	rps := map[string]*replays{}
+	for _, l := range s.Leagues {
+		rps[l.Name] = newReplays(s.Config.MachineReplays)
+	}
 	if opt.ReplayLate {
-		if err := dropContended(ctx, st, s, logw); err != nil {
+		if err := dropContended(ctx, st, s, rps, logw); err != nil {
 			return err
 		}
 	}
@@ -291,7 +295,7 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 	var runErr error
 	for _, p := range plans {
 		describe(logw, p.l, len(p.sched), len(p.sched)-len(p.pending), opt.Remote != nil)
-		if err := runLeague(ctx, st, jnl, p.l, p.pending, p.games, opt, logw, prog); err != nil {
+		if err := playWithReplays(ctx, st, jnl, p.l, p.pending, p.games, opt, logw, prog, rps[p.l.Name]); err != nil {
 			runErr = err
 			break
 		}
@@ -494,7 +498,7 @@ func (t *tally) leader() string {
 }
 
 // runLeague plays one league's pending games.
-func runLeague(ctx context.Context, st results.Store, jnl *journal, l *League, pending []results.Match, stored []results.Game, opt RunOptions, logw io.Writer, prog *Progress) error {
+func runLeague(ctx context.Context, st results.Store, jnl *journal, l *League, pending []results.Match, stored []results.Game, opt RunOptions, logw io.Writer, prog *Progress, rp *replays) error {
 	prog.League = l.Name
 	t := newTally(l)
 	var ab []results.Game // light copies for the SPRT
@@ -664,6 +668,16 @@ func runLeague(ctx context.Context, st results.Store, jnl *journal, l *League, p
 			// the games before it, and the league holds exactly those.
 			continue
 		}
+		// A verdict the machine caused is not published: the game is
+		// played again after this pass (a remote result is acknowledged
+		// and kept; its worker's slot is its own).
+		if opt.Remote == nil && lctx.Err() == nil {
+			if why := rp.hold(o.m, o.rec); why != "" {
+				fmt.Fprintf(logw, "  game %s withheld, to be played again: %s\n", o.m.ID, why)
+				continue
+			}
+		}
+		rp.stamp(o.m.ID, o.rec)
 		// A finished game is stored even when the run is being
 		// interrupted: it is complete, and replaying it would waste it.
 		added, err := out.add(context.WithoutCancel(ctx), o.rec)
@@ -794,8 +808,10 @@ type gameDeleter interface {
 	DeleteGames(ctx context.Context, league string, ids []string) (int, error)
 }
 
-// dropContended deletes the games with a move marked possibly contention.
-func dropContended(ctx context.Context, st results.Store, s *Spec, logw io.Writer) error {
+// dropContended deletes the games with a move marked possibly contention,
+// noting each in its league's replays so that the new play's record lists
+// the deleted one.
+func dropContended(ctx context.Context, st results.Store, s *Spec, rps map[string]*replays, logw io.Writer) error {
 	del, ok := st.(gameDeleter)
 	if !ok {
 		return errors.New("replay-late: the results store cannot delete games")
@@ -807,8 +823,9 @@ func dropContended(ctx context.Context, st results.Store, s *Spec, logw io.Write
 		}
 		var ids []string
 		for _, g := range games {
-			if g.Record.Contention(0)+g.Record.Contention(1) > 0 {
+			if why := g.Record.MachineCaused(); why != "" {
 				ids = append(ids, g.Match.ID)
+				rps[l.Name].dropped(g, "league replay-late: "+why)
 			}
 		}
 		if len(ids) == 0 {

@@ -182,6 +182,9 @@ func Load(file string, opt Options) (*Spec, error) {
 	if c.Concurrency < 0 {
 		return nil, ld.errorf("concurrency", "%d: want 0 (automatic) or more", c.Concurrency)
 	}
+	if c.MachineReplays < 0 {
+		return nil, ld.errorf("machine_replays", "%d: want 0 (never play a game again) or more", c.MachineReplays)
+	}
 	switch c.Isolation {
 	case "auto", "required", "off":
 	default:

@@ -141,6 +141,29 @@ type Game struct {
 	// Worker is the machine that played the game, for games played by a
 	// cluster worker (arena worker).
 	Worker *Worker `json:"worker,omitempty"`
+	// Replays are the earlier plays of this game that a league did not
+	// publish, oldest first, each with the reason it was played again.
+	Replays []Replay `json:"replays,omitempty"`
+}
+
+// Replay is one play of a game that a league withheld and played again.
+type Replay struct {
+	Started time.Time `json:"started"` // when the withheld play began
+	Reason  string    `json:"reason"`  // why it was played again
+}
+
+// MachineCaused says which verdict of the game the machine caused (the
+// first event marked possibly contention), for humans; "" when none.
+func (g *Game) MachineCaused() string {
+	for _, e := range g.Events {
+		ev := e.Evidence
+		if ev == nil || !ev.PossiblyContention {
+			continue
+		}
+		return fmt.Sprintf("ply %d, %s (seat %d): %s after %.0f ms against the %.0f ms limit, %.0f ms of it waiting for a CPU: the machine was too busy for a fair verdict",
+			e.Ply, g.Agents[e.Seat].Name, e.Seat, e.Kind, ev.WallMS, ev.LimitMS, *ev.RunQueueMS)
+	}
+	return ""
 }
 
 // Worker describes the machine a cluster worker played a game on.
