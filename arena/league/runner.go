@@ -513,41 +513,7 @@ func runLeague(ctx context.Context, st results.Store, jnl *journal, l *League, p
 		}
 		return nil
 	}
-	launch := map[string]string{}
-	players := map[string]referee.Player{}
-	reusable := map[string]bool{}
-	for _, a := range l.Agents {
-		launch[a.Name] = a.Launch
-		players[a.Name] = referee.Player{Name: a.Name, Ref: a.Ref, Options: a.Options, Hash: a.Hash}
-		reusable[a.Name] = !opt.NoReuse && Reusable(a, l.Profile.ProcessRule())
-	}
-	direct := func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
-		// Records keep the reference as written; the launcher gets the
-		// resolved one.
-		p.Ref = launch[p.Name]
-		return opt.Launch(ctx, p, o)
-	}
-	slotPool := opt.Slots
-	if l.Profile.Time != engine.PerMove {
-		slotPool = nil
-	}
-	// Each worker has its own referee and pool of kept processes.
-	newWorker := func() (*referee.Referee, *pool) {
-		pl := newPool(direct)
-		return &referee.Referee{Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
-			if reusable[p.Name] {
-				return pl.get(ctx, p, o)
-			}
-			return direct(ctx, p, o)
-		}, OnEvent: opt.OnEvent, Sample: opt.Sample}, pl
-	}
-	play := func(ctx context.Context, ref *referee.Referee, pl *pool, m referee.Match, sm results.Match) (*record.Game, func() error, error) {
-		if opt.Remote != nil {
-			return opt.Remote.Play(ctx, l, sm)
-		}
-		rec, err := PlayPinned(ctx, slotPool, *ref, m, pl.pinned)
-		return rec, nil, err
-	}
+	lp := newLeaguePlayers(l, opt)
 	if opt.Remote != nil {
 		have := map[string]bool{}
 		for _, g := range stored {
@@ -562,12 +528,6 @@ func runLeague(ctx context.Context, st results.Store, jnl *journal, l *League, p
 	// exactly the games stored, and a game cut short is never stored.
 	lctx, decide := context.WithCancel(ctx)
 	defer decide()
-	type outcome struct {
-		m      results.Match
-		rec    *record.Game
-		commit func() error // acknowledges a remote result once stored
-		err    error
-	}
 	jobs := make(chan results.Match)
 	outs := make(chan outcome)
 	stop := make(chan struct{})
@@ -584,21 +544,7 @@ func runLeague(ctx context.Context, st results.Store, jnl *journal, l *League, p
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ref, pl := newWorker()
-			defer pl.close()
-			for m := range jobs {
-				rec, commit, err := play(lctx, ref, pl, referee.Match{
-					ID: m.ID, Game: l.Game, Params: l.Params, Profile: l.Profile.Clone(), Overrides: l.Overrides,
-					Players: [2]referee.Player{players[m.Seats[0]], players[m.Seats[1]]}, Seed: m.Seed,
-				}, m)
-				if rec != nil {
-					for seat := range 2 {
-						rec.Agents[seat].Process = pl.process(m.Seats[seat])
-					}
-				}
-				pl.endGame()
-				outs <- outcome{m, rec, commit, err}
-			}
+			lp.work(lctx, jobs, outs)
 		}()
 	}
 	go func() {
@@ -733,6 +679,84 @@ drained:
 		return err
 	}
 	return firstErr
+}
+
+// outcome is one match played by a worker of a league's pass.
+type outcome struct {
+	m      results.Match
+	rec    *record.Game
+	commit func() error // acknowledges a remote result once stored
+	err    error
+}
+
+// leaguePlayers plays one league's matches: its entrants as the referee
+// sees them, and how each worker launches and keeps their processes.
+type leaguePlayers struct {
+	l        *League
+	opt      RunOptions
+	launch   map[string]string // the resolved reference, by entrant
+	players  map[string]referee.Player
+	reusable map[string]bool
+	slots    *slots.Pool // nil unless moves are timed by the wall clock
+}
+
+func newLeaguePlayers(l *League, opt RunOptions) *leaguePlayers {
+	lp := &leaguePlayers{l: l, opt: opt, launch: map[string]string{}, players: map[string]referee.Player{}, reusable: map[string]bool{}, slots: opt.Slots}
+	for _, a := range l.Agents {
+		lp.launch[a.Name] = a.Launch
+		lp.players[a.Name] = referee.Player{Name: a.Name, Ref: a.Ref, Options: a.Options, Hash: a.Hash}
+		lp.reusable[a.Name] = !opt.NoReuse && Reusable(a, l.Profile.ProcessRule())
+	}
+	if l.Profile.Time != engine.PerMove {
+		lp.slots = nil
+	}
+	return lp
+}
+
+// direct launches a fresh process. Records keep the reference as written;
+// the launcher gets the resolved one.
+func (lp *leaguePlayers) direct(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
+	p.Ref = lp.launch[p.Name]
+	return lp.opt.Launch(ctx, p, o)
+}
+
+// newWorker gives a worker its own referee and pool of kept processes.
+func (lp *leaguePlayers) newWorker() (*referee.Referee, *pool) {
+	pl := newPool(lp.direct)
+	return &referee.Referee{Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
+		if lp.reusable[p.Name] {
+			return pl.get(ctx, p, o)
+		}
+		return lp.direct(ctx, p, o)
+	}, OnEvent: lp.opt.OnEvent, Sample: lp.opt.Sample}, pl
+}
+
+// work is one worker: it plays the matches from jobs until it closes,
+// sending each outcome.
+func (lp *leaguePlayers) work(ctx context.Context, jobs <-chan results.Match, outs chan<- outcome) {
+	ref, pl := lp.newWorker()
+	defer pl.close()
+	l := lp.l
+	for m := range jobs {
+		rm := referee.Match{
+			ID: m.ID, Game: l.Game, Params: l.Params, Profile: l.Profile.Clone(), Overrides: l.Overrides,
+			Players: [2]referee.Player{lp.players[m.Seats[0]], lp.players[m.Seats[1]]}, Seed: m.Seed,
+		}
+		var o outcome
+		if lp.opt.Remote != nil {
+			o.rec, o.commit, o.err = lp.opt.Remote.Play(ctx, l, m)
+		} else {
+			o.rec, o.err = PlayPinned(ctx, lp.slots, *ref, rm, pl.pinned)
+		}
+		if o.rec != nil {
+			for seat := range 2 {
+				o.rec.Agents[seat].Process = pl.process(m.Seats[seat])
+			}
+		}
+		pl.endGame()
+		o.m = m
+		outs <- o
+	}
 }
 
 // Remote plays a league's matches elsewhere (arena/cluster). The runner
