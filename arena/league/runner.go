@@ -547,25 +547,7 @@ func runLeague(ctx context.Context, st results.Store, jnl *journal, l *League, p
 			lp.work(lctx, jobs, outs)
 		}()
 	}
-	go func() {
-		defer close(jobs)
-		for _, m := range pending {
-			select {
-			case <-stop:
-				return
-			case <-lctx.Done():
-				return
-			default:
-			}
-			select {
-			case jobs <- m:
-			case <-stop:
-				return
-			case <-lctx.Done():
-				return
-			}
-		}
-	}()
+	go feedJobs(lctx, pending, jobs, stop)
 	go func() { wg.Wait(); close(outs) }()
 
 	var firstErr error
@@ -653,16 +635,12 @@ func runLeague(ctx context.Context, st results.Store, jnl *journal, l *League, p
 		prog.Stopped = false
 		if l.Format == AB && !decided {
 			ab = append(ab, results.Game{Match: o.m, Record: &record.Game{Agents: o.rec.Agents, Result: o.rec.Result}})
-			pairs, llr, lo, hi, d := sprtOf(l.SPRT, l.Agents[0].Name, ab)
-			if d != ratings.Continue {
+			if unplayed := len(pending) - finished; sprtDecided(l, ab, unplayed, logw) {
 				decided = true
 				halt()
 				decide()
-				unplayed := len(pending) - finished
 				prog.Total -= unplayed
 				prog.Stopped = true
-				fmt.Fprintf(logw, "\nSPRT decided: %s (LLR %.2f, bounds [%.2f, %.2f], %d pairs); the other %d game(s) are not played\n",
-					d, llr, lo, hi, pairs, unplayed)
 			}
 		}
 		if opt.OnGame != nil {
@@ -679,6 +657,40 @@ drained:
 		return err
 	}
 	return firstErr
+}
+
+// feedJobs hands the pending matches to the workers until they are all
+// taken, stop is closed or ctx is done; then it closes jobs.
+func feedJobs(ctx context.Context, pending []results.Match, jobs chan<- results.Match, stop <-chan struct{}) {
+	defer close(jobs)
+	for _, m := range pending {
+		select {
+		case <-stop:
+			return
+		case <-ctx.Done():
+			return
+		default:
+		}
+		select {
+		case jobs <- m:
+		case <-stop:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// sprtDecided runs an ab league's SPRT over its games and, when the test
+// decides, says so with the games left unplayed.
+func sprtDecided(l *League, ab []results.Game, unplayed int, logw io.Writer) bool {
+	pairs, llr, lo, hi, d := sprtOf(l.SPRT, l.Agents[0].Name, ab)
+	if d == ratings.Continue {
+		return false
+	}
+	fmt.Fprintf(logw, "\nSPRT decided: %s (LLR %.2f, bounds [%.2f, %.2f], %d pairs); the other %d game(s) are not played\n",
+		d, llr, lo, hi, pairs, unplayed)
+	return true
 }
 
 // outcome is one match played by a worker of a league's pass.
