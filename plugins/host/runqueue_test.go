@@ -143,3 +143,22 @@ func TestUsageSeesAStarvedAgentWaitNotASleepingOne(t *testing.T) {
 		t.Fatalf("sleeping agent waited %v, starved %v", gotSleeper, gotStarved)
 	}
 }
+
+// The cost of a move's reading with and without the run-queue delay, on
+// this test process (a Go program's handful of threads).
+func BenchmarkTreeSamplerReading(b *testing.B) {
+	for _, r := range []struct {
+		name string
+		r    reading
+	}{{"cpu", reading{}}, {"cpu+runqueue", reading{delay: true}}} {
+		b.Run(r.name, func(b *testing.B) {
+			s := newTreeSampler(os.Getpid())
+			defer s.close()
+			for b.Loop() {
+				if _, err := s.sample(r.r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
