@@ -87,8 +87,9 @@ func hog(t *testing.T, cpu, n int, stop *atomic.Bool) {
 	}
 }
 
-// A busy agent on a CPU shared with three busy threads waits on the run
-// queue about three quarters of the time; a sleeping agent on the same CPU
+// A busy agent on a CPU shared with three busy threads (and here a second
+// busy agent, read by the sandbox's reader) waits on the run
+// queue most of the time; a sleeping agent on the same CPU
 // waits for nothing. (The kernel adds a wait to schedstat when the thread
 // gets the CPU, so the starved agent is given an equal share, not a nice
 // 19 one: it then runs every few milliseconds and its waits are counted.) The check is on the delays relative to each other and to
@@ -110,8 +111,11 @@ func TestUsageSeesAStarvedAgentWaitNotASleepingOne(t *testing.T) {
 	if cpu < 0 {
 		t.Skip("no CPU in this process's affinity")
 	}
+	starvedPid := strconv.Itoa(startPinned(t, cpu, "sh", "-c", "while :; do :; done").Process.Pid)
 	starved := newTreeSampler(startPinned(t, cpu, "sh", "-c", "while :; do :; done").Process.Pid)
 	defer starved.close()
+	// The sandbox's reader, through a /proc (here the host's) by pid.
+	ns := hostProcSampler(t)
 	sleepCmd := startPinned(t, cpu, "sleep", "60")
 	sleeper := newTreeSampler(sleepCmd.Process.Pid)
 	defer sleeper.close()
@@ -126,11 +130,11 @@ func TestUsageSeesAStarvedAgentWaitNotASleepingOne(t *testing.T) {
 		}
 		return u.RunQueue
 	}
-	s0, z0 := read(starved), read(sleeper)
+	s0, z0, n0 := read(starved), read(sleeper), ns.delay(starvedPid)
 	start := time.Now()
 	hog(t, cpu, 3, &stop)
 	time.Sleep(time.Second)
-	s1, z1 := read(starved), read(sleeper)
+	s1, z1, n1 := read(starved), read(sleeper), ns.delay(starvedPid)
 	wall := time.Since(start)
 	stop.Store(true)
 
@@ -138,6 +142,9 @@ func TestUsageSeesAStarvedAgentWaitNotASleepingOne(t *testing.T) {
 	t.Logf("over %v: starved agent waited %v on the run queue, sleeping agent %v", wall, gotStarved, gotSleeper)
 	if gotStarved < wall/4 {
 		t.Fatalf("starved agent waited %v of %v", gotStarved, wall)
+	}
+	if n1-n0 < wall/4 {
+		t.Fatalf("through the sandbox's reader, starved agent waited %v of %v", n1-n0, wall)
 	}
 	if gotSleeper > gotStarved/10 {
 		t.Fatalf("sleeping agent waited %v, starved %v", gotSleeper, gotStarved)
