@@ -321,6 +321,15 @@ func (h timed) Move(ctx context.Context, req protocol.MoveRequest) (string, erro
 	return text, err
 }
 
+// Usage passes the process's run-queue reading on (referee.UsageReader),
+// so that the check tells a late reply the machine caused as a league does.
+func (h timed) Usage() (cpu, runQueue time.Duration, err error) {
+	if u, ok := h.Handle.(referee.UsageReader); ok {
+		return u.Usage()
+	}
+	return 0, 0, referee.ErrNoRunQueue
+}
+
 type seen struct {
 	ev     record.Event
 	stderr string

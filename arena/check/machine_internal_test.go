@@ -1,10 +1,13 @@
 package check
 
 import (
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"arena/arena/record"
+	"arena/arena/referee"
 )
 
 // A late reply whose evidence puts it down to the machine is reported as
@@ -26,5 +29,28 @@ func TestMachineCausedReadsTheRecordsEvidence(t *testing.T) {
 	}
 	if got := machineCaused(rec, record.Event{Ply: 4, Seat: 1, Kind: "late"}); got != "" {
 		t.Fatalf("the other seat's event matched: %q", got)
+	}
+}
+
+// usageHandle is a Handle whose run-queue reading is fixed.
+type usageHandle struct{ referee.Handle }
+
+func (usageHandle) Usage() (time.Duration, time.Duration, error) {
+	return 2 * time.Second, time.Second, nil
+}
+
+// The check's timing wrapper keeps the process's run-queue reading
+// visible to the referee, and says so when there is none.
+func TestTimedPassesTheRunQueueReadingOn(t *testing.T) {
+	var h referee.Handle = timed{usageHandle{}, &tracker{}}
+	u, ok := h.(referee.UsageReader)
+	if !ok {
+		t.Fatal("the timing wrapper hides the run-queue reading")
+	}
+	if cpu, rq, err := u.Usage(); cpu != 2*time.Second || rq != time.Second || err != nil {
+		t.Fatalf("Usage() = %v, %v, %v", cpu, rq, err)
+	}
+	if _, _, err := (timed{Handle: nil, tr: &tracker{}}).Usage(); !errors.Is(err, referee.ErrNoRunQueue) {
+		t.Fatalf("without a reading: %v", err)
 	}
 }
