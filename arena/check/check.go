@@ -37,6 +37,10 @@ const (
 	CauseCrash       = "crash"            // the process died or hung up mid-game
 	CauseMemory      = "memory"           // over the profile's memory limit
 	CauseCPU         = "cpu-budget"       // over the game's CPU budget
+	// CauseMachine is a late reply or timeout the machine caused: the
+	// agent waited for a CPU long enough to explain it (record.Evidence).
+	// The check cannot judge the agent's time then.
+	CauseMachine = "machine-busy"
 )
 
 // DefaultOpponents are the agents a check plays against: a random mover
@@ -329,6 +333,15 @@ func (h timed) Move(ctx context.Context, req protocol.MoveRequest) (string, erro
 	return text, err
 }
 
+// Usage passes the process's run-queue reading on (referee.UsageReader),
+// so that the check tells a late reply the machine caused as a league does.
+func (h timed) Usage() (cpu, runQueue time.Duration, err error) {
+	if u, ok := h.Handle.(referee.UsageReader); ok {
+		return u.Usage()
+	}
+	return 0, 0, referee.ErrNoRunQueue
+}
+
 type seen struct {
 	ev     record.Event
 	stderr string
@@ -520,11 +533,28 @@ func (r *Report) addGame(c Config, n int, opp string, seat int, rec *record.Game
 		if stderr == "" {
 			stderr = rec.Stderr[seat]
 		}
+		detail := s.ev.Detail
+		if why := machineCaused(rec, s.ev); why != "" {
+			cause, detail = CauseMachine, detail+"; "+why
+		}
 		r.Problems = append(r.Problems, Problem{
-			Cause: cause, Game: n, Ply: s.ev.Ply, Penalty: s.ev.Penalty, Detail: s.ev.Detail, Reply: s.ev.Reply,
+			Cause: cause, Game: n, Ply: s.ev.Ply, Penalty: s.ev.Penalty, Detail: detail, Reply: s.ev.Reply,
 			Board: boardAt(c, rec, s.ev), Stderr: tailLines(stderr, 12),
 		})
 	}
+}
+
+// machineCaused says how long the agent waited for a CPU when the
+// record's evidence for ev (attached after the event was seen) puts its
+// verdict down to the machine; "" otherwise.
+func machineCaused(rec *record.Game, ev record.Event) string {
+	for _, e := range rec.Events {
+		if e.Ply != ev.Ply || e.Seat != ev.Seat || e.Kind != ev.Kind || !e.Evidence.Contended() {
+			continue
+		}
+		return fmt.Sprintf("it waited %.0f ms for a CPU: the machine was too busy for a fair verdict", *e.Evidence.RunQueueMS)
+	}
+	return ""
 }
 
 // causeOf maps a referee event kind to a check cause ("" for events that

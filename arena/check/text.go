@@ -21,6 +21,7 @@ var explain = map[string]string{
 	CauseCrash:       "the agent process died or hung up during a game",
 	CauseMemory:      "the agent went over the profile's memory limit and was killed",
 	CauseCPU:         "the agent used up the game's CPU budget",
+	CauseMachine:     "the machine was too busy for a fair verdict: the agent waited for a CPU long enough to explain a late reply; run the check again on a quieter machine",
 }
 
 // WriteText prints the report for people.

@@ -30,6 +30,8 @@ type leagueRun struct {
 	pts  map[string]float64 // stored match id -> the first seat's points
 	// decided is set once the SPRT has decided.
 	decided bool
+	// rp withholds the plays whose verdict the machine caused.
+	rp *replays
 }
 
 // outcome is one game's end as a worker saw it.
@@ -41,10 +43,10 @@ type outcome struct {
 }
 
 // runLeague plays a league's missing games, round after round.
-func runLeague(ctx context.Context, st results.Store, jnl *journal, p *plan, opt RunOptions, logw io.Writer, prog *Progress) error {
+func runLeague(ctx context.Context, st results.Store, jnl *journal, p *plan, opt RunOptions, logw io.Writer, prog *Progress, rp *replays) error {
 	l := p.l
 	prog.League = l.Name
-	r := &leagueRun{st: st, jnl: jnl, l: l, opt: opt, logw: logw, prog: prog, t: newTally(l), pts: p.pts}
+	r := &leagueRun{st: st, jnl: jnl, l: l, opt: opt, logw: logw, prog: prog, t: newTally(l), pts: p.pts, rp: rp}
 	for _, g := range p.games {
 		r.t.add(g.Record)
 		r.ab = append(r.ab, results.Game{Match: g.Match, Record: &record.Game{Agents: g.Record.Agents, Result: g.Record.Result}})
@@ -67,6 +69,14 @@ func runLeague(ctx context.Context, st results.Store, jnl *journal, p *plan, opt
 	for len(pending) > 0 {
 		if err := r.playBatch(ctx, pending); err != nil || r.decided {
 			return err
+		}
+		// Plays withheld because the machine caused a verdict are played
+		// again before the format hands out more: the next round may
+		// depend on them.
+		if again := rp.take(); len(again) > 0 {
+			fmt.Fprintf(logw, "league %s: playing again %d game(s) the machine was too busy to judge fairly\n", l.Name, len(again))
+			pending = again
+			continue
 		}
 		_, batch, err := l.Walk(r.pts)
 		if err != nil {
@@ -257,6 +267,16 @@ func (r *leagueRun) playBatch(ctx context.Context, pending []results.Match) erro
 			// the games before it, and the league holds exactly those.
 			continue
 		}
+		// A verdict the machine caused is not published: the game is
+		// played again after this batch (a remote result is acknowledged
+		// and kept; its worker's slot is its own).
+		if r.opt.Remote == nil && lctx.Err() == nil {
+			if why := r.rp.hold(o.m, o.rec); why != "" {
+				fmt.Fprintf(r.logw, "  game %s withheld, to be played again: %s\n", o.m.ID, why)
+				continue
+			}
+		}
+		r.rp.stamp(o.m.ID, o.rec)
 		// A finished game is stored even when the run is being
 		// interrupted: it is complete, and replaying it would waste it.
 		added, err := out.add(context.WithoutCancel(ctx), o.rec)

@@ -57,6 +57,11 @@ type Config struct {
 	// does not stop a league from resuming.
 	Isolation string   `mapstructure:"isolation" json:"-"`
 	AgentEnv  []string `mapstructure:"agent_env" json:"-"`
+	// MachineReplays bounds how often a game whose verdict the machine
+	// caused (record.Evidence) is withheld and played again; the play after
+	// the last is published whatever it holds. Out of the hash: it decides
+	// which plays are kept, not how a game is played.
+	MachineReplays int `mapstructure:"machine_replays" json:"-"`
 	// Cluster says where games are played, not how: out of the hash too.
 	Cluster ClusterConfig `mapstructure:"cluster" json:"-"`
 }

@@ -68,11 +68,7 @@ agents:
   - name: random
     agent: random
 `)
-	s, out := loadLeague(t, file)
-	pool, err := slots.New(t.TempDir(), s.Machine)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, out, pool := loadWithSlots(t, file)
 	var mu sync.Mutex
 	var warnings []string
 	started := false

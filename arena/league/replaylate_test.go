@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"arena/arena/league"
@@ -11,16 +12,19 @@ import (
 	"arena/arena/slots"
 )
 
-// A late move on a loaded machine, by an agent that used no CPU, is marked
-// possibly contention; the standings flag the agent; a ReplayLate run
-// deletes exactly those games and plays them again (here on an idle
-// machine, where the same late move is a plain late move), keeping the
-// others.
+// A late move whose agent waited for a CPU all along (scripted run-queue
+// readings, so that the machine's own load decides nothing) is marked
+// possibly contention; the standings flag the agent; with automatic
+// replays off, the game is published, and a ReplayLate run deletes exactly
+// those games and plays them again (here without the wait, where the same
+// late move is a plain late move), keeping the others, and the new plays'
+// records name the deleted ones.
 func TestReplayLateReplaysContendedGames(t *testing.T) {
 	file := writeFile(t, "late.yaml", `
 name: late
 game: bohnenspiel
 games_per_pairing: 2
+machine_replays: 0
 overrides:
   move-limit: 500ms
 agents:
@@ -31,15 +35,13 @@ agents:
   - name: random
     agent: random
 `)
-	s, out := loadLeague(t, file)
-	pool, err := slots.New(t.TempDir(), s.Machine)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, out, pool := loadWithSlots(t, file)
 	busy := func() (slots.Sample, bool) { return slots.Sample{Load: 9, Runnable: 9, CPUs: 2}, true }
 	idle := func() (slots.Sample, bool) { return slots.Sample{Load: 0.1, Runnable: 0, CPUs: 2}, true }
 	ctx := context.Background()
-	if err := league.Run(ctx, s, league.RunOptions{Launch: testLauncher(), Slots: pool, Sample: busy}); err != nil {
+	var starve atomic.Int64
+	starve.Store(1 << 30)
+	if err := league.Run(ctx, s, league.RunOptions{Launch: starvedLauncher(testLauncher(), "dozy", &starve), Slots: pool, Sample: busy}); err != nil {
 		t.Fatal(err)
 	}
 	before := storedGames(t, out, "late")
@@ -77,7 +79,8 @@ agents:
 	}
 
 	var log bytes.Buffer
-	if err := league.Run(ctx, s, league.RunOptions{Launch: testLauncher(), Slots: pool, Sample: idle, ReplayLate: true, Log: &log}); err != nil {
+	starve.Store(0)
+	if err := league.Run(ctx, s, league.RunOptions{Launch: starvedLauncher(testLauncher(), "dozy", &starve), Slots: pool, Sample: idle, ReplayLate: true, Log: &log}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(log.String(), "replaying 4 game(s)") {
@@ -95,8 +98,95 @@ agents:
 			if !g.Record.Started.After(before[i].Record.Started) {
 				t.Fatalf("game %s was not played again", g.Match.ID)
 			}
+			if r := g.Record.Replays; len(r) != 1 || !r[0].Started.Equal(before[i].Record.Started) || !strings.Contains(r[0].Reason, "replay-late") || !strings.Contains(r[0].Reason, "waiting for a CPU") {
+				t.Fatalf("game %s after replay lists its replays as %+v", g.Match.ID, r)
+			}
 		} else if !g.Record.Started.Equal(before[i].Record.Started) {
 			t.Fatalf("game %s without contention was replayed", g.Match.ID)
 		}
 	}
+}
+
+// runDozy runs a Bohnenspiel league of dozy against random at a 500 ms
+// move limit, with extra league-file lines, dozy's second moves starved
+// while starve is above zero (starvedLauncher); it returns the stored
+// games and the run's log.
+func runDozy(t *testing.T, name, extra string, starve int64) ([]results.Game, string) {
+	t.Helper()
+	file := writeFile(t, name+".yaml", "name: "+name+`
+game: bohnenspiel
+games_per_pairing: 2
+`+extra+`
+overrides:
+  move-limit: 500ms
+agents:
+  - name: dozy
+    agent: dozy
+  - name: random
+    agent: random
+`)
+	s, out, pool := loadWithSlots(t, file)
+	var left atomic.Int64
+	left.Store(starve)
+	var log bytes.Buffer
+	if err := league.Run(context.Background(), s, league.RunOptions{Launch: starvedLauncher(testLauncher(), "dozy", &left), Slots: pool, Log: &log}); err != nil {
+		t.Fatal(err)
+	}
+	games := storedGames(t, out, name)
+	if len(games) != 2 {
+		t.Fatalf("%d games stored, want 2", len(games))
+	}
+	return games, log.String()
+}
+
+// A game in which the machine caused a verdict is withheld and played
+// again once, later in the same run; the published play is the second,
+// and its record names the first and why it was not kept.
+func TestMachineCausedGameIsPlayedAgainOnce(t *testing.T) {
+	games, log := runDozy(t, "again", "", 1) // dozy's first game only
+	if !strings.Contains(log, "withheld, to be played again") || !strings.Contains(log, "playing again 1 game(s)") {
+		t.Fatalf("log does not name the replay:\n%s", log)
+	}
+	replayed := 0
+	for _, g := range games {
+		if g.Record.Contention(0)+g.Record.Contention(1) != 0 {
+			t.Fatalf("game %s published with a verdict the machine caused: %+v", g.Match.ID, g.Record.Events)
+		}
+		switch r := g.Record.Replays; len(r) {
+		case 0:
+		case 1:
+			replayed++
+			if !strings.Contains(r[0].Reason, "dozy") || !strings.Contains(r[0].Reason, "waiting for a CPU") || !r[0].Started.Before(g.Record.Started) {
+				t.Fatalf("game %s: replay %+v", g.Match.ID, r[0])
+			}
+		default:
+			t.Fatalf("game %s played %d times before", g.Match.ID, len(r))
+		}
+	}
+	if replayed != 1 {
+		t.Fatalf("%d games replayed, want 1", replayed)
+	}
+}
+
+// The replays are bounded: a game the machine spoils at every play is
+// withheld machine_replays times, then published with its verdict.
+func TestMachineReplaysAreBounded(t *testing.T) {
+	games, _ := runDozy(t, "bounded", "machine_replays: 1", 1<<30)
+	for _, g := range games {
+		if g.Record.Contention(0)+g.Record.Contention(1) != 1 || len(g.Record.Replays) != 1 {
+			t.Fatalf("game %s: %d replays, events %+v", g.Match.ID, len(g.Record.Replays), g.Record.Events)
+		}
+	}
+}
+
+// loadWithSlots loads a league file as loadLeague does, with a CPU slot
+// pool of its own.
+func loadWithSlots(t *testing.T, file string) (*league.Spec, string, *slots.Pool) {
+	t.Helper()
+	s, out := loadLeague(t, file)
+	pool, err := slots.New(t.TempDir(), s.Machine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, out, pool
 }

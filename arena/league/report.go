@@ -105,7 +105,7 @@ func (s *Standings) WriteText(w io.Writer) error {
 	}
 	for _, r := range s.Rows {
 		if r.Contention > 0 {
-			fmt.Fprintf(w, "%s: %d of its %d timeout(s) possibly contention (late while the machine was loaded, using little CPU); `arena league replay-late` replays those games\n",
+			fmt.Fprintf(w, "%s: %d of its %d timeout(s) possibly contention (late while waiting for a CPU long enough to explain it); `arena league replay-late` replays those games\n",
 				r.Agent, r.Contention, r.Timeout)
 		}
 	}

@@ -44,7 +44,7 @@ RANK  AGENT    GAMES  W  D  L  SCORE  ELO  95% CI        TIMEOUTS  ILLEGAL  CRAS
 3     gamma *  3      1  0  2  1      -    -             0         1        2
 (fit on 5 games)
 * 1 game(s) decided with a dead agent's turns skipped (the profile's dead-agent rule; ` + "`penalties: {dead: loss}`" + ` in the league file changes it): beta 1
-alpha: 1 of its 2 timeout(s) possibly contention (late while the machine was loaded, using little CPU); ` + "`arena league replay-late`" + ` replays those games
+alpha: 1 of its 2 timeout(s) possibly contention (late while waiting for a CPU long enough to explain it); ` + "`arena league replay-late`" + ` replays those games
 
 cross-table (row's points / games against column):
        alpha  beta   gamma

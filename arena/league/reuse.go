@@ -213,6 +213,17 @@ func (h *pooled) CPUTime() (time.Duration, error) {
 	return c - h.cpuBase, err
 }
 
+// Usage reads the process's CPU time for this game, as CPUTime, with the
+// run-queue delay of its threads (referee.UsageReader).
+func (h *pooled) Usage() (cpu, runQueue time.Duration, err error) {
+	u, ok := h.Handle.(referee.UsageReader)
+	if !ok {
+		return 0, 0, referee.ErrNoRunQueue
+	}
+	c, rq, err := u.Usage()
+	return c - h.cpuBase, rq, err
+}
+
 // Stderr is what the agent wrote during this game, as far as the kept
 // tail allows (when the tail overflowed, all of it).
 func (h *pooled) Stderr() string {

@@ -154,8 +154,12 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 	if err := otherLeagues(ctx, st, s); err != nil {
 		return err
 	}
+	rps := map[string]*replays{}
+	for _, l := range s.Leagues {
+		rps[l.Name] = newReplays(s.Config.MachineReplays)
+	}
 	if opt.ReplayLate {
-		if err := dropContended(ctx, st, s, logw); err != nil {
+		if err := dropContended(ctx, st, s, rps, logw); err != nil {
 			return err
 		}
 	}
@@ -180,7 +184,7 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 	var runErr error
 	for _, p := range plans {
 		describe(logw, p.l, p.total, p.kept, opt.Remote != nil)
-		if err := runLeague(ctx, st, jnl, p, opt, logw, prog); err != nil {
+		if err := runLeague(ctx, st, jnl, p, opt, logw, prog, rps[p.l.Name]); err != nil {
 			runErr = err
 			break
 		}
@@ -622,8 +626,10 @@ type gameDeleter interface {
 	DeleteGames(ctx context.Context, league string, ids []string) (int, error)
 }
 
-// dropContended deletes the games with a move marked possibly contention.
-func dropContended(ctx context.Context, st results.Store, s *Spec, logw io.Writer) error {
+// dropContended deletes the games with a verdict the machine caused,
+// noting each in its league's replays so that the new play's record lists
+// the deleted one.
+func dropContended(ctx context.Context, st results.Store, s *Spec, rps map[string]*replays, logw io.Writer) error {
 	del, ok := st.(gameDeleter)
 	if !ok {
 		return errors.New("replay-late: the results store cannot delete games")
@@ -635,8 +641,9 @@ func dropContended(ctx context.Context, st results.Store, s *Spec, logw io.Write
 		}
 		var ids []string
 		for _, g := range games {
-			if g.Record.Contention(0)+g.Record.Contention(1) > 0 {
+			if why := g.Record.MachineCaused(); why != "" {
 				ids = append(ids, g.Match.ID)
+				rps[l.Name].dropped(g, "league replay-late: "+why)
 			}
 		}
 		if len(ids) == 0 {

@@ -31,6 +31,7 @@ import (
 const (
 	MaxGamesPerPairing = 100_000
 	MaxConcurrency     = 1024
+	MaxMachineReplays  = 10
 )
 
 // Formats of a league.
@@ -443,6 +444,9 @@ func checkKeys(ld *loader, c Config) error {
 	}
 	if c.Concurrency < 0 || c.Concurrency > MaxConcurrency {
 		return ld.errorf("concurrency", "%d: want 0 (automatic) up to %d", c.Concurrency, MaxConcurrency)
+	}
+	if c.MachineReplays < 0 || c.MachineReplays > MaxMachineReplays {
+		return ld.errorf("machine_replays", "%d: want 0 (never play a game again) up to %d", c.MachineReplays, MaxMachineReplays)
 	}
 	switch c.Isolation {
 	case "auto", "required", "off":

@@ -57,7 +57,7 @@ type Row struct {
 	Skipped        int `json:"skipped_games"`
 	SkippedAgainst int `json:"skipped_against_games"`
 	// Contention counts the timeouts marked possibly contention: late
-	// while the machine was loaded and the agent used little CPU.
+	// while waiting for a CPU long enough to explain the overrun.
 	Contention int `json:"possibly_contention"`
 }
 

@@ -65,29 +65,38 @@ type Event struct {
 }
 
 // Evidence describes one late move: its wall time, the CPU time the
-// agent's processes used meanwhile, and the machine's load.
+// agent's processes used meanwhile, the time their threads waited for a
+// CPU, and the machine's load.
 type Evidence struct {
 	WallMS    float64  `json:"wall_ms"`
 	MoveCPUMS *float64 `json:"move_cpu_ms,omitempty"` // nil when it could not be measured
-	Load      float64  `json:"load"`                  // one-minute load average
-	Runnable  int      `json:"runnable"`              // tasks running or ready to run at the time
-	CPUs      int      `json:"cpus"`                  // CPUs the load is measured against
-	// PossiblyContention is set when the agent used well under its wall
-	// time in CPU while the machine had more work than CPUs: the move may
-	// have been late for want of a core rather than by the agent's doing.
+	// RunQueueMS is the time the agent's threads spent ready to run but
+	// waiting for a CPU during the move (the kernel's run-queue delay,
+	// summed over its threads); nil when it could not be read (an agent
+	// not in a process of its own, a profile not timed by the wall clock).
+	RunQueueMS *float64 `json:"run_queue_ms,omitempty"`
+	// LimitMS is the move's time limit the wall time was judged against,
+	// where RunQueueMS is set.
+	LimitMS  float64 `json:"limit_ms,omitempty"`
+	Load     float64 `json:"load"`     // one-minute load average
+	Runnable int     `json:"runnable"` // tasks running or ready to run at the time
+	CPUs     int     `json:"cpus"`     // CPUs the load is measured against
+	// PossiblyContention is set when the machine caused the verdict: the
+	// agent waited for a CPU long enough that, without the wait, its move
+	// would have been within the limit. A league replays such a game
+	// instead of publishing it.
 	PossiblyContention bool `json:"possibly_contention,omitempty"`
 }
 
-// Contended decides whether a late move looks like contention: CPU time
-// under three quarters of the wall time (a single-threaded agent thinking
-// uses about all of it) while the load average or the runnable tasks
-// exceeded the CPUs.
+// Contended decides whether the machine caused a late move: the agent's
+// threads waited for a CPU, and the wall time less that wait is within the
+// limit. An agent that slept or blocked waited for no CPU, however little
+// CPU it used, and is never taken for a victim of the machine.
 func (e *Evidence) Contended() bool {
-	if e == nil || e.MoveCPUMS == nil || e.WallMS <= 0 || e.CPUs <= 0 {
+	if e == nil || e.RunQueueMS == nil || *e.RunQueueMS <= 0 || e.LimitMS <= 0 {
 		return false
 	}
-	loaded := e.Load > float64(e.CPUs) || e.Runnable > e.CPUs
-	return loaded && *e.MoveCPUMS < 0.75*e.WallMS
+	return e.WallMS-*e.RunQueueMS <= e.LimitMS
 }
 
 // Contention counts seat's penalties marked possibly contention.
@@ -132,6 +141,29 @@ type Game struct {
 	// Worker is the machine that played the game, for games played by a
 	// cluster worker (arena worker).
 	Worker *Worker `json:"worker,omitempty"`
+	// Replays are the earlier plays of this game that a league did not
+	// publish, oldest first, each with the reason it was played again.
+	Replays []Replay `json:"replays,omitempty"`
+}
+
+// Replay is one play of a game that a league withheld and played again.
+type Replay struct {
+	Started time.Time `json:"started"` // when the withheld play began
+	Reason  string    `json:"reason"`  // why it was played again
+}
+
+// MachineCaused says which verdict of the game the machine caused (the
+// first event marked possibly contention), for humans; "" when none.
+func (g *Game) MachineCaused() string {
+	for _, e := range g.Events {
+		ev := e.Evidence
+		if ev == nil || !ev.PossiblyContention {
+			continue
+		}
+		return fmt.Sprintf("ply %d, %s (seat %d): %s after %.0f ms against the %.0f ms limit, %.0f ms of it waiting for a CPU: the machine was too busy for a fair verdict",
+			e.Ply, g.Agents[e.Seat].Name, e.Seat, e.Kind, ev.WallMS, ev.LimitMS, *ev.RunQueueMS)
+	}
+	return ""
 }
 
 // Worker describes the machine a cluster worker played a game on.

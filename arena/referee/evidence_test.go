@@ -44,11 +44,15 @@ func countedEvidenceMatch(t *testing.T, smp slots.Sample, a []step) (*record.Gam
 	return rec, int(reads.Load())
 }
 
+// The machine is held to blame for a late move only when the agent's
+// threads waited for a CPU long enough to explain the overrun: wall time
+// less run-queue delay within the limit (700 ms here; COMP424's 1 s cushion
+// makes a reply past 1.7 s a timeout). Neither the load nor the agent's CPU use
+// decides it: an agent that slept used no CPU and waited for none.
 func TestLateMoveEvidence(t *testing.T) {
 	ms := time.Millisecond
 	busy := slots.Sample{Load: 5.5, Runnable: 6, CPUs: 2}
 	idle := slots.Sample{Load: 0.2, Runnable: 0, CPUs: 2}
-	burst := slots.Sample{Load: 0.5, Runnable: 4, CPUs: 2} // the average lags; the instant count does not
 	cases := []struct {
 		name       string
 		smp        slots.Sample
@@ -56,18 +60,21 @@ func TestLateMoveEvidence(t *testing.T) {
 		kind       string
 		contention bool
 	}{
-		{"waiting for a core on a busy machine", busy, step{think: 900 * ms, cpu: 100 * ms}, "late", true},
-		{"a sudden burst of work", burst, step{think: 900 * ms, cpu: 100 * ms}, "late", true},
-		{"slow thinking on a busy machine", busy, step{think: 900 * ms, cpu: 880 * ms}, "late", false},
-		{"sleeping on an idle machine", idle, step{think: 900 * ms, cpu: 10 * ms}, "late", false},
-		{"past the cushion on a busy machine", busy, step{think: 1800 * ms, cpu: 50 * ms}, "timeout", true},
-		{"silent on a busy machine", busy, step{hang: true}, "timeout", true},
+		{"waiting for a core on a busy machine", busy, step{think: 1200 * ms, cpu: 100 * ms, wait: 1000 * ms}, "late", true},
+		{"waiting just the overrun", busy, step{think: 1200 * ms, cpu: 700 * ms, wait: 500 * ms}, "late", true},
+		{"waiting less than the overrun", busy, step{think: 1200 * ms, cpu: 700 * ms, wait: 499 * ms}, "late", false},
+		{"slow thinking on a busy machine", busy, step{think: 1200 * ms, cpu: 1180 * ms}, "late", false},
+		{"sleeping on a busy machine", busy, step{think: 1200 * ms, cpu: 10 * ms}, "late", false},
+		{"sleeping on an idle machine", idle, step{think: 1200 * ms, cpu: 10 * ms}, "late", false},
+		{"past the cushion, kept from a core", busy, step{think: 1800 * ms, cpu: 50 * ms, wait: 1700 * ms}, "timeout", true},
+		{"past the cushion, asleep", busy, step{think: 1800 * ms, cpu: 50 * ms}, "timeout", false},
+		{"silent on a busy machine", busy, step{hang: true}, "timeout", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			// The first move uses CPU too: the evidence counts only the
-			// late move's own.
-			rec := evidenceMatch(t, c.smp, []step{{think: time.Second, cpu: 5 * ms}, c.step})
+			// The first move uses CPU and waits too: the evidence counts
+			// only the late move's own.
+			rec := evidenceMatch(t, c.smp, []step{{think: time.Second, cpu: 5 * ms, wait: 300 * ms}, c.step})
 			if len(rec.Events) == 0 || rec.Events[0].Kind != c.kind {
 				t.Fatalf("events %+v, want a %s first", rec.Events, c.kind)
 			}
@@ -81,6 +88,9 @@ func TestLateMoveEvidence(t *testing.T) {
 			if ev.MoveCPUMS == nil || *ev.MoveCPUMS != float64(c.step.cpu/ms) {
 				t.Fatalf("evidence CPU %v, want %v ms", ev.MoveCPUMS, c.step.cpu/ms)
 			}
+			if ev.RunQueueMS == nil || *ev.RunQueueMS != float64(c.step.wait/ms) || ev.LimitMS != 700 {
+				t.Fatalf("evidence run queue %+v against %v ms, want %d against 700", ev.RunQueueMS, ev.LimitMS, c.step.wait/ms)
+			}
 			if !c.step.hang && ev.WallMS != float64(c.step.think/ms) {
 				t.Fatalf("evidence wall %v ms, want %v", ev.WallMS, c.step.think/ms)
 			}
@@ -93,6 +103,46 @@ func TestLateMoveEvidence(t *testing.T) {
 		})
 	}
 }
+
+// An agent whose run-queue delay cannot be read (no UsageReader) is never
+// held a victim of the machine, however loaded.
+func TestLateMoveWithoutRunQueueIsNotContention(t *testing.T) {
+	ms := time.Millisecond
+	clk := newReplyClock(time.Unix(1000, 0))
+	a := cpuOnly{&fakeAgent{clk: clk, steps: []step{{think: time.Second}, {think: 1200 * ms, wait: time.Second}}, mem: make(chan struct{})}}
+	b := &fakeAgent{clk: clk, mem: make(chan struct{})}
+	rec := playSeats(t, clk, slots.Sample{Load: 9, Runnable: 9, CPUs: 2}, a, b)
+	if len(rec.Events) == 0 || rec.Events[0].Evidence == nil {
+		t.Fatalf("events %+v", rec.Events)
+	}
+	if ev := rec.Events[0].Evidence; ev.RunQueueMS != nil || ev.PossiblyContention {
+		t.Fatalf("evidence %+v without a run-queue reading", ev)
+	}
+}
+
+// playSeats plays a Bohnenspiel game under COMP424's profile between
+// seatLauncher's handles a and b, with the machine's load fixed to smp.
+func playSeats(t *testing.T, clk *replyClock, smp slots.Sample, a, b referee.Handle) *record.Game {
+	t.Helper()
+	r := &referee.Referee{
+		Clock:  clk,
+		Sample: func() (slots.Sample, bool) { return smp, true },
+		Launch: seatLauncher(a, b),
+	}
+	rec, err := r.Play(context.Background(), referee.Match{
+		ID: t.Name(), Game: bohnenspiel.Game{}, Profile: comp424(t), Seed: 3,
+		Players: fakeSeats,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// cpuOnly hides a fake agent's run-queue reading.
+type cpuOnly struct{ *fakeAgent }
+
+func (c cpuOnly) Usage() (time.Duration, time.Duration, error) { return 0, 0, referee.ErrNoRunQueue }
 
 // Every move records the machine's load; a move in time has no evidence
 // attached. The load is read once for moves within a second of the game's
@@ -154,18 +204,7 @@ func TestMovesRecordTheirCPUFromTheSentRequest(t *testing.T) {
 	steps := []step{{cpu: 30 * ms}, {cpu: 7 * ms}, {cpu: 12 * ms}}
 	a := sendingAgent{&fakeAgent{clk: clk, steps: steps, mem: make(chan struct{})}, 5 * ms}
 	b := sendingAgent{&fakeAgent{clk: clk, mem: make(chan struct{})}, 5 * ms}
-	r := &referee.Referee{
-		Clock:  clk,
-		Sample: func() (slots.Sample, bool) { return slots.Sample{Load: 0.1, CPUs: 2}, true },
-		Launch: seatLauncher(a, b),
-	}
-	rec, err := r.Play(context.Background(), referee.Match{
-		ID: t.Name(), Game: bohnenspiel.Game{}, Profile: comp424(t), Seed: 3,
-		Players: [2]referee.Player{{Name: "a", Ref: "0"}, {Name: "b", Ref: "1"}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec := playSeats(t, clk, slots.Sample{Load: 0.1, CPUs: 2}, a, b)
 	var got [2][]float64
 	for _, m := range rec.Moves {
 		if m.Source != record.SourceAgent {

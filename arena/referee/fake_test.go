@@ -24,6 +24,7 @@ type step struct {
 	text  string        // the reply ("" = first legal move)
 	err   error         // a reported error
 	cpu   time.Duration // CPU used by this move
+	wait  time.Duration // time this move's threads waited for a CPU
 	oom   bool          // killed by the host for its memory while thinking
 	// breach: the host reports a memory breach after the agent thought
 	// for 300 ms (within any limit) and kills it, which fails the call.
@@ -37,6 +38,7 @@ type fakeAgent struct {
 	steps []step
 	n     int
 	cpu   time.Duration
+	wait  time.Duration // run-queue delay so far
 	mem   chan struct{}
 	mu    sync.Mutex
 	state engine.State
@@ -101,6 +103,12 @@ func (f *fakeAgent) CPUTime() (time.Duration, error) {
 	return f.cpu, nil
 }
 
+func (f *fakeAgent) Usage() (cpu, runQueue time.Duration, err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.cpu, f.wait, nil
+}
+
 func (f *fakeAgent) Move(ctx context.Context, req protocol.MoveRequest) (string, error) {
 	s := step{}
 	if f.n < len(f.steps) {
@@ -109,6 +117,7 @@ func (f *fakeAgent) Move(ctx context.Context, req protocol.MoveRequest) (string,
 	f.n++
 	f.mu.Lock()
 	f.cpu += s.cpu
+	f.wait += s.wait
 	f.mu.Unlock()
 	// Wait until the referee has set this request's deadline timer, so
 	// that moving the clock is seen by it.

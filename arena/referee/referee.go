@@ -384,33 +384,29 @@ func (r reply) String() string {
 	return r.text
 }
 
-// turn gets one move for seat, by asking its agent or by the profile's
-// penalty, and applies it (or ends the game).
-func (g *game) turn(ctx context.Context, seat int) error {
-	if g.restart[seat] && !g.dead[seat] {
-		g.restart[seat] = false
-		if g.h[seat] != nil {
-			g.settleCPU(seat)
-			g.h[seat].Kill()
-		}
-		if err := g.launch(ctx, seat); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			g.dead[seat] = true
-			g.event(seat, engine.FailDead, "", "restart after a missed deadline failed: "+err.Error(), "")
-		} else {
-			g.event(seat, "restart", "", "agent restarted after a missed deadline", "")
-		}
+// relaunch starts a fresh process for seat after a missed deadline; a
+// failure to start is the agent's death, an error only when ctx ended.
+func (g *game) relaunch(ctx context.Context, seat int) error {
+	g.restart[seat] = false
+	if g.h[seat] != nil {
+		g.settleCPU(seat)
+		g.h[seat].Kill()
 	}
-	if g.dead[seat] {
-		g.penalize(seat, engine.FailDead, "", "")
+	if err := g.launch(ctx, seat); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		g.dead[seat] = true
+		g.event(seat, engine.FailDead, "", "restart after a missed deadline failed: "+err.Error(), "")
 		return nil
 	}
-	h := g.h[seat]
-	first := g.asked[seat] == 0
-	g.asked[seat]++
-	var limit, hard time.Duration
+	g.event(seat, "restart", "", "agent restarted after a missed deadline", "")
+	return nil
+}
+
+// request is seat's move request now, with the limit its reply is judged
+// against and the hard deadline that cancels it.
+func (g *game) request(seat int, first bool) (req protocol.MoveRequest, limit, hard time.Duration) {
 	var timeLeft time.Duration
 	if g.prof.Time == engine.CPUBudget {
 		hard = g.bud.Hard(seat)
@@ -420,7 +416,7 @@ func (g *game) turn(ctx context.Context, seat int) error {
 		limit, hard = g.perMv.Window(first)
 		timeLeft = limit
 	}
-	req := protocol.MoveRequest{
+	req = protocol.MoveRequest{
 		// Capped: the history only grows by appends, which can then never
 		// write into what the agent's handle was given.
 		History:  g.history[:len(g.history):len(g.history)],
@@ -436,11 +432,46 @@ func (g *game) turn(ctx context.Context, seat int) error {
 			req.View = view
 		}
 	}
-	cpuBefore, cpuErr := time.Duration(0), errNotSent
+	return req, limit, hard
+}
+
+// timedOut judges a request the hard deadline cancelled, elapsed after it
+// left; before is the agent's reading then.
+func (g *game) timedOut(seat int, h Handle, elapsed, limit, hard time.Duration, before usageReading) {
+	detail := fmt.Sprintf("no reply within %v (waited %v)", hard, elapsed.Round(time.Millisecond))
+	// Measured before a restart kills the process and its CPU count.
+	ev := g.evidence(h, elapsed, limit, before)
+	defer g.attach(len(g.rec.Events), ev)
+	if g.prof.PenaltyFor(engine.FailTimeout) != engine.Loss {
+		// The agent may still be thinking about this request; a fresh
+		// process answers the next one, as the course client reconnected.
+		h.Kill()
+		g.restart[seat] = true
+	}
+	g.penalize(seat, engine.FailTimeout, detail, "")
+}
+
+// turn gets one move for seat, by asking its agent or by the profile's
+// penalty, and applies it (or ends the game).
+func (g *game) turn(ctx context.Context, seat int) error {
+	if g.restart[seat] && !g.dead[seat] {
+		if err := g.relaunch(ctx, seat); err != nil {
+			return err
+		}
+	}
+	if g.dead[seat] {
+		g.penalize(seat, engine.FailDead, "", "")
+		return nil
+	}
+	h := g.h[seat]
+	first := g.asked[seat] == 0
+	g.asked[seat]++
+	req, limit, hard := g.request(seat, first)
+	before := usageReading{err: errNotSent}
 	sent := func() {
-		cpuBefore, cpuErr = h.CPUTime()
-		if cpuErr == nil {
-			g.settle(seat, cpuBefore) // moving again: the same instant ends its last move
+		before = g.readUsage(h)
+		if before.err == nil {
+			g.settle(seat, before.cpu) // moving again: the same instant ends its last move
 		}
 		g.settleCPU(1 - seat)
 	}
@@ -449,19 +480,7 @@ func (g *game) turn(ctx context.Context, seat int) error {
 		return err // the game is called off; the failure is the arena's
 	}
 	if timedOut {
-		elapsed := g.clk.Now().Sub(start)
-		detail := fmt.Sprintf("no reply within %v (waited %v)", hard, elapsed.Round(time.Millisecond))
-		// Measured before a restart kills the process and its CPU count.
-		ev := g.evidence(h, elapsed, cpuBefore, cpuErr)
-		defer g.attach(len(g.rec.Events), ev)
-		if g.prof.PenaltyFor(engine.FailTimeout) != engine.Loss {
-			// The agent may still be thinking about this request; a
-			// fresh process answers the next one, as the course client
-			// reconnected.
-			h.Kill()
-			g.restart[seat] = true
-		}
-		g.penalize(seat, engine.FailTimeout, detail, "")
+		g.timedOut(seat, h, g.clk.Now().Sub(start), limit, hard, before)
 		return nil
 	}
 	if rp.err != nil && isMemory(h) {
@@ -482,7 +501,7 @@ func (g *game) turn(ctx context.Context, seat int) error {
 	} else {
 		verdict := g.perMv.Judge(first, elapsed)
 		if verdict == clock.Late || verdict == clock.Over {
-			defer g.attach(len(g.rec.Events), g.evidence(h, elapsed, cpuBefore, cpuErr))
+			defer g.attach(len(g.rec.Events), g.evidence(h, elapsed, limit, before))
 		}
 		switch verdict {
 		case clock.Late:
@@ -532,8 +551,8 @@ func (g *game) turn(ctx context.Context, seat int) error {
 		return nil
 	}
 	g.apply(seat, mv, record.SourceAgent, wall)
-	if cpuErr == nil {
-		g.cpuDue[seat] = pendingCPU{due: true, launch: g.launched[seat], move: len(g.rec.Moves) - 1, before: cpuBefore}
+	if before.err == nil {
+		g.cpuDue[seat] = pendingCPU{due: true, launch: g.launched[seat], move: len(g.rec.Moves) - 1, before: before.cpu}
 		if afterOK {
 			// The budget's reading, taken before the move's notifications:
 			// what the agent does with its own move's is not its move.

@@ -88,10 +88,15 @@ func (p *penaltyLog) onEvent(m *referee.Match, ev record.Event) {
 }
 
 // gameOver prints, for each agent whose death in this game was shown, the
-// last line of its stderr.
+// last line of its stderr, and says so when the machine caused a verdict
+// (the evidence is attached once the move is judged, after its event was
+// printed).
 func (p *penaltyLog) gameOver(rec *record.Game) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if why := rec.MachineCaused(); why != "" && !p.quiet {
+		fmt.Fprintf(p.w, "  game %s: %s\n", rec.ID, why)
+	}
 	seats := p.deaths[rec.ID]
 	delete(p.deaths, rec.ID)
 	seen := [2]bool{}

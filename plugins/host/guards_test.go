@@ -199,7 +199,7 @@ func TestTreeSamplerCountsReapedChildren(t *testing.T) {
 	var self, kids syscall.Rusage
 	s := newTreeSampler(os.Getpid())
 	defer s.close()
-	u, err := s.sample(false)
+	u, err := s.sample(reading{})
 	syscall.Getrusage(syscall.RUSAGE_SELF, &self)
 	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids)
 	if err != nil {
@@ -282,7 +282,7 @@ func TestTreeSamplerKeepsItsFiles(t *testing.T) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var err error
-		if u, err = s.sample(false); err != nil {
+		if u, err = s.sample(reading{}); err != nil {
 			t.Fatal(err)
 		}
 		if len(s.procs) == 3 || time.Now().After(deadline) {
@@ -298,7 +298,7 @@ func TestTreeSamplerKeepsItsFiles(t *testing.T) {
 	}
 	kept := openFDs(t)
 	for range 20 {
-		if _, err := s.sample(true); err != nil {
+		if _, err := s.sample(reading{mem: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -317,7 +317,7 @@ func TestTreeSamplerKeepsItsFiles(t *testing.T) {
 	}
 	syscall.Kill(sleep, syscall.SIGKILL)
 	for time.Now().Before(deadline) && len(s.procs) == 3 {
-		if _, err := s.sample(false); err != nil {
+		if _, err := s.sample(reading{}); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -326,7 +326,7 @@ func TestTreeSamplerKeepsItsFiles(t *testing.T) {
 		t.Errorf("the ended sleep's files are still kept (%d processes, %d descriptors, %d before)", len(s.procs), openFDs(t), kept)
 	}
 	s.close()
-	if _, err := s.sample(false); !errors.Is(err, errSamplerClosed) {
+	if _, err := s.sample(reading{}); !errors.Is(err, errSamplerClosed) {
 		t.Errorf("a reading after close: %v, want errSamplerClosed", err)
 	}
 	if n := openFDs(t); n > before+1 { // +1: the child's stdin, /dev/null, until Wait
@@ -398,7 +398,7 @@ func TestTreeSamplerKeepsAtMostItsBound(t *testing.T) {
 	}
 	s := newTreeSampler(root)
 	defer s.close()
-	u, err := s.sample(true)
+	u, err := s.sample(reading{mem: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -410,7 +410,7 @@ func TestTreeSamplerKeepsAtMostItsBound(t *testing.T) {
 	}
 	fds := openFDs(t)
 	for range 5 {
-		if _, err := s.sample(false); err != nil {
+		if _, err := s.sample(reading{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -605,14 +605,14 @@ func firstLine(s string) string {
 const watchEvery = 20 * time.Millisecond
 
 // sample reads the agent's whole process tree.
-func (p *Process) sample(mem bool) (usage, error) {
+func (p *Process) sample(r reading) (usage, error) {
 	if !p.started() {
 		return usage{}, errors.New("agent not started")
 	}
 	if p.nsProc != nil {
-		return p.nsProc.sample(mem)
+		return p.nsProc.sample(r)
 	}
-	return p.tree.sample(mem)
+	return p.tree.sample(r)
 }
 
 // watch samples memory until the process ends, killing it over the limit.
@@ -627,7 +627,7 @@ func (p *Process) watch() {
 			return
 		case <-t.C:
 		}
-		u, err := p.sample(true)
+		u, err := p.sample(reading{mem: true})
 		if errors.Is(err, errNotNamespaceProc) {
 			continue
 		}
@@ -670,7 +670,7 @@ func (p *Process) OverMemory() bool {
 // PeakRSS is the highest resident memory seen, in bytes: summed over the
 // agent's processes, or its largest single process's peak if higher.
 func (p *Process) PeakRSS() int64 {
-	u, _ := p.sample(true) // a failed reading (the agent gone) is zero
+	u, _ := p.sample(reading{mem: true}) // a failed reading (the agent gone) is zero
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.peak = max(p.peak, u.RSS, u.Peak)
@@ -681,8 +681,20 @@ func (p *Process) PeakRSS() int64 {
 // agent, those that have ended included. It is read around every move, so
 // it reads no memory (the watcher does).
 func (p *Process) CPUTime() (time.Duration, error) {
-	u, err := p.sample(false)
+	u, err := p.sample(reading{})
 	return u.CPU, err
+}
+
+// Usage is the CPU time of every process of the agent, as CPUTime, and
+// the time their live threads spent waiting for a CPU while ready to run
+// (the kernel's run-queue delay, /proc/PID/task/TID/schedstat, summed).
+// The difference of two readings around a move tells an agent kept from
+// a CPU by the machine (a long delay) from one that slept or thought too
+// long (none). It reads every thread, so it is taken only where a move's
+// wall time is judged.
+func (p *Process) Usage() (cpu, runQueue time.Duration, err error) {
+	u, err := p.sample(reading{delay: true})
+	return u.CPU, u.RunQueue, err
 }
 
 // started reports whether the agent's process was started: only then has

@@ -19,6 +19,57 @@ type usage struct {
 	CPU  time.Duration // user+system time of every process, reaped ones included
 	RSS  int64         // resident memory summed over the live processes
 	Peak int64         // the largest single-process peak (VmHWM) seen by the kernel
+	// RunQueue is the time the live threads of the agent's processes spent
+	// ready to run but waiting for a CPU (schedstat), summed; read only
+	// when asked for (reading.delay).
+	RunQueue time.Duration
+}
+
+// reading says what a sample reads besides CPU time: memory (status
+// files, dearer than stat files) and the run-queue delay (each thread's
+// schedstat).
+type reading struct {
+	mem, delay bool
+}
+
+// taskDelay sums the run-queue delay of every thread listed in the open
+// task directory taskFd: the second field of each thread's schedstat, in
+// nanoseconds. A thread that ended since the listing is left out.
+func taskDelay(taskFd int, dents, buf []byte) time.Duration {
+	tids, err := dirNames(taskFd, dents, 0)
+	if err != nil {
+		return 0
+	}
+	var sum time.Duration
+	for _, t := range tids {
+		if t == "." || t == ".." {
+			continue
+		}
+		fd, err := unix.Openat(taskFd, t+"/schedstat", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			continue
+		}
+		k, _ := unix.Pread(fd, buf, 0)
+		unix.Close(fd)
+		if k > 0 {
+			sum += schedstatDelay(buf[:k])
+		}
+	}
+	return sum
+}
+
+// schedstatDelay reads the run-queue delay from a schedstat line
+// ("runtime delay timeslices", nanoseconds); a malformed line is zero.
+func schedstatDelay(b []byte) time.Duration {
+	f := bytes.Fields(b)
+	if len(f) < 2 {
+		return 0
+	}
+	v, ok := decimal(f[1])
+	if !ok {
+		return 0
+	}
+	return time.Duration(v)
 }
 
 // statFields returns a stat line's fields after the command name (which
@@ -193,10 +244,10 @@ func (s *nsSampler) read(f *os.File) []byte {
 	return nil
 }
 
-// sample reads every process of the sandbox; memory only when mem is set:
-// the status files cost more than the stat files, and a move's CPU
-// reading needs no memory.
-func (s *nsSampler) sample(mem bool) (usage, error) {
+// sample reads every process of the sandbox; memory and the run-queue
+// delay only when r asks: the status and schedstat files cost more than
+// the stat files, and a move's CPU reading needs neither.
+func (s *nsSampler) sample(r reading) (usage, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -233,7 +284,10 @@ func (s *nsSampler) sample(mem bool) (usage, error) {
 		}
 		u.CPU += own
 		agent = true
-		if !mem {
+		if r.delay {
+			u.RunQueue += s.delay(n)
+		}
+		if !r.mem {
 			continue
 		}
 		rss, peak, err := statusMemory("/proc/" + strconv.Itoa(s.initPid) + "/root/proc/" + n + "/status")
@@ -257,6 +311,16 @@ func (s *nsSampler) sample(mem bool) (usage, error) {
 		}
 	}
 	return u, nil
+}
+
+// delay reads the run-queue delay of namespace process n's threads.
+func (s *nsSampler) delay(n string) time.Duration {
+	fd, err := unix.Openat(int(s.dir.Fd()), n+"/task", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return 0 // ended since its stat was read
+	}
+	defer unix.Close(fd)
+	return taskDelay(fd, s.dents, s.buf)
 }
 
 // firstProcessEntry is where the process entries of a /proc listing begin
@@ -459,9 +523,10 @@ func (s *treeSampler) drop(pid int, f *procFiles) {
 	}
 }
 
-// sample reads the tree; memory only when mem is set. The root's failure
-// is the reading's; a descendant that ended meanwhile is left out.
-func (s *treeSampler) sample(mem bool) (usage, error) {
+// sample reads the tree; memory and the run-queue delay only when r asks.
+// The root's failure is the reading's; a descendant that ended meanwhile
+// is left out.
+func (s *treeSampler) sample(r reading) (usage, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -480,7 +545,7 @@ func (s *treeSampler) sample(mem bool) (usage, error) {
 			continue
 		}
 		own, children, err := parseStatTimes(b)
-		if err == nil && mem {
+		if err == nil && r.mem {
 			var rss, peak int64
 			rss, peak, err = statusMemory("/proc/" + strconv.Itoa(pid) + "/status")
 			u.RSS += rss
@@ -496,6 +561,9 @@ func (s *treeSampler) sample(mem bool) (usage, error) {
 			continue
 		}
 		u.CPU += own + children
+		if r.delay {
+			u.RunQueue += taskDelay(f.task, s.dents, s.buf)
+		}
 		for _, c := range s.children(f) {
 			if !seen[c] && len(pids) < maxTree {
 				seen[c] = true
