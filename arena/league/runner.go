@@ -493,10 +493,10 @@ func describe(w io.Writer, l *League, total, done int, remote bool) {
 	}
 	if remote {
 		fmt.Fprintf(w, ", %s, %d agents, %d games (%d already played), on cluster workers (each with its own CPU slots)\n",
-			l.Format, len(l.Agents), total, done)
+			l.FormatName(), len(l.Agents), total, done)
 	} else {
 		fmt.Fprintf(w, ", %s, %d agents, %d games (%d already played), %d at a time (%s)\n",
-			l.Format, len(l.Agents), total, done, l.Concurrency, l.ConcurrencyWhy)
+			l.FormatName(), len(l.Agents), total, done, l.Concurrency, l.ConcurrencyWhy)
 	}
 	for _, o := range l.Overrides {
 		fmt.Fprintf(w, "  override %s\n", o)
