@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"arena/arena/league/procpool"
 	"arena/arena/ratings"
 	"arena/arena/record"
 	"arena/arena/referee"
@@ -92,7 +93,7 @@ func missing(batch []results.Match, stored map[string]float64) []results.Match {
 }
 
 // newWorker makes a worker's referee and its pool of kept processes.
-func (r *leagueRun) newWorker() (*referee.Referee, *pool) {
+func (r *leagueRun) newWorker() (*referee.Referee, *procpool.Pool) {
 	launch := map[string]string{}
 	reusable := map[string]bool{}
 	for _, a := range r.l.Agents {
@@ -105,17 +106,17 @@ func (r *leagueRun) newWorker() (*referee.Referee, *pool) {
 		p.Ref = launch[p.Name]
 		return r.opt.Launch(ctx, p, o)
 	}
-	pl := newPool(direct)
+	pl := procpool.New(direct)
 	return &referee.Referee{Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
 		if reusable[p.Name] {
-			return pl.get(ctx, p, o)
+			return pl.Get(ctx, p, o)
 		}
 		return direct(ctx, p, o)
 	}, OnEvent: r.opt.OnEvent, Sample: r.opt.Sample}, pl
 }
 
 // play referees one match here, or has the remote play it.
-func (r *leagueRun) play(ctx context.Context, ref *referee.Referee, pl *pool, m results.Match) (*record.Game, func() error, error) {
+func (r *leagueRun) play(ctx context.Context, ref *referee.Referee, pl *procpool.Pool, m results.Match) (*record.Game, func() error, error) {
 	if r.opt.Remote != nil {
 		return r.opt.Remote.Play(ctx, r.l, m)
 	}
@@ -130,7 +131,7 @@ func (r *leagueRun) play(ctx context.Context, ref *referee.Referee, pl *pool, m 
 	rec, err := PlayPinned(ctx, slotPool, *ref, referee.Match{
 		ID: m.ID, Game: r.l.Game, Params: r.l.Params, Profile: r.l.Profile.Clone(), Overrides: r.l.Overrides,
 		Players: [2]referee.Player{players[m.Seats[0]], players[m.Seats[1]]}, Seed: m.Seed,
-	}, pl.pinned)
+	}, pl.Pinned)
 	return rec, nil, err
 }
 
@@ -151,15 +152,15 @@ func (r *leagueRun) startWorkers(lctx context.Context, pending []results.Match, 
 		go func() {
 			defer wg.Done()
 			ref, pl := r.newWorker()
-			defer pl.close()
+			defer pl.Close()
 			for m := range jobs {
 				rec, commit, err := r.play(lctx, ref, pl, m)
 				if rec != nil {
 					for seat := range 2 {
-						rec.Agents[seat].Process = pl.process(m.Seats[seat])
+						rec.Agents[seat].Process = pl.Process(m.Seats[seat])
 					}
 				}
-				pl.endGame()
+				pl.EndGame()
 				outs <- outcome{m, rec, commit, err}
 			}
 		}()
