@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"arena/arena/league/journal"
 	"arena/arena/league/procpool"
 	"arena/arena/ratings"
 	"arena/arena/record"
@@ -21,7 +22,7 @@ import (
 // format hands out, until the format is over or the SPRT decides.
 type leagueRun struct {
 	st   results.Store
-	jnl  *journal
+	jnl  *journal.Journal
 	l    *League
 	opt  RunOptions
 	logw io.Writer
@@ -42,7 +43,7 @@ type outcome struct {
 }
 
 // runLeague plays a league's missing games, round after round.
-func runLeague(ctx context.Context, st results.Store, jnl *journal, p *plan, opt RunOptions, logw io.Writer, prog *Progress) error {
+func runLeague(ctx context.Context, st results.Store, jnl *journal.Journal, p *plan, opt RunOptions, logw io.Writer, prog *Progress) error {
 	l := p.l
 	prog.League = l.Name
 	r := &leagueRun{st: st, jnl: jnl, l: l, opt: opt, logw: logw, prog: prog, t: newTally(l), pts: p.pts}
@@ -208,12 +209,12 @@ func (r *leagueRun) playBatch(ctx context.Context, pending []results.Match) erro
 		}
 		halt()
 	}
-	out := &sink{st: r.st, j: r.jnl, league: r.l.Name, every: orDefault(r.opt.CommitEvery, DefaultCommitEvery), interval: orDefault(r.opt.CommitInterval, DefaultCommitInterval)}
+	out := &journal.Sink{Store: r.st, Journal: r.jnl, League: r.l.Name, Every: orDefault(r.opt.CommitEvery, DefaultCommitEvery), Interval: orDefault(r.opt.CommitInterval, DefaultCommitInterval)}
 	finished := 0
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
-		if d := out.due(); d > 0 {
+		if d := out.Due(); d > 0 {
 			timer.Reset(d)
 		} else {
 			timer.Stop()
@@ -225,7 +226,7 @@ func (r *leagueRun) playBatch(ctx context.Context, pending []results.Match) erro
 				// Whatever ended the run, the games journaled so far go to
 				// the store (were this to fail, the next run would replay
 				// them).
-				if err := out.flush(context.WithoutCancel(ctx)); err != nil && firstErr == nil {
+				if err := out.Flush(context.WithoutCancel(ctx)); err != nil && firstErr == nil {
 					firstErr = err
 				}
 				if err := ctx.Err(); err != nil {
@@ -235,7 +236,7 @@ func (r *leagueRun) playBatch(ctx context.Context, pending []results.Match) erro
 			}
 			o = next
 		case <-timer.C:
-			if err := out.flush(context.WithoutCancel(ctx)); err != nil {
+			if err := out.Flush(context.WithoutCancel(ctx)); err != nil {
 				fail(err)
 			}
 			continue
@@ -260,7 +261,7 @@ func (r *leagueRun) playBatch(ctx context.Context, pending []results.Match) erro
 		}
 		// A finished game is stored even when the run is being
 		// interrupted: it is complete, and replaying it would waste it.
-		added, err := out.add(context.WithoutCancel(ctx), o.rec)
+		added, err := out.Add(context.WithoutCancel(ctx), o.rec)
 		if err != nil {
 			fail(fmt.Errorf("league %s: %w", r.l.Name, err))
 			continue
