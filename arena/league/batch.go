@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"arena/arena/league/journal"
+	"arena/arena/league/procpool"
 	"arena/arena/ratings"
 	"arena/arena/record"
 	"arena/arena/referee"
@@ -20,7 +22,7 @@ import (
 // format hands out, until the format is over or the SPRT decides.
 type leagueRun struct {
 	st   results.Store
-	jnl  *journal
+	jnl  *journal.Journal
 	l    *League
 	opt  RunOptions
 	logw io.Writer
@@ -43,7 +45,7 @@ type outcome struct {
 }
 
 // runLeague plays a league's missing games, round after round.
-func runLeague(ctx context.Context, st results.Store, jnl *journal, p *plan, opt RunOptions, logw io.Writer, prog *Progress, rp *replays) error {
+func runLeague(ctx context.Context, st results.Store, jnl *journal.Journal, p *plan, opt RunOptions, logw io.Writer, prog *Progress, rp *replays) error {
 	l := p.l
 	prog.League = l.Name
 	r := &leagueRun{st: st, jnl: jnl, l: l, opt: opt, logw: logw, prog: prog, t: newTally(l), pts: p.pts, rp: rp}
@@ -102,7 +104,7 @@ func missing(batch []results.Match, stored map[string]float64) []results.Match {
 }
 
 // newWorker makes a worker's referee and its pool of kept processes.
-func (r *leagueRun) newWorker() (*referee.Referee, *pool) {
+func (r *leagueRun) newWorker() (*referee.Referee, *procpool.Pool) {
 	launch := map[string]string{}
 	reusable := map[string]bool{}
 	for _, a := range r.l.Agents {
@@ -115,17 +117,17 @@ func (r *leagueRun) newWorker() (*referee.Referee, *pool) {
 		p.Ref = launch[p.Name]
 		return r.opt.Launch(ctx, p, o)
 	}
-	pl := newPool(direct)
+	pl := procpool.New(direct)
 	return &referee.Referee{Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
 		if reusable[p.Name] {
-			return pl.get(ctx, p, o)
+			return pl.Get(ctx, p, o)
 		}
 		return direct(ctx, p, o)
 	}, OnEvent: r.opt.OnEvent, Sample: r.opt.Sample, Runtime: r.opt.Runtime}, pl
 }
 
 // play referees one match here, or has the remote play it.
-func (r *leagueRun) play(ctx context.Context, ref *referee.Referee, pl *pool, m results.Match) (*record.Game, func() error, error) {
+func (r *leagueRun) play(ctx context.Context, ref *referee.Referee, pl *procpool.Pool, m results.Match) (*record.Game, func() error, error) {
 	if r.opt.Remote != nil {
 		return r.opt.Remote.Play(ctx, r.l, m)
 	}
@@ -140,7 +142,7 @@ func (r *leagueRun) play(ctx context.Context, ref *referee.Referee, pl *pool, m 
 	rec, err := PlayPinned(ctx, slotPool, *ref, referee.Match{
 		ID: m.ID, Game: r.l.Game, Params: r.l.Params, Profile: r.l.Profile.Clone(), Overrides: r.l.Overrides,
 		Players: [2]referee.Player{players[m.Seats[0]], players[m.Seats[1]]}, Seed: m.Seed,
-	}, pl.pinned)
+	}, pl.Pinned)
 	return rec, nil, err
 }
 
@@ -161,15 +163,15 @@ func (r *leagueRun) startWorkers(lctx context.Context, pending []results.Match, 
 		go func() {
 			defer wg.Done()
 			ref, pl := r.newWorker()
-			defer pl.close()
+			defer pl.Close()
 			for m := range jobs {
 				rec, commit, err := r.play(lctx, ref, pl, m)
 				if rec != nil {
 					for seat := range 2 {
-						rec.Agents[seat].Process = pl.process(m.Seats[seat])
+						rec.Agents[seat].Process = pl.Process(m.Seats[seat])
 					}
 				}
-				pl.endGame()
+				pl.EndGame()
 				outs <- outcome{m, rec, commit, err}
 			}
 		}()
@@ -217,12 +219,12 @@ func (r *leagueRun) playBatch(ctx context.Context, pending []results.Match) erro
 		}
 		halt()
 	}
-	out := &sink{st: r.st, j: r.jnl, league: r.l.Name, every: orDefault(r.opt.CommitEvery, DefaultCommitEvery), interval: orDefault(r.opt.CommitInterval, DefaultCommitInterval)}
+	out := &journal.Sink{Store: r.st, Journal: r.jnl, League: r.l.Name, Every: orDefault(r.opt.CommitEvery, DefaultCommitEvery), Interval: orDefault(r.opt.CommitInterval, DefaultCommitInterval)}
 	finished := 0
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
-		if d := out.due(); d > 0 {
+		if d := out.Due(); d > 0 {
 			timer.Reset(d)
 		} else {
 			timer.Stop()
@@ -234,7 +236,7 @@ func (r *leagueRun) playBatch(ctx context.Context, pending []results.Match) erro
 				// Whatever ended the run, the games journaled so far go to
 				// the store (were this to fail, the next run would replay
 				// them).
-				if err := out.flush(context.WithoutCancel(ctx)); err != nil && firstErr == nil {
+				if err := out.Flush(context.WithoutCancel(ctx)); err != nil && firstErr == nil {
 					firstErr = err
 				}
 				if err := ctx.Err(); err != nil {
@@ -244,7 +246,7 @@ func (r *leagueRun) playBatch(ctx context.Context, pending []results.Match) erro
 			}
 			o = next
 		case <-timer.C:
-			if err := out.flush(context.WithoutCancel(ctx)); err != nil {
+			if err := out.Flush(context.WithoutCancel(ctx)); err != nil {
 				fail(err)
 			}
 			continue
@@ -279,7 +281,7 @@ func (r *leagueRun) playBatch(ctx context.Context, pending []results.Match) erro
 		r.rp.stamp(o.m.ID, o.rec)
 		// A finished game is stored even when the run is being
 		// interrupted: it is complete, and replaying it would waste it.
-		added, err := out.add(context.WithoutCancel(ctx), o.rec)
+		added, err := out.Add(context.WithoutCancel(ctx), o.rec)
 		if err != nil {
 			fail(fmt.Errorf("league %s: %w", r.l.Name, err))
 			continue

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"arena/arena/league/journal"
 	"arena/arena/ratings"
 	"arena/arena/record"
 	"arena/arena/referee"
@@ -202,7 +203,7 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 // openStore is the given store, or the league directory's SQLite store
 // with the journal of a killed run replayed into it, a journal for this
 // run's games and the records export brought up to date.
-func openStore(ctx context.Context, s *Spec, opt RunOptions, logw io.Writer) (results.Store, *journal, func(), error) {
+func openStore(ctx context.Context, s *Spec, opt RunOptions, logw io.Writer) (results.Store, *journal.Journal, func(), error) {
 	if opt.Store != nil {
 		return opt.Store, nil, func() {}, nil
 	}
@@ -210,28 +211,28 @@ func openStore(ctx context.Context, s *Spec, opt RunOptions, logw io.Writer) (re
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	fail := func(err error) (results.Store, *journal, func(), error) {
+	fail := func(err error) (results.Store, *journal.Journal, func(), error) {
 		db.Close()
 		return nil, nil, nil, err
 	}
 	// Games a killed run finished but had not committed to the store
 	// are in the journal: they go in before anything is planned.
-	n, err := replayJournal(ctx, db, s.Output)
+	n, err := journal.Replay(ctx, db, s.Output)
 	if err != nil {
 		return fail(err)
 	}
 	if n > 0 {
 		fmt.Fprintf(logw, "%d finished game(s) recovered from %s\n", n, filepath.Join(s.Output, JournalFile))
 	}
-	var jnl *journal
+	var jnl *journal.Journal
 	if opt.CommitEvery != 1 {
-		if jnl, err = openJournal(s.Output); err != nil {
+		if jnl, err = journal.Open(s.Output); err != nil {
 			return fail(err)
 		}
 	}
 	closeAll := func() {
 		if jnl != nil {
-			jnl.close()
+			jnl.Close()
 		}
 		db.Close()
 	}
@@ -500,10 +501,10 @@ func describe(w io.Writer, l *League, total, done int, remote bool) {
 	}
 	if remote {
 		fmt.Fprintf(w, ", %s, %d agents, %d games (%d already played), on cluster workers (each with its own CPU slots)\n",
-			l.Format, len(l.Agents), total, done)
+			l.FormatName(), len(l.Agents), total, done)
 	} else {
 		fmt.Fprintf(w, ", %s, %d agents, %d games (%d already played), %d at a time (%s)\n",
-			l.Format, len(l.Agents), total, done, l.Concurrency, l.ConcurrencyWhy)
+			l.FormatName(), len(l.Agents), total, done, l.Concurrency, l.ConcurrencyWhy)
 	}
 	for _, o := range l.Overrides {
 		fmt.Fprintf(w, "  override %s\n", o)
@@ -790,3 +791,14 @@ func WriteFileAtomic(path string, write func(io.Writer) error) error {
 	}
 	return nil
 }
+
+// JournalFile is the league directory's write-ahead log of finished games
+// (package journal says how durable it is).
+const JournalFile = journal.File
+
+// Batch defaults: a store commit per this many games, or after this long
+// with a game waiting, whichever comes first.
+const (
+	DefaultCommitEvery    = journal.DefaultCommitEvery
+	DefaultCommitInterval = journal.DefaultCommitInterval
+)

@@ -320,7 +320,7 @@ func loadLeague(ld *loader, c Config, gc GameConfig, key string, multi bool, opt
 	if err := l.buildTournament(ld, c, &h); err != nil {
 		return nil, err
 	}
-	l.Concurrency, l.ConcurrencyWhy = concurrency(c.Concurrency, cores, prof)
+	l.Concurrency, l.ConcurrencyWhy = Concurrency(c.Concurrency, cores, prof)
 	body, err := json.Marshal(h)
 	if err != nil {
 		return nil, fmt.Errorf("league %s: %w", name, err)
@@ -563,13 +563,13 @@ func playsIn(ac AgentConfig, game, entryName string) bool {
 	return false
 }
 
-// concurrency chooses the number of games at once. Under a per-move wall
+// Concurrency chooses the number of games at once. Under a per-move wall
 // clock the referee times each reply with the wall clock, so an agent
 // that waits for a core loses thinking time it is owed (and may time out);
 // both agents of a game may be busy at once (one thinking, one pondering),
 // hence at most half the cores. A CPU-budget profile charges CPU time,
 // which waiting does not consume, so it may use every core.
-func concurrency(configured, cores int, prof engine.Profile) (int, string) {
+func Concurrency(configured, cores int, prof engine.Profile) (int, string) {
 	perMove := prof.Time == engine.PerMove
 	limit := cores
 	if perMove {

@@ -192,8 +192,8 @@ func (l *League) Walk(stored map[string]float64) ([]format.Result, []results.Mat
 	}
 }
 
-// formatName is the format with its stages, for the run's set-up line.
-func (l *League) formatName() string {
+// FormatName is the format with its stages, for set-up lines and plans.
+func (l *League) FormatName() string {
 	switch {
 	case l.Format == Swiss:
 		return fmt.Sprintf("swiss of %d rounds", l.Rounds)

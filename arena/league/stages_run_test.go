@@ -27,7 +27,13 @@ format: knockout
 qualifier: {format: swiss, rounds: 3, advance: 4}
 games_per_pairing: 2
 concurrency: 2
-`+fiveAgents)
+agents:
+  - {name: g1, agent: greedy}
+  - {name: r1, agent: random}
+  - {name: g2, agent: greedy}
+  - {name: r2, agent: random}
+  - {name: r3, agent: random}
+`)
 	spec, out := loadLeague(t, file)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

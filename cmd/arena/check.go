@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"arena/arena/check"
-	"arena/arena/league"
+	"arena/arena/league/gobuild"
 	"arena/engine"
 )
 
@@ -84,7 +84,7 @@ func buildAgentDir(ctx context.Context, dir string, log io.Writer) (string, erro
 	if err != nil {
 		return "", err
 	}
-	return league.BuildPackage(ctx, abs, filepath.Join(base, "arena", "agents"), log)
+	return gobuild.Package(ctx, abs, filepath.Join(base, "arena", "agents"), log)
 }
 
 func runCheck(ctx context.Context, e *env, out io.Writer, agent string, o checkOpts) error {

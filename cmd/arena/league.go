@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"arena/arena/league"
+	"arena/arena/league/gobuild"
 	"arena/arena/referee"
 	"arena/arena/results"
 )
@@ -214,7 +215,7 @@ func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf 
 	if !started {
 		// Refused before any game (directory in use, a changed
 		// configuration, a broken agent): nothing to show but the reason.
-		var nc *league.NotCommandError
+		var nc *gobuild.NotCommandError
 		if errors.As(err, &nc) {
 			return &exitError{code: exitBroken, msg: err.Error()}
 		}

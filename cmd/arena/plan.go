@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"arena/arena/league"
+	"arena/arena/league/plan"
 	"arena/arena/results"
 )
 
@@ -43,11 +44,11 @@ upper bound). Nothing is played.`,
 			} else if !errors.Is(err, os.ErrNotExist) {
 				return err
 			}
-			plans, err := league.Plan(ctx, spec, st, league.PlanOptions{Workers: workers, Cores: cores})
+			plans, err := plan.Plan(ctx, spec, st, plan.Options{Workers: workers, Cores: cores})
 			if err != nil {
 				return err
 			}
-			return league.WritePlan(cmd.OutOrStdout(), plans)
+			return plan.Write(cmd.OutOrStdout(), plans)
 		},
 	}
 	f := cmd.Flags()

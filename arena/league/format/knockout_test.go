@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -52,6 +53,13 @@ func TestKnockoutByes(t *testing.T) {
 		"2:e00-e03>e00(points) 2:e01-e02>e01(points) 3:e00-e01>e00(points)]"
 	if fmt.Sprint(got) != want {
 		t.Errorf("bracket\n got %v\nwant %s", got, want)
+	}
+	var text strings.Builder
+	b.WriteText(&text)
+	for _, want := range []string{"round 1: e00 bye; e03 2-0 e04: e03 (points); e01 bye; e02 bye", "winner: e00"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("bracket text lacks %q:\n%s", want, text.String())
+		}
 	}
 	if r := k.Ranking(res); fmt.Sprint(r) != "[e00 e01 e02 e03 e04]" {
 		t.Errorf("ranking %v", r)

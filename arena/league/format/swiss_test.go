@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -257,5 +258,15 @@ func TestSwissWorkedExample(t *testing.T) {
 	}
 	if fmt.Sprint(table) != fmt.Sprint(want) {
 		t.Errorf("table\n got %q\nwant %q", table, want)
+	}
+	tbl := s.Table(res)
+	var text strings.Builder
+	if err := tbl.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"swiss, 3 of 3 rounds complete", "15.25", "bravo* 2", "charlie* 1.5", "bye 2", "echo* 1"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("table text lacks %q:\n%s", want, text.String())
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package league
+package journal
 
 import (
 	"context"
@@ -15,12 +15,12 @@ import (
 
 func TestJournalReadsCompleteLinesOnly(t *testing.T) {
 	dir := t.TempDir()
-	j, err := openJournal(dir)
+	j, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range []string{"g1", "g2"} {
-		if err := j.append("L", &record.Game{ID: id}); err != nil {
+		if err := j.Append("L", &record.Game{ID: id}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -28,8 +28,8 @@ func TestJournalReadsCompleteLinesOnly(t *testing.T) {
 	if _, err := j.f.WriteString(`{"league":"L","record":{"id":"g3"`); err != nil {
 		t.Fatal(err)
 	}
-	j.close()
-	got, err := readJournal(filepath.Join(dir, JournalFile))
+	j.Close()
+	got, err := Read(filepath.Join(dir, File))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,12 +39,12 @@ func TestJournalReadsCompleteLinesOnly(t *testing.T) {
 }
 
 func TestJournalRefusesADamagedLine(t *testing.T) {
-	path := filepath.Join(t.TempDir(), JournalFile)
+	path := filepath.Join(t.TempDir(), File)
 	body := `{"league":"L","record":{"id":"g1"}}` + "\nnot json\n" + `{"league":"L","record":{"id":"g2"}}` + "\n"
 	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := readJournal(path)
+	_, err := Read(path)
 	if err == nil || !strings.Contains(err.Error(), path+":2") {
 		t.Fatalf("err %v, want one naming %s:2", err, path)
 	}
@@ -52,21 +52,21 @@ func TestJournalRefusesADamagedLine(t *testing.T) {
 
 func TestJournalResetEmptiesIt(t *testing.T) {
 	dir := t.TempDir()
-	j, err := openJournal(dir)
+	j, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer j.close()
-	if err := j.append("L", &record.Game{ID: "g1"}); err != nil {
+	defer j.Close()
+	if err := j.Append("L", &record.Game{ID: "g1"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.reset(); err != nil {
+	if err := j.Reset(); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.append("L", &record.Game{ID: "g2"}); err != nil {
+	if err := j.Append("L", &record.Game{ID: "g2"}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := readJournal(filepath.Join(dir, JournalFile))
+	got, err := Read(filepath.Join(dir, File))
 	if err != nil || len(got) != 1 || got[0].Record.ID != "g2" {
 		t.Fatalf("after reset and one append: %+v %v", got, err)
 	}
@@ -110,20 +110,20 @@ func BenchmarkStoreCommitPerGame(b *testing.B) {
 // journal append, and a store transaction per DefaultCommitEvery games.
 func BenchmarkJournalThenBatch(b *testing.B) {
 	st, games := benchStore(b, b.N)
-	j, err := openJournal(b.TempDir())
+	j, err := Open(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer j.close()
-	s := &sink{st: st, j: j, league: "L", every: DefaultCommitEvery, interval: time.Hour}
+	defer j.Close()
+	s := &Sink{Store: st, Journal: j, League: "L", Every: DefaultCommitEvery, Interval: time.Hour}
 	ctx := context.Background()
 	b.ResetTimer()
 	for _, g := range games {
-		if _, err := s.add(ctx, g); err != nil {
+		if _, err := s.Add(ctx, g); err != nil {
 			b.Fatal(err)
 		}
 	}
-	if err := s.flush(ctx); err != nil {
+	if err := s.Flush(ctx); err != nil {
 		b.Fatal(err)
 	}
 }
@@ -132,12 +132,12 @@ func BenchmarkJournalThenBatch(b *testing.B) {
 // with that reason and its line number.
 func TestJournalRefusesAnEntryWithoutLeagueOrRecord(t *testing.T) {
 	for _, line := range []string{`{"league":"L"}`, `{"record":{"id":"g1"}}`} {
-		path := filepath.Join(t.TempDir(), JournalFile)
+		path := filepath.Join(t.TempDir(), File)
 		body := `{"league":"L","record":{"id":"g0"}}` + "\n" + line + "\n"
 		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := readJournal(path)
+		_, err := Read(path)
 		if err == nil || err.Error() != "journal "+path+":2: no league or record" {
 			t.Errorf("line %s: err %v, want %q", line, err, "journal "+path+":2: no league or record")
 		}

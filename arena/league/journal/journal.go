@@ -1,4 +1,7 @@
-package league
+// Package journal is a league directory's write-ahead log of finished
+// games, and the sink that journals each game and commits them to the
+// results store in batches.
+package journal
 
 import (
 	"bufio"
@@ -16,7 +19,7 @@ import (
 	"arena/arena/results"
 )
 
-// JournalFile is the league directory's write-ahead log of finished games.
+// File is the league directory's write-ahead log of finished games.
 // Each game is appended when it ends, before it counts; the store receives
 // games in batches, each one durable commit, and the journal is emptied
 // once a batch is committed there. A run killed between the two leaves the
@@ -31,7 +34,7 @@ import (
 // several times a SQLite commit on the machine measured, so it would undo
 // the batching; a league that must survive a power loss game by game runs
 // with CommitEvery 1 (every game its own durable store commit).
-const JournalFile = "journal.jsonl"
+const File = "journal.jsonl"
 
 // Batch defaults: a store commit (an fsync of SQLite's log) per this many
 // games, or after this long with a game waiting, whichever comes first.
@@ -40,21 +43,21 @@ const (
 	DefaultCommitInterval = time.Second
 )
 
-// journalEntry is one line of the journal.
-type journalEntry struct {
+// Entry is one line of the journal.
+type Entry struct {
 	League string       `json:"league"`
 	Record *record.Game `json:"record"`
 }
 
-// journal appends finished games to the write-ahead log.
-type journal struct {
+// Journal appends finished games to the write-ahead log.
+type Journal struct {
 	f    *os.File
 	path string
 }
 
-// openJournal opens (creating) the journal of a league directory.
-func openJournal(dir string) (*journal, error) {
-	path := filepath.Join(dir, JournalFile)
+// Open opens (creating) the journal of a league directory.
+func Open(dir string) (*Journal, error) {
+	path := filepath.Join(dir, File)
 	_, statErr := os.Stat(path)
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
@@ -67,7 +70,7 @@ func openJournal(dir string) (*journal, error) {
 			return nil, fmt.Errorf("journal: %w", err)
 		}
 	}
-	return &journal{f: f, path: path}, nil
+	return &Journal{f: f, path: path}, nil
 }
 
 func syncDir(dir string) error {
@@ -79,10 +82,10 @@ func syncDir(dir string) error {
 	return d.Sync()
 }
 
-// append writes one finished game; when it returns the kernel has it (see
-// JournalFile for what that survives).
-func (j *journal) append(league string, rec *record.Game) error {
-	line, err := json.Marshal(journalEntry{League: league, Record: rec})
+// Append writes one finished game; when it returns the kernel has it (see
+// File for what that survives).
+func (j *Journal) Append(league string, rec *record.Game) error {
+	line, err := json.Marshal(Entry{League: league, Record: rec})
 	if err != nil {
 		return fmt.Errorf("journal: game %s: %w", rec.ID, err)
 	}
@@ -92,22 +95,22 @@ func (j *journal) append(league string, rec *record.Game) error {
 	return nil
 }
 
-// reset empties the journal once every game in it is committed to the
+// Reset empties the journal once every game in it is committed to the
 // store. Should the truncation itself be lost to a power cut, the next run
 // replays games the store already holds, which changes nothing.
-func (j *journal) reset() error {
+func (j *Journal) Reset() error {
 	if err := j.f.Truncate(0); err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
 	return nil
 }
 
-func (j *journal) close() error { return j.f.Close() }
+func (j *Journal) Close() error { return j.f.Close() }
 
-// readJournal returns the complete entries of a journal file. A last line
+// Read returns the complete entries of a journal file. A last line
 // without its newline is a write the kill interrupted: that game was never
 // counted, and is played again. Any other unreadable line is an error.
-func readJournal(path string) ([]journalEntry, error) {
+func Read(path string) ([]Entry, error) {
 	body, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -118,11 +121,11 @@ func readJournal(path string) ([]journalEntry, error) {
 	if i := bytes.LastIndexByte(body, '\n'); i < len(body)-1 {
 		body = body[:i+1] // a torn last write
 	}
-	var out []journalEntry
+	var out []Entry
 	sc := bufio.NewScanner(bytes.NewReader(body))
 	sc.Buffer(nil, 64<<20)
 	for n := 1; sc.Scan(); n++ {
-		var e journalEntry
+		var e Entry
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.Record == nil || e.League == "" {
 			if err == nil {
 				err = errors.New("no league or record")
@@ -142,9 +145,9 @@ type batchAdder interface {
 	AddGames(ctx context.Context, league string, games []*record.Game) ([]bool, error)
 }
 
-// addGames commits games of one league, in one transaction where the store
+// AddAll commits games of one league, in one transaction where the store
 // can, and returns how many were new.
-func addGames(ctx context.Context, st results.Store, league string, games []*record.Game) (int, error) {
+func AddAll(ctx context.Context, st results.Store, league string, games []*record.Game) (int, error) {
 	n := 0
 	if b, ok := st.(batchAdder); ok {
 		added, err := b.AddGames(ctx, league, games)
@@ -170,12 +173,12 @@ func addGames(ctx context.Context, st results.Store, league string, games []*rec
 	return n, nil
 }
 
-// replayJournal moves the games a killed run left in the directory's
+// Replay moves the games a killed run left in the directory's
 // journal into the store, then empties the journal. It returns how many
 // games were new to the store.
-func replayJournal(ctx context.Context, st results.Store, dir string) (int, error) {
-	path := filepath.Join(dir, JournalFile)
-	entries, err := readJournal(path)
+func Replay(ctx context.Context, st results.Store, dir string) (int, error) {
+	path := filepath.Join(dir, File)
+	entries, err := Read(path)
 	if err != nil {
 		return 0, err
 	}
@@ -192,7 +195,7 @@ func replayJournal(ctx context.Context, st results.Store, dir string) (int, erro
 	}
 	added := 0
 	for _, l := range order {
-		n, err := addGames(ctx, st, l, byLeague[l])
+		n, err := AddAll(ctx, st, l, byLeague[l])
 		if err != nil {
 			return added, fmt.Errorf("journal %s: league %s: %w", path, l, err)
 		}
@@ -205,53 +208,54 @@ func replayJournal(ctx context.Context, st results.Store, dir string) (int, erro
 	return added, nil
 }
 
-// sink is where the runner puts finished games: straight into the store,
-// or through the journal into batched store commits.
-type sink struct {
-	st       results.Store
-	j        *journal // nil: every game is its own store commit
-	league   string
+// Sink is where the runner puts finished games: straight into the store,
+// or through the journal into batched store commits of Every games, or
+// after Interval with a game waiting.
+type Sink struct {
+	Store    results.Store
+	Journal  *Journal // nil: every game is its own store commit
+	League   string
+	Every    int
+	Interval time.Duration
 	batch    []*record.Game
-	every    int
-	interval time.Duration
 	oldest   time.Time // when the oldest game of the batch was journaled
 }
 
-// add records one finished game (see JournalFile for how durably) and
+// Add records one finished game (see File for how durably) and
 // reports whether it was new.
-func (s *sink) add(ctx context.Context, rec *record.Game) (bool, error) {
-	if s.j == nil {
-		return s.st.AddGame(ctx, s.league, rec)
+func (s *Sink) Add(ctx context.Context, rec *record.Game) (bool, error) {
+	if s.Journal == nil {
+		return s.Store.AddGame(ctx, s.League, rec)
 	}
-	if err := s.j.append(s.league, rec); err != nil {
+	if err := s.Journal.Append(s.League, rec); err != nil {
 		return false, err
 	}
 	if len(s.batch) == 0 {
 		s.oldest = time.Now()
 	}
 	s.batch = append(s.batch, rec)
-	if len(s.batch) >= s.every {
-		return true, s.flush(ctx)
+	if len(s.batch) >= s.Every {
+		return true, s.Flush(ctx)
 	}
 	return true, nil
 }
 
-// due is how long until the batch must be committed (0: none waiting).
-func (s *sink) due() time.Duration {
+// Due is how long until the batch must be committed (0: none waiting).
+func (s *Sink) Due() time.Duration {
 	if len(s.batch) == 0 {
 		return 0
 	}
-	return max(time.Until(s.oldest.Add(s.interval)), time.Nanosecond)
+	return max(time.Until(s.oldest.Add(s.Interval)), time.Nanosecond)
 }
 
-// flush commits the batch to the store and empties the journal.
-func (s *sink) flush(ctx context.Context) error {
-	if s.j == nil || len(s.batch) == 0 {
+// Flush commits the batch to the store and empties the journal.
+func (s *Sink) Flush(ctx context.Context) error {
+	if s.Journal == nil || len(s.batch) == 0 {
 		return nil
 	}
-	if _, err := addGames(ctx, s.st, s.league, s.batch); err != nil {
-		return fmt.Errorf("league %s: %w (the games stay in %s and are stored at the next run)", s.league, err, s.j.path)
+	if _, err := AddAll(ctx, s.Store, s.League, s.batch); err != nil {
+		return fmt.Errorf("league %s: %w (the games stay in %s and are stored at the next run)", s.League, err, s.Journal.path)
 	}
 	s.batch = s.batch[:0]
-	return s.j.reset()
+	return s.Journal.Reset()
 }

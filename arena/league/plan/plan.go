@@ -1,4 +1,8 @@
-package league
+// Package plan estimates a league before it runs: per format and stage,
+// the games, rounds, plies, agents' CPU-hours and wall time, from the
+// league directory's stored games where it has some, else from random
+// games and the profile's limits.
+package plan
 
 import (
 	"context"
@@ -9,13 +13,14 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"arena/arena/league"
 	"arena/arena/league/format"
 	"arena/arena/results"
 	"arena/engine"
 )
 
-// PlanOptions say what a plan assumes.
-type PlanOptions struct {
+// Options say what a plan assumes.
+type Options struct {
 	// Workers is the games played at once (0: the league's concurrency);
 	// Cores the CPUs (0: the machine's slots). Per-move wall-clock
 	// profiles get half the cores, as in a run.
@@ -132,7 +137,7 @@ func rounds(f format.Format) map[int][]int {
 // time before anything runs, per stage. st may be nil; where it holds
 // games of a league, their plies and move times are used instead of
 // random playouts and the profile's limits.
-func Plan(ctx context.Context, s *Spec, st results.Store, opt PlanOptions) ([]LeaguePlan, error) {
+func Plan(ctx context.Context, s *league.Spec, st results.Store, opt Options) ([]LeaguePlan, error) {
 	var out []LeaguePlan
 	for _, l := range s.Leagues {
 		cores := opt.Cores
@@ -143,20 +148,20 @@ func Plan(ctx context.Context, s *Spec, st results.Store, opt PlanOptions) ([]Le
 		if workers <= 0 {
 			workers = s.Config.Concurrency
 		}
-		lp := LeaguePlan{League: l.Name, Format: l.formatName()}
-		lp.Workers, lp.WorkersWhy = concurrency(workers, cores, l.Profile)
+		lp := LeaguePlan{League: l.Name, Format: l.FormatName()}
+		lp.Workers, lp.WorkersWhy = league.Concurrency(workers, cores, l.Profile)
 		ms, err := measure(ctx, st, l.Name)
 		if err != nil {
 			return nil, err
 		}
-		base, err := l.gameCost(ms, opt.Playouts)
+		base, err := gameCost(l, ms, opt.Playouts)
 		if err != nil {
 			return nil, err
 		}
 		byStage := rounds(l.Tournament)
 		for stage := 0; stage < len(byStage); stage++ {
 			sp := base
-			sp.Stage, sp.Rounds = l.stageName(stage), byStage[stage]
+			sp.Stage, sp.Rounds = stageName(l, stage), byStage[stage]
 			wallGame := time.Duration(sp.Plies * float64(sp.MoveWall))
 			for _, n := range sp.Rounds {
 				sp.Games += n
@@ -171,11 +176,11 @@ func Plan(ctx context.Context, s *Spec, st results.Store, opt PlanOptions) ([]Le
 }
 
 // stageName names a stage of the league's format.
-func (l *League) stageName(stage int) string {
+func stageName(l *league.League, stage int) string {
 	switch {
 	case stage == 1:
-		return "knockout"
-	case l.Format == Knockout && l.Qualifier.Format != "":
+		return league.Knockout
+	case l.Format == league.Knockout && l.Qualifier.Format != "":
 		return l.Qualifier.Format + " qualifier"
 	}
 	return l.Format
@@ -184,7 +189,7 @@ func (l *League) stageName(stage int) string {
 // gameCost is one game's expected plies and one ply's time: measured in
 // stored games where there are some, else random playouts and the
 // profile's limits (upper bounds: every move uses its whole limit).
-func (l *League) gameCost(ms moveStats, playouts int) (StagePlan, error) {
+func gameCost(l *league.League, ms moveStats, playouts int) (StagePlan, error) {
 	var sp StagePlan
 	if ms.games > 0 {
 		sp.Plies = float64(ms.plies) / float64(ms.games)
@@ -228,8 +233,8 @@ func (l *League) gameCost(ms moveStats, playouts int) (StagePlan, error) {
 	return sp, nil
 }
 
-// WritePlan prints the plans, a line per stage and a total per league.
-func WritePlan(w io.Writer, plans []LeaguePlan) error {
+// Write prints the plans, a line per stage and a total per league.
+func Write(w io.Writer, plans []LeaguePlan) error {
 	for _, lp := range plans {
 		fmt.Fprintf(w, "league %s: %s, %d game(s) at a time (%s)\n", lp.League, lp.Format, lp.Workers, lp.WorkersWhy)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

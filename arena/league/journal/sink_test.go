@@ -1,4 +1,4 @@
-package league
+package journal
 
 import (
 	"context"
@@ -52,11 +52,11 @@ func games(ids ...string) []*record.Game {
 func TestAddGamesCountsTheNewOnes(t *testing.T) {
 	ctx := context.Background()
 	plain := &memStore{old: map[string]bool{"g2": true}}
-	if n, err := addGames(ctx, plain, "L", games("g1", "g2", "g3")); err != nil || n != 2 {
+	if n, err := AddAll(ctx, plain, "L", games("g1", "g2", "g3")); err != nil || n != 2 {
 		t.Errorf("one by one: %d new, %v; want 2", n, err)
 	}
 	batched := &batchStore{memStore: memStore{old: map[string]bool{"g1": true, "g3": true}}}
-	if n, err := addGames(ctx, batched, "L", games("g1", "g2", "g3")); err != nil || n != 1 {
+	if n, err := AddAll(ctx, batched, "L", games("g1", "g2", "g3")); err != nil || n != 1 {
 		t.Errorf("in a batch: %d new, %v; want 1", n, err)
 	}
 	if batched.commits != 1 || !slices.Equal(batched.ids, []string{"g1", "g2", "g3"}) {
@@ -70,16 +70,16 @@ func TestAddGamesCountsTheNewOnes(t *testing.T) {
 func TestSinkCommitsEveryNGames(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	j, err := openJournal(dir)
+	j, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer j.close()
+	defer j.Close()
 	st := &batchStore{}
-	s := &sink{st: st, j: j, league: "L", every: 2, interval: time.Hour}
+	s := &Sink{Store: st, Journal: j, League: "L", Every: 2, Interval: time.Hour}
 	journaled := func() []string {
 		t.Helper()
-		es, err := readJournal(filepath.Join(dir, JournalFile))
+		es, err := Read(filepath.Join(dir, File))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,27 +100,27 @@ func TestSinkCommitsEveryNGames(t *testing.T) {
 	}
 	add := func(id string) {
 		t.Helper()
-		if fresh, err := s.add(ctx, &record.Game{ID: id}); err != nil || !fresh {
+		if fresh, err := s.Add(ctx, &record.Game{ID: id}); err != nil || !fresh {
 			t.Fatalf("add %s: %v %v", id, fresh, err)
 		}
 	}
 	add("g1")
 	check("after one game", nil, []string{"g1"}, 0)
-	if s.due() <= 0 || s.due() > time.Hour {
-		t.Errorf("a waiting game is due in %v, want within the hour's interval", s.due())
+	if s.Due() <= 0 || s.Due() > time.Hour {
+		t.Errorf("a waiting game is due in %v, want within the hour's interval", s.Due())
 	}
 	add("g2")
 	check("after two games", []string{"g1", "g2"}, nil, 1)
-	if s.due() != 0 {
-		t.Errorf("nothing waits, yet due in %v", s.due())
+	if s.Due() != 0 {
+		t.Errorf("nothing waits, yet due in %v", s.Due())
 	}
 	add("g3")
 	check("after three games", []string{"g1", "g2"}, []string{"g3"}, 1)
-	if err := s.flush(ctx); err != nil {
+	if err := s.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
 	check("after a flush", []string{"g1", "g2", "g3"}, nil, 2)
-	if err := s.flush(ctx); err != nil {
+	if err := s.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
 	check("after an empty flush", []string{"g1", "g2", "g3"}, nil, 2)
