@@ -49,8 +49,10 @@ course profile and the arena's sandbox, exactly as in a league:
     with the board where it happened and the agent's stderr at that moment;
   - stdout noise (stdout belongs to the plugin protocol).
 
-It ends with PASS (exit status 0) or FAIL naming the causes (exit status 1).
---json prints the same report as one JSON document for a submission system.`,
+It ends with PASS (exit status 0) or FAIL naming the causes (exit status 3).
+--json prints the same report as one JSON document for a submission system.
+
+` + exitTable,
 		Example: `  arena check ./mybot --game bohnenspiel
   arena check lua:bot.lua --game cachex --param n=5 --games 2
   arena check ./mybot --game pentago-twist --json > report.json`,
@@ -140,7 +142,7 @@ func runCheck(ctx context.Context, e *env, out io.Writer, agent string, o checkO
 		rep.WriteText(out)
 	}
 	if !rep.Pass {
-		return &exitError{code: 1, msg: fmt.Sprintf("%s: %s", agent, rep.Verdict)}
+		return &exitError{code: exitBroken, msg: fmt.Sprintf("%s: %s", agent, rep.Verdict)}
 	}
 	return nil
 }

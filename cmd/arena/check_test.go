@@ -26,7 +26,7 @@ func checkReport(t *testing.T, args ...string) (*check.Report, error) {
 }
 
 // TestCheckNamesEachFailure checks one fixture agent per failure mode: each
-// fails the check with exit status 1 naming its cause; the well-behaved
+// fails the check with exit status 3 naming its cause; the well-behaved
 // ones pass.
 func TestCheckNamesEachFailure(t *testing.T) {
 	dir := t.TempDir()
@@ -76,8 +76,8 @@ func TestCheckNamesEachFailure(t *testing.T) {
 				}
 				return
 			}
-			if err == nil || exitCode(err) != 1 || r.Pass {
-				t.Fatalf("want FAIL with exit status 1, got %v, pass %v", err, r.Pass)
+			if err == nil || exitCode(err) != exitBroken || r.Pass {
+				t.Fatalf("want FAIL with exit status 3, got %v, pass %v", err, r.Pass)
 			}
 			if causes := r.Causes(); len(causes) != 1 || causes[0] != c.cause {
 				t.Fatalf("causes %v, want [%s]; verdict %q; problems %+v", causes, c.cause, r.Verdict, r.Problems)
@@ -115,8 +115,8 @@ func TestCheckText(t *testing.T) {
 	}
 	e, out, _ := testEnv(t)
 	err := run(t, e, "check", bin, "--game", "bohnenspiel", "--games", "1")
-	if err == nil || exitCode(err) != 1 {
-		t.Fatalf("want exit status 1: %v", err)
+	if err == nil || exitCode(err) != exitBroken {
+		t.Fatalf("want exit status 3: %v", err)
 	}
 	s := out.String()
 	for _, want := range []string{fmt.Sprintf("handshake:      ok, protocol version %d", protocol.Version), "start-up:", "memory peak:", "FAIL illegal (game 1, ply 2)",

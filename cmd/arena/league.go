@@ -78,13 +78,13 @@ every game, for this run.
 The results go to arena-results/NAME beside the league file, whatever the
 current directory, unless output (or --output) says otherwise.
 
-Exit status: 0 all games ran; 1 a usage or setup error (including a
-second run on a directory in use); 3 an agent was refused by the pre-flight
-check, or played every game of the run without one move of its own.
-
 Every key of the file can be overridden by an environment variable
 (ARENA_GAMES_PER_PAIRING=4), by its flag (--games-per-pairing 4), or by
---set KEY=VALUE (--set sprt.elo1=20).`,
+--set KEY=VALUE (--set sprt.elo1=20).
+
+A second run on a directory in use is a setup error (exit status 1).
+
+` + exitTable,
 		Example: `  arena league run configs/demo.yaml
   arena league run configs/bohnenspiel.yaml --games-per-pairing 20 --output /tmp/bs
   ARENA_CONCURRENCY=1 arena league run configs/cachex.yaml`,
@@ -142,14 +142,26 @@ fewer --cores, so the replayed games get the cores their agents are owed.`,
 // league keys).
 func (e *env) loadLeague(cmd *cobra.Command, file string, sets []string, forRun bool) (*league.Spec, error) {
 	opt := league.Options{Registry: e.registry, Sources: league.Sources{Sets: sets}}
+	refused := false
 	if forRun {
 		opt.Sources.Flags = cmd.Flags()
-		opt.CheckAgent = e.checkAgent
+		opt.CheckAgent = func(ref, game string) error {
+			err := e.checkAgent(ref, game)
+			var re *agentRefusedError
+			refused = refused || errors.As(err, &re)
+			return err
+		}
 		if f := cmd.Flags().Lookup("cores"); f != nil {
 			opt.Cores, _ = cmd.Flags().GetInt("cores")
 		}
 	}
-	return league.Load(file, opt)
+	spec, err := league.Load(file, opt)
+	if err != nil && refused {
+		// The loader words the error with the file and key; the status
+		// still says an agent was refused.
+		return nil, &agentRefusedError{err}
+	}
+	return spec, err
 }
 
 func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf runFlags) error {

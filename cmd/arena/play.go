@@ -51,9 +51,7 @@ and opens a game (a Lua script runs its top level and init); an agent that
 fails is refused with the reason and nothing is played (exit status 3),
 unless --allow-broken. Each penalty is printed when it happens.
 
-Exit status: 0 all games ran; 1 a usage or setup error; 3 an agent was
-refused by the pre-flight check, or played every game without one move of
-its own.`,
+` + exitTable,
 		Example: `  arena play bohnenspiel random greedy --games 50 --seed 1
   arena play cachex random greedy --param n=7
   arena play pentago-twist random greedy --set move-limit=500ms --show

@@ -86,7 +86,7 @@ func runReplay(ctx context.Context, e *env, out io.Writer, arg string, o replayO
 			return nil
 		}
 		fmt.Fprintf(out, "game %s: DOES NOT REPLAY: %v\n", rec.ID, err)
-		return &exitError{code: 1, msg: fmt.Sprintf("game %s does not replay", rec.ID)}
+		return &exitError{code: exitVerdict, msg: fmt.Sprintf("game %s does not replay", rec.ID)}
 	}
 	fmt.Fprintln(out, "1 game(s) replayed; every final board matches")
 	return nil
@@ -154,7 +154,7 @@ func replayFile(e *env, out io.Writer, file string, o replayOpts, st stepper) er
 		return fmt.Errorf("%s: no game with id %q", file, o.id)
 	}
 	if bad > 0 {
-		return &exitError{code: 1, msg: fmt.Sprintf("%d of %d game(s) in %s do not replay", bad, n, file)}
+		return &exitError{code: exitVerdict, msg: fmt.Sprintf("%d of %d game(s) in %s do not replay", bad, n, file)}
 	}
 	fmt.Fprintf(out, "%d game(s) replayed; every final board matches\n", n)
 	return nil
