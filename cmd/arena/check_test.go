@@ -157,3 +157,30 @@ func TestCheckUnreadableBinary(t *testing.T) {
 		t.Errorf("the message should say how to fix it: %s", d)
 	}
 }
+
+// TestCheckReportOfAnAgentFailingEveryMove: an agent that fails every move
+// from ply 6 gets a short report, verdict first, one failure in full.
+func TestCheckReportOfAnAgentFailingEveryMove(t *testing.T) {
+	e, out, _ := testEnv(t)
+	// A substitute move instead of the course's loss keeps the games going.
+	err := run(t, e, "check", "lua:testdata/fails-from-ply6.lua", "--game", "bohnenspiel", "--games", "4", "--set", "penalty.unparseable=random-move")
+	if err == nil || exitCode(err) != exitBroken {
+		t.Fatalf("want FAIL with exit status 3: %v\n%s", err, out)
+	}
+	s := out.String()
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) >= 60 {
+		t.Fatalf("%d lines, want under 60:\n%s", len(lines), s)
+	}
+	if !strings.HasPrefix(lines[1], "verdict: FAIL: ") {
+		t.Errorf("verdict not at the top:\n%s", s)
+	}
+	if n := strings.Count(s, "\nFAIL "); n != 1 {
+		t.Errorf("%d failures in full, want one:\n%s", n, s)
+	}
+	for _, want := range []string{"(game 1, ply 6)", "giving up at ply 6", "again,", "more in 4 games", "game 4: plies "} {
+		if !strings.Contains(s, want) {
+			t.Errorf("report lacks %q:\n%s", want, s)
+		}
+	}
+}
