@@ -43,8 +43,9 @@ per agent, average score, and penalties by kind.
 
 Agents: builtin:NAME (or a bare built-in name), lua:PATH.lua, course:PATH (an
 agent written for the game's course, run unmodified: docs/course-agents.md),
-or the path of an agent binary built with the arena SDK. Run "arena games"
-for the games.
+the path of an agent binary built with the arena SDK, or a Go agent's package
+directory (built first), as for arena check and league files. Run "arena
+games" for the games.
 
 Before the first game every agent is started once, completes the handshake
 and opens a game (a Lua script runs its top level and init); an agent that
@@ -159,14 +160,22 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 	if err := e.launcher.Check(); err != nil {
 		return fmt.Errorf("--isolation: %w", err)
 	}
-	// Fail before any game on a reference that cannot be started.
-	for _, ref := range []string{refA, refB} {
-		if err := e.checkAgent(ref, g.Info().Name); err != nil {
+	names := playerNames(refA, refB)
+	// Fail before any game on a reference that cannot be started; a Go
+	// package directory is built first.
+	var refs [2]string
+	for i, ref := range []string{refA, refB} {
+		if i == 1 && ref == refA {
+			refs[1] = refs[0]
+			break
+		}
+		if refs[i], err = e.launchRef(ctx, ref); err != nil {
+			return err
+		}
+		if err := e.checkAgent(refs[i], g.Info().Name); err != nil {
 			return err
 		}
 	}
-	names := playerNames(refA, refB)
-	refs := [2]string{refA, refB}
 	launch := referee.HostLauncher(e.launcher)
 	// Start every agent once before the first game, so one that cannot
 	// play is refused with its reason instead of forfeiting every game.
@@ -175,7 +184,7 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 		if i == 1 && r == refs[0] {
 			break
 		}
-		items = append(items, checkItem{label: fmt.Sprintf("agent %s (%s)", names[i], r), player: referee.Player{Name: names[i], Ref: r},
+		items = append(items, checkItem{label: fmt.Sprintf("agent %s (%s)", names[i], [2]string{refA, refB}[i]), player: referee.Player{Name: names[i], Ref: r},
 			game: g, params: params, profile: prof})
 	}
 	refused, err := e.refusal(ctx, e.preflightCheck(ctx, launch, items), o.broken)
