@@ -251,7 +251,9 @@ func Compute(l results.League, names []string, scheduled int, games []results.Ga
 	}
 	for i, r := range rows {
 		r.Elo, r.EloLo, r.EloHi, r.EloSE = math.NaN(), math.NaN(), math.NaN(), math.NaN()
-		if fitted {
+		// An agent with no games yet has no rating: the fit's prior would
+		// put it at the field's mean, above agents that lost games.
+		if fitted && r.Games > 0 {
 			rt := fit.Ratings[i]
 			r.Elo, r.EloLo, r.EloHi, r.EloSE = rt.Elo, rt.Lo, rt.Hi, rt.SE
 		}
@@ -262,7 +264,10 @@ func Compute(l results.League, names []string, scheduled int, games []results.Ga
 	}
 	sort.SliceStable(order, func(x, y int) bool {
 		a, b := rows[order[x]], rows[order[y]]
-		if fitted && a.Elo != b.Elo {
+		if (a.Games == 0) != (b.Games == 0) {
+			return b.Games == 0 // agents without games last
+		}
+		if fitted && a.Elo != b.Elo && !math.IsNaN(a.Elo) && !math.IsNaN(b.Elo) {
 			return a.Elo > b.Elo
 		}
 		if a.Score != b.Score {
