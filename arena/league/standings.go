@@ -29,6 +29,9 @@ type Standings struct {
 	// skipped after it died (hex cross-out's course rule): the survivor
 	// moved alone, so the result says little about the two agents.
 	Skipped int
+	// Arena lists the arena builds that refereed the games (record.Game's
+	// Arena), sorted; games recorded before the stamp existed add none.
+	Arena []string
 }
 
 // Row is one agent's line.
@@ -134,7 +137,7 @@ type storedConfig struct {
 // Compute builds standings from games. names gives the agents in their
 // configured order; agents found only in games are added.
 func Compute(l results.League, names []string, scheduled int, games []results.Game) *Standings {
-	s := &Standings{League: l, Scheduled: scheduled, Played: len(games)}
+	s := &Standings{League: l, Scheduled: scheduled, Played: len(games), Arena: arenaBuilds(games)}
 	idx := map[string]int{}
 	var rows []*Row
 	agent := func(n string) int {
@@ -342,6 +345,20 @@ const pairLevel = 0.95
 // was won outright (or lost), the exact binomial bound on the pairs still
 // says something one-sided: with n pairs all won, the chance of winning a
 // pair is at least tail^(1/n). Any other collapsed interval is unknown.
+// arenaBuilds is the distinct arena builds that refereed games, sorted.
+func arenaBuilds(games []results.Game) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, g := range games {
+		if g.Record != nil && g.Record.Arena != "" && !seen[g.Record.Arena] {
+			seen[g.Record.Arena] = true
+			out = append(out, g.Record.Arena)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 func pairBounds(n int, est, lo, hi float64) (float64, float64, string) {
 	if lo != hi && !math.IsNaN(lo) && !math.IsNaN(hi) {
 		return lo, hi, ""

@@ -132,6 +132,9 @@ type Game struct {
 	// Worker is the machine that played the game, for games played by a
 	// cluster worker (arena worker).
 	Worker *Worker `json:"worker,omitempty"`
+	// Arena is the build of the arena that refereed the game
+	// (buildinfo.Info.Stamp); records written before it existed lack it.
+	Arena string `json:"arena,omitempty"`
 }
 
 // Worker describes the machine a cluster worker played a game on.
