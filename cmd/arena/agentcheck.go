@@ -70,6 +70,9 @@ func (e *env) preflightCheck(ctx context.Context, launch referee.Launcher, items
 	if timeout <= 0 {
 		timeout = defaultPreflightTimeout
 	}
+	// Starting agents takes a second or more each (a JVM, a Python
+	// interpreter): say so up front, since nothing else is printed meanwhile.
+	fmt.Fprintf(e.stderr, "pre-flight check: starting %d agent(s) once each (handshake, opening a game; at most %v each)\n", len(items), timeout)
 	errs := make([]error, len(items))
 	sem := make(chan struct{}, max(2, runtime.NumCPU()))
 	var wg sync.WaitGroup

@@ -131,6 +131,8 @@ func runCheck(ctx context.Context, e *env, out io.Writer, agent string, o checkO
 		Games: o.games, Opponents: o.opponents, Seed: seed, Launcher: e.launcher,
 	}
 	if !o.json {
+		// Start-up alone may take the profile's start-up limit.
+		fmt.Fprintf(e.stderr, "checking %s on %s: starting it (handshake, start-up time)...\n", agent, g.Info().Name)
 		cfg.Progress = func(n, of int, opp string) {
 			fmt.Fprintf(e.stderr, "game %d/%d against %s...\n", n, of, opp)
 		}

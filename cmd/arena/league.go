@@ -200,7 +200,13 @@ func (e *env) loadLeague(cmd *cobra.Command, file string, sets []string, forRun 
 func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf runFlags) error {
 	out := cmd.OutOrStdout()
 	leagueGC()
+	// The first line at once: loading checks every agent reference (Lua
+	// scripts compiled, course agents' runtimes probed) and Go agents are
+	// built before any game.
+	fmt.Fprintf(e.stderr, "league file %s: loading, checking and building agents\n", file)
+	loaded := e.announceSlow("loading league file " + file)
 	spec, err := e.loadLeague(cmd, file, rf.sets, true)
+	loaded()
 	if err != nil {
 		return err
 	}

@@ -148,6 +148,37 @@ func (e *env) matchSetup(game string, games int, seedText string, paramArgs, set
 	return g, seed, params, prof, overrides, nil
 }
 
+// playAgents readies play's two agents before the first game: a Go
+// package directory is built, every reference checked, and each agent
+// started once (the pre-flight check), so one that cannot play is refused
+// with its reason instead of forfeiting every game. It returns the
+// references to launch and, with --allow-broken, the agents refused.
+func (e *env) playAgents(ctx context.Context, launch referee.Launcher, g engine.Game, params engine.Params, prof engine.Profile,
+	names, given [2]string, allowBroken bool) ([2]string, []string, error) {
+	var refs [2]string
+	distinct := 2
+	if given[1] == given[0] {
+		distinct = 1
+	}
+	var items []checkItem
+	for i := range distinct {
+		var err error
+		if refs[i], err = e.launchRef(ctx, given[i]); err != nil {
+			return refs, nil, err
+		}
+		if err := e.checkAgent(refs[i], g.Info().Name); err != nil {
+			return refs, nil, err
+		}
+		items = append(items, checkItem{label: fmt.Sprintf("agent %s (%s)", names[i], given[i]), player: referee.Player{Name: names[i], Ref: refs[i]},
+			game: g, params: params, profile: prof})
+	}
+	if distinct == 1 {
+		refs[1] = refs[0]
+	}
+	refused, err := e.refusal(ctx, e.preflightCheck(ctx, launch, items), allowBroken)
+	return refs, refused, err
+}
+
 func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB string, o playOpts) error {
 	g, seed, params, prof, overrides, err := e.matchSetup(gameName, o.games, o.seed, o.params, o.sets)
 	if err != nil {
@@ -161,44 +192,12 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 		return fmt.Errorf("--isolation: %w", err)
 	}
 	names := playerNames(refA, refB)
-	// Fail before any game on a reference that cannot be started; a Go
-	// package directory is built first.
-	var refs [2]string
-	for i, ref := range []string{refA, refB} {
-		if i == 1 && ref == refA {
-			refs[1] = refs[0]
-			break
-		}
-		if refs[i], err = e.launchRef(ctx, ref); err != nil {
-			return err
-		}
-		if err := e.checkAgent(refs[i], g.Info().Name); err != nil {
-			return err
-		}
-	}
 	launch := referee.HostLauncher(e.launcher)
-	// Start every agent once before the first game, so one that cannot
-	// play is refused with its reason instead of forfeiting every game.
-	var items []checkItem
-	for i, r := range refs {
-		if i == 1 && r == refs[0] {
-			break
-		}
-		items = append(items, checkItem{label: fmt.Sprintf("agent %s (%s)", names[i], [2]string{refA, refB}[i]), player: referee.Player{Name: names[i], Ref: r},
-			game: g, params: params, profile: prof})
-	}
-	refused, err := e.refusal(ctx, e.preflightCheck(ctx, launch, items), o.broken)
+	refs, refused, err := e.playAgents(ctx, launch, g, params, prof, names, [2]string{refA, refB}, o.broken)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "%s, profile %s", g.Info().Name, prof.Name)
-	if len(params) > 0 {
-		fmt.Fprintf(out, ", params %s", params)
-	}
-	fmt.Fprintf(out, ", %d games, seed %d\n", o.games, seed)
-	for _, ov := range overrides {
-		fmt.Fprintf(out, "override %s\n", ov)
-	}
+	printPlayHeader(out, g, prof, params, o.games, seed, overrides)
 
 	var recFile *os.File
 	if o.records != "" {
@@ -217,61 +216,22 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 	if parallel <= 0 {
 		parallel = max(1, runtime.NumCPU()/2)
 	}
-	type job struct {
-		i int
-		m referee.Match
-		// swapped: agent B moves first in this game.
-		swapped bool
-	}
-	jobs := make(chan job)
-	results := make(chan struct {
-		j   job
-		rec *record.Game
-		err error
-	})
-	var wg sync.WaitGroup
-	for range parallel {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				rec, err := ref.Play(ctx, j.m)
-				results <- struct {
-					j   job
-					rec *record.Game
-					err error
-				}{j, rec, err}
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for i := range o.games {
-			swapped := i%2 == 1
-			a, b := 0, 1
-			if swapped {
-				a, b = 1, 0
-			}
-			m := referee.Match{
-				ID:        fmt.Sprintf("play-%s-s%d-g%d", g.Info().Name, seed, i),
-				Game:      g,
-				Params:    params,
-				Profile:   prof.Clone(),
-				Overrides: overrides,
-				Players: [2]referee.Player{
-					{Name: names[a], Ref: refs[a]},
-					{Name: names[b], Ref: refs[b]},
-				},
-				Seed: seed*1_000_003 + uint64(i),
-			}
-			select {
-			case jobs <- job{i, m, swapped}:
-			case <-ctx.Done():
-				return
-			}
+	results := playSeries(ctx, ref, parallel, o.games, func(i int) referee.Match {
+		// Colours alternate: agent B moves first in odd games.
+		a, b := i%2, 1-i%2
+		return referee.Match{
+			ID:        fmt.Sprintf("play-%s-s%d-g%d", g.Info().Name, seed, i),
+			Game:      g,
+			Params:    params,
+			Profile:   prof.Clone(),
+			Overrides: overrides,
+			Players: [2]referee.Player{
+				{Name: names[a], Ref: refs[a]},
+				{Name: names[b], Ref: refs[b]},
+			},
+			Seed: seed*1_000_003 + uint64(i),
 		}
-	}()
-	go func() { wg.Wait(); close(results) }()
+	})
 
 	tally := newTally(names, g.Info().HasScores)
 	prog.start(o.games, 0)
@@ -299,7 +259,7 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 		}
 		prog.game(league.Progress{League: g.Info().Name, Done: tally.games, Total: o.games, Leader: tally.leader()})
 		if o.show {
-			fmt.Fprintf(notes, "game %d: %s vs %s: %s\n%s\n", r.j.i+1, r.rec.Agents[0].Name, r.rec.Agents[1].Name, r.rec.Summary(), showBoard(g, params, r.rec))
+			fmt.Fprintf(notes, "game %d: %s vs %s: %s\n%s\n", r.i+1, r.rec.Agents[0].Name, r.rec.Agents[1].Name, r.rec.Summary(), showBoard(g, params, r.rec))
 		}
 	}
 	prog.finish()
@@ -319,6 +279,57 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 		fmt.Fprintln(out, "penalties are listed above; --records FILE keeps every game's full record (moves, penalties, agents' stderr) for arena replay")
 	}
 	return broken.err()
+}
+
+// printPlayHeader says what play is about to play, overrides included.
+func printPlayHeader(out io.Writer, g engine.Game, prof engine.Profile, params engine.Params, games int, seed uint64, overrides []engine.Override) {
+	fmt.Fprintf(out, "%s, profile %s", g.Info().Name, prof.Name)
+	if len(params) > 0 {
+		fmt.Fprintf(out, ", params %s", params)
+	}
+	fmt.Fprintf(out, ", %d games, seed %d\n", games, seed)
+	for _, ov := range overrides {
+		fmt.Fprintf(out, "override %s\n", ov)
+	}
+}
+
+// playedGame is one finished game of a series: its index, its record or
+// why it could not be played.
+type playedGame struct {
+	i   int
+	rec *record.Game
+	err error
+}
+
+// playSeries plays games 0..n-1, match(i) each, parallel at a time, and
+// delivers them as they finish; the channel closes when all are done or
+// ctx is cancelled.
+func playSeries(ctx context.Context, ref *referee.Referee, parallel, n int, match func(i int) referee.Match) <-chan playedGame {
+	jobs := make(chan int)
+	results := make(chan playedGame)
+	var wg sync.WaitGroup
+	for range parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				rec, err := ref.Play(ctx, match(i))
+				results <- playedGame{i, rec, err}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i := range n {
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+	return results
 }
 
 // tally accumulates results per agent.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"arena/agents/builtin"
 	"arena/agents/course"
 	"arena/agents/lua"
+	"arena/arena/buildinfo"
 	"arena/engine"
 	"arena/games/all"
 	"arena/plugins/host"
@@ -31,6 +33,9 @@ type env struct {
 	// preflightTimeout bounds the pre-flight check of one agent (0: the
 	// default).
 	preflightTimeout time.Duration
+	// phaseAfter is how long a phase runs before the command says what it
+	// is doing (0: slowPhaseAfter; negative: at once).
+	phaseAfter time.Duration
 }
 
 func defaultEnv() *env {
@@ -51,14 +56,18 @@ func defaultEnv() *env {
 		launcher: &host.Launcher{
 			Self:     []string{agentBin, agents.HostArg},
 			Builtins: builtin.Names(),
-			// Course agents' folders are shown inside their sandboxes,
-			// COMP424 repositories compiled by the arena first.
-			Prepare: course.Prepare,
 		},
 		isTerminal: func() bool { return isTerminal(os.Stderr) },
 		// Lua scripts are compiled before any game, so a syntax error is
 		// reported as file:line at once.
 		preflight: []func(ref string) error{lua.CheckRef, builtin.CheckRef},
+	}
+	// Course agents' folders are shown inside their sandboxes, COMP424
+	// repositories compiled by the arena first, which can take a minute:
+	// the command says so when it does.
+	e.launcher.Prepare = func(ctx context.Context, ref string, sandboxed bool) (string, []string, error) {
+		defer e.announceSlow("preparing course agent " + ref + " (a COMP424 repository is compiled once)")()
+		return course.Prepare(ctx, ref, sandboxed)
 	}
 	// The one notice that agents run unsandboxed goes wherever the
 	// command's errors go.
@@ -85,7 +94,10 @@ docs/course-agents.md), or agent binaries built with the arena SDK (a path).
 	}
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	root.AddCommand(newPlayCmd(e), newCheckCmd(e), newNewAgentCmd(e), newGamesCmd(e), newRulesCmd(e), newLeagueCmd(e), newReplayCmd(e), newServeCmd(e), newDoctorCmd(e), newWorkerCmd(e))
+	root.AddCommand(newPlayCmd(e), newCheckCmd(e), newNewAgentCmd(e), newGamesCmd(e), newRulesCmd(e), newLeagueCmd(e), newReplayCmd(e), newServeCmd(e), newDoctorCmd(e), newWorkerCmd(e), newVersionCmd())
+	// --version prints what the version command prints.
+	root.Version = buildinfo.Current().String()
+	root.SetVersionTemplate("{{.Version}}")
 	strictCommands(root)
 	return root
 }
