@@ -48,10 +48,13 @@ game's real course profile and the arena's sandbox, exactly as in a league
     cushion; the memory peak against the limit; under Cachex's CPU budget,
     the CPU time of a game against the budget;
   - every illegal, late, slow, unparseable or failed move and every crash,
-    with the board where it happened and the agent's stderr at that moment;
+    grouped by cause: the first of each cause with the board where it
+    happened and the agent's stderr at that moment, then how many more
+    times and in which games and plies (--json lists each in full);
   - stdout noise (stdout belongs to the plugin protocol).
 
-It ends with PASS (exit status 0) or FAIL naming the causes (exit status 3).
+The verdict comes first and again at the end: PASS (exit status 0) or FAIL
+naming the causes (exit status 3).
 --json prints the same report as one JSON document for a submission system.
 
 ` + exitTable,
