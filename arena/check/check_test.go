@@ -99,3 +99,47 @@ func TestFinish(t *testing.T) {
 		t.Errorf("clean report: %+v", ok)
 	}
 }
+
+// An agent that fails every move from ply 6 gets one problem in full per
+// cause and a count with the games and plies of the rest, not a board per
+// move; the verdict comes first.
+func TestWriteTextGroupsByCause(t *testing.T) {
+	board := strings.Repeat("| . . . . . . |\n", 6)
+	stderr := strings.Repeat("trace line\n", 12)
+	r := &Report{Agent: "bad", Game: "bohnenspiel", Profile: "comp424-2017", Protocol: ProtocolCheck{OK: true, Arena: 4},
+		Time: TimeCheck{Model: "per-move", SlowestMS: 5, LimitMS: 700, Game: 1, Moves: 3}}
+	for g := 1; g <= 4; g++ {
+		r.Games = append(r.Games, GameSummary{N: g, Opponent: "builtin:random", Outcome: "lost", Result: "0-1", Moves: 60})
+		for ply := 6; ply < 60; ply += 2 {
+			r.Problems = append(r.Problems, Problem{Cause: CauseIllegal, Game: g, Ply: ply, Detail: fmt.Sprintf("illegal move at ply %d", ply),
+				Reply: "NOTHING", Penalty: "random-move", Board: board, Stderr: stderr})
+		}
+	}
+	r.Problems = append(r.Problems, Problem{Cause: CauseSlow, Game: 3, Ply: 9, Detail: "no reply", Board: board})
+	r.finish()
+	var b strings.Builder
+	r.WriteText(&b)
+	out := b.String()
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) >= 60 {
+		t.Fatalf("%d lines, want under 60:\n%s", len(lines), out)
+	}
+	if !strings.HasPrefix(lines[1], "verdict: FAIL: illegal 108 times, slow 1 time") {
+		t.Errorf("verdict not at the top: %q", lines[1])
+	}
+	for _, want := range []string{
+		"FAIL illegal (game 1, ply 6)", "the reply:     \"NOTHING\"", "| . . . . . . |", "    | trace line",
+		"illegal again, 107 times more in 4 games", "game 1: plies 8, 10, 12, 14, 16, 18, 20, ... 58 (26 in all)",
+		"game 4: plies 6, 8,", "FAIL slow (game 3, ply 9)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "| . . . . . . |"); n != 12 {
+		t.Errorf("%d board lines, want two boards of 6", n)
+	}
+	if lines[len(lines)-1] != r.Verdict {
+		t.Errorf("last line %q, want the verdict", lines[len(lines)-1])
+	}
+}

@@ -36,6 +36,9 @@ func (r *Report) WriteText(w io.Writer) {
 		fmt.Fprintf(w, ", params %s", strings.Join(kv, " "))
 	}
 	fmt.Fprintln(w)
+	// The verdict first, so it is seen whatever the length of the rest;
+	// it closes the report too, for readers of its last line.
+	fmt.Fprintf(w, "verdict: %s\n", r.summary())
 	for _, o := range r.Overrides {
 		fmt.Fprintf(w, "override %s (not the course's setting)\n", o)
 	}
@@ -102,31 +105,134 @@ func (r *Report) WriteText(w io.Writer) {
 			fmt.Fprintf(w, "    %d. vs %s, agent in seat %d: %s (%s, %d plies)\n", g.N, g.Opponent, g.Seat, g.Outcome, g.Result, g.Moves)
 		}
 	}
-	for _, p := range r.Problems {
-		fmt.Fprintln(w)
-		where := "before any game"
-		if p.Game > 0 {
-			where = fmt.Sprintf("game %d, ply %d", p.Game, p.Ply)
-		}
-		fmt.Fprintf(w, "FAIL %s (%s): %s\n", p.Cause, where, explain[p.Cause])
-		fmt.Fprintf(w, "  what happened: %s\n", p.Detail)
-		if p.Reply != "" {
-			fmt.Fprintf(w, "  the reply:     %q\n", p.Reply)
-		}
-		if p.Penalty != "" {
-			fmt.Fprintf(w, "  the course's penalty: %s\n", p.Penalty)
-		}
-		if p.Board != "" {
-			fmt.Fprintf(w, "  the position:\n%s\n", indent(p.Board, "    "))
-		}
-		if p.Stderr != "" {
-			fmt.Fprintf(w, "  the agent's stderr there:\n%s\n", indent(p.Stderr, "    | "))
-		}
+	for _, g := range groupProblems(r.Problems) {
+		writeGroup(w, g)
 	}
 	for _, warn := range r.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)
 	}
 	fmt.Fprintln(w, r.Verdict)
+}
+
+// summary is the verdict with the number of problems of each cause.
+func (r *Report) summary() string {
+	if r.Pass {
+		return r.Verdict
+	}
+	var parts []string
+	for _, g := range groupProblems(r.Problems) {
+		parts = append(parts, fmt.Sprintf("%s %s", g.cause, times(len(g.problems), "time")))
+	}
+	return "FAIL: " + strings.Join(parts, ", ")
+}
+
+// problemGroup is the problems of one cause, in the report's order.
+type problemGroup struct {
+	cause    string
+	problems []Problem
+}
+
+func groupProblems(ps []Problem) []problemGroup {
+	var out []problemGroup
+	at := map[string]int{}
+	for _, p := range ps {
+		i, ok := at[p.Cause]
+		if !ok {
+			i = len(out)
+			at[p.Cause] = i
+			out = append(out, problemGroup{cause: p.Cause})
+		}
+		out[i].problems = append(out[i].problems, p)
+	}
+	return out
+}
+
+// writeGroup prints the first problem of a cause in full (board, reply,
+// stderr) and the others as a count with their games and plies: an agent
+// that fails every move would otherwise print hundreds of boards.
+func writeGroup(w io.Writer, g problemGroup) {
+	p := g.problems[0]
+	fmt.Fprintln(w)
+	where := "before any game"
+	if p.Game > 0 {
+		where = fmt.Sprintf("game %d, ply %d", p.Game, p.Ply)
+	}
+	fmt.Fprintf(w, "FAIL %s (%s): %s\n", p.Cause, where, explain[p.Cause])
+	fmt.Fprintf(w, "  what happened: %s\n", p.Detail)
+	if p.Reply != "" {
+		fmt.Fprintf(w, "  the reply:     %q\n", p.Reply)
+	}
+	if p.Penalty != "" {
+		fmt.Fprintf(w, "  the course's penalty: %s\n", p.Penalty)
+	}
+	if p.Board != "" {
+		fmt.Fprintf(w, "  the position:\n%s\n", indent(p.Board, "    "))
+	}
+	if p.Stderr != "" {
+		fmt.Fprintf(w, "  the agent's stderr there:\n%s\n", indent(p.Stderr, "    | "))
+	}
+	rest := g.problems[1:]
+	if len(rest) == 0 {
+		return
+	}
+	games := pliesByGame(rest)
+	fmt.Fprintf(w, "  %s again, %s more in %s (--json lists each in full):\n", g.cause, times(len(rest), "time"), times(len(games), "game"))
+	for i, gp := range games {
+		if i == maxGameLines {
+			fmt.Fprintf(w, "    and %s more\n", times(len(games)-i, "game"))
+			break
+		}
+		if gp.game == 0 {
+			fmt.Fprintf(w, "    before any game: %s\n", times(len(gp.plies), "time"))
+			continue
+		}
+		fmt.Fprintf(w, "    game %d: %s %s\n", gp.game, plural(len(gp.plies), "ply", "plies"), plyList(gp.plies))
+	}
+}
+
+// maxGameLines and maxPlies bound the summary of a cause's repeats.
+const (
+	maxGameLines = 6
+	maxPlies     = 8
+)
+
+type gamePlies struct {
+	game  int
+	plies []int
+}
+
+func pliesByGame(ps []Problem) []gamePlies {
+	var out []gamePlies
+	for _, p := range ps {
+		if n := len(out); n > 0 && out[n-1].game == p.Game {
+			out[n-1].plies = append(out[n-1].plies, p.Ply)
+			continue
+		}
+		out = append(out, gamePlies{game: p.Game, plies: []int{p.Ply}})
+	}
+	return out
+}
+
+// plyList writes plies as "6, 8, 10", shortening a long list to its first
+// plies, the last and the count.
+func plyList(plies []int) string {
+	var parts []string
+	for i, p := range plies {
+		if i == maxPlies-1 && len(plies) > maxPlies {
+			return fmt.Sprintf("%s, ... %d (%d in all)", strings.Join(parts, ", "), plies[len(plies)-1], len(plies))
+		}
+		parts = append(parts, fmt.Sprint(p))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func times(n int, what string) string { return fmt.Sprintf("%d %s", n, plural(n, what, what+"s")) }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func limitText(v float64, f func(float64) string) string {

@@ -197,6 +197,16 @@ func TestConfigLayers(t *testing.T) {
 	if s.Config.GamesPerPairing != 8 || s.Config.Seed != 4 {
 		t.Errorf("flags/--set not applied: %+v", s.Config)
 	}
+	// Numeric keys have typed flags; an unset one leaves the file's value.
+	if f := fs.Lookup("games-per-pairing"); f == nil || f.Value.Type() != "int" {
+		t.Errorf("--games-per-pairing is not an int flag: %+v", f)
+	}
+	if f := fs.Lookup("sprt-elo1"); f == nil || f.Value.Type() != "float64" {
+		t.Errorf("--sprt-elo1 is not a float flag: %+v", f)
+	}
+	if s.Config.Concurrency != 8 {
+		t.Errorf("an unset --concurrency changed the configuration: %d", s.Config.Concurrency)
+	}
 	// A relative output from a flag is relative to the working directory.
 	if want, _ := filepath.Abs("out"); s.Output != want {
 		t.Errorf("output = %s, want %s", s.Output, want)

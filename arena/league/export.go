@@ -139,6 +139,7 @@ type standingsJSON struct {
 	Rows      []Row             `json:"standings"`
 	Pairs     []PairRow         `json:"pairs,omitempty"`
 	SPRT      *sprtJSON         `json:"sprt,omitempty"`
+	Arena     []string          `json:"arena,omitempty"` // the arena builds that refereed the games
 }
 
 type sprtJSON struct {
@@ -161,7 +162,7 @@ func WriteStandings(w io.Writer, format string, all []*Standings) error {
 		var out []standingsJSON
 		for _, s := range all {
 			j := standingsJSON{League: s.League.Name, Game: s.League.Game, Params: s.League.Params, Profile: s.League.Profile,
-				Overrides: s.League.Overrides, Format: s.League.Format, Scheduled: s.Scheduled, Played: s.Played, Skipped: s.Skipped, Pairs: s.Pairs}
+				Overrides: s.League.Overrides, Format: s.League.Format, Scheduled: s.Scheduled, Played: s.Played, Skipped: s.Skipped, Pairs: s.Pairs, Arena: s.Arena}
 			j.Rows = s.Rows
 			if t := s.SPRT; t != nil {
 				j.SPRT = &sprtJSON{SPRTConfig: t.SPRTConfig, A: t.A, B: t.B, Games: t.Games, Pairs: t.Pairs,

@@ -59,7 +59,12 @@ func keyDoc(key string) string {
 
 // FlagName is the command-line flag of a key: games_per_pairing is
 // --games-per-pairing, sprt.elo1 is --sprt-elo1.
+// The format key's flag is --league-format: on the report commands
+// --format is the output's format (csv, json, jsonl).
 func FlagName(key string) string {
+	if key == "format" {
+		return "league-format"
+	}
 	return strings.NewReplacer("_", "-", ".", "-").Replace(key)
 }
 
@@ -70,9 +75,20 @@ func EnvName(key string) string {
 }
 
 // AddFlags defines a flag for every scalar key, to pass to Load as
-// Sources.Flags. Flags are text and are checked like the file's values.
+// Sources.Flags. Numeric keys get typed flags, so help shows int or float
+// and a malformed number is refused as the flag's error; the values are
+// then checked like the file's. The seed stays text: its own parser
+// explains a negative or too large seed.
 func AddFlags(fs *pflag.FlagSet) {
 	for _, k := range configKeys() {
-		fs.String(FlagName(k), "", "override "+k+": "+keyDoc(k))
+		usage := "override " + k + ": " + keyDoc(k)
+		switch k {
+		case "games_per_pairing", "concurrency":
+			fs.Int(FlagName(k), 0, usage)
+		case "sprt.elo0", "sprt.elo1", "sprt.alpha", "sprt.beta":
+			fs.Float64(FlagName(k), 0, usage)
+		default:
+			fs.String(FlagName(k), "", usage)
+		}
 	}
 }

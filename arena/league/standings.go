@@ -32,6 +32,9 @@ type Standings struct {
 	// Stages are the Swiss table and the knockout bracket (nil for the
 	// other formats).
 	Stages *StageTables
+	// Arena lists the arena builds that refereed the games (record.Game's
+	// Arena), sorted; games recorded before the stamp existed add none.
+	Arena []string
 }
 
 // Row is one agent's line.
@@ -147,7 +150,7 @@ type storedConfig struct {
 // Compute builds standings from games. names gives the agents in their
 // configured order; agents found only in games are added.
 func Compute(l results.League, names []string, scheduled int, games []results.Game) *Standings {
-	s := &Standings{League: l, Scheduled: scheduled, Played: len(games)}
+	s := &Standings{League: l, Scheduled: scheduled, Played: len(games), Arena: arenaBuilds(games)}
 	t := &table{idx: map[string]int{}, cross: map[[2]int]*Cell{}, halves: map[pairKey]*half{}, pairAB: map[string][2]string{}}
 	for _, n := range names {
 		t.agent(n)
@@ -299,7 +302,9 @@ func (t *table) rank(s *Standings, games int) {
 	}
 	for i, r := range rows {
 		r.Elo, r.EloLo, r.EloHi, r.EloSE = math.NaN(), math.NaN(), math.NaN(), math.NaN()
-		if fitted {
+		// An agent with no games yet has no rating: the fit's prior would
+		// put it at the field's mean, above agents that lost games.
+		if fitted && r.Games > 0 {
 			rt := fit.Ratings[i]
 			r.Elo, r.EloLo, r.EloHi, r.EloSE = rt.Elo, rt.Lo, rt.Hi, rt.SE
 		}
@@ -310,7 +315,10 @@ func (t *table) rank(s *Standings, games int) {
 	}
 	sort.SliceStable(order, func(x, y int) bool {
 		a, b := rows[order[x]], rows[order[y]]
-		if fitted && a.Elo != b.Elo {
+		if (a.Games == 0) != (b.Games == 0) {
+			return b.Games == 0 // agents without games last
+		}
+		if fitted && a.Elo != b.Elo && !math.IsNaN(a.Elo) && !math.IsNaN(b.Elo) {
 			return a.Elo > b.Elo
 		}
 		if a.Score != b.Score {
@@ -380,6 +388,20 @@ const pairLevel = 0.95
 // was won outright (or lost), the exact binomial bound on the pairs still
 // says something one-sided: with n pairs all won, the chance of winning a
 // pair is at least tail^(1/n). Any other collapsed interval is unknown.
+// arenaBuilds is the distinct arena builds that refereed games, sorted.
+func arenaBuilds(games []results.Game) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, g := range games {
+		if g.Record != nil && g.Record.Arena != "" && !seen[g.Record.Arena] {
+			seen[g.Record.Arena] = true
+			out = append(out, g.Record.Arena)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 func pairBounds(n int, est, lo, hi float64) (float64, float64, string) {
 	if lo != hi && !math.IsNaN(lo) && !math.IsNaN(hi) {
 		return lo, hi, ""

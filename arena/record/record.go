@@ -144,6 +144,9 @@ type Game struct {
 	// Replays are the earlier plays of this game that a league did not
 	// publish, oldest first, each with the reason it was played again.
 	Replays []Replay `json:"replays,omitempty"`
+	// Arena is the build of the arena that refereed the game
+	// (buildinfo.Info.Stamp); records written before it existed lack it.
+	Arena string `json:"arena,omitempty"`
 }
 
 // Replay is one play of a game that a league withheld and played again.

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"arena/arena/buildinfo"
 	"arena/arena/clock"
 	"arena/arena/record"
 	"arena/arena/slots"
@@ -163,6 +164,7 @@ func (r *Referee) Play(ctx context.Context, m Match) (*record.Game, error) {
 		Seed:    m.Seed,
 		Start:   st.Text(),
 		Started: clk.Now().UTC(),
+		Arena:   buildinfo.Current().Stamp(),
 	}
 	for _, o := range m.Overrides {
 		g.rec.Overrides = append(g.rec.Overrides, o.String())

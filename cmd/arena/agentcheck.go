@@ -18,11 +18,6 @@ import (
 	"arena/plugins/protocol"
 )
 
-// exitBroken is the exit status of a run refused because agents failed the
-// pre-flight check, or finished with an agent that was broken in every
-// game it played (docs/leagues.md, "Exit status").
-const exitBroken = 3
-
 // defaultPreflightTimeout bounds the pre-flight check of one agent: start,
 // handshake, opening a game, goodbye; the profile's start-up timeout when
 // that is shorter. Short, so a hanging agent costs seconds once instead
@@ -33,17 +28,19 @@ const defaultPreflightTimeout = 10 * time.Second
 // checkAgent fails early, before any game starts, on an agent reference
 // that cannot be started: an unknown name, a missing file, a script that
 // does not compile, a course agent whose runtime or modules are missing.
+// A reference that names no agent is a setup error; an agent found but
+// unable to play is refused (agentRefusedError, exit status 3).
 func (e *env) checkAgent(ref, game string) error {
 	if _, err := e.launcher.Resolve(ref); err != nil {
 		return err
 	}
 	for _, check := range e.preflight {
 		if err := check(ref); err != nil {
-			return fmt.Errorf("agent %s: %w", ref, err)
+			return &agentRefusedError{fmt.Errorf("agent %s: %w", ref, err)}
 		}
 	}
 	if err := (course.Preparer{Progress: e.stderr}).CheckRef(context.Background(), ref, game); err != nil {
-		return fmt.Errorf("agent %s: %w", ref, err)
+		return &agentRefusedError{fmt.Errorf("agent %s: %w", ref, err)}
 	}
 	return nil
 }
@@ -73,6 +70,9 @@ func (e *env) preflightCheck(ctx context.Context, launch referee.Launcher, items
 	if timeout <= 0 {
 		timeout = defaultPreflightTimeout
 	}
+	// Starting agents takes a second or more each (a JVM, a Python
+	// interpreter): say so up front, since nothing else is printed meanwhile.
+	fmt.Fprintf(e.stderr, "pre-flight check: starting %d agent(s) once each (handshake, opening a game; at most %v each)\n", len(items), timeout)
 	errs := make([]error, len(items))
 	sem := make(chan struct{}, max(2, runtime.NumCPU()))
 	var wg sync.WaitGroup

@@ -35,8 +35,10 @@ func newCheckCmd(e *env) *cobra.Command {
 		Short: "Check an agent the way a course would before accepting it: PASS or FAIL",
 		Long: `Check an agent before submitting it. The agent (the path of a binary built with
 the arena SDK, a Go agent's package directory, which is built first,
-lua:PATH.lua, or a built-in) is started under the game's real
-course profile and the arena's sandbox, exactly as in a league:
+lua:PATH.lua, course:PATH for an agent written for the game's course and run
+unmodified (docs/course-agents.md), or a built-in) is started under the
+game's real course profile and the arena's sandbox, exactly as in a league
+(play and league files accept the same references):
 
   - the handshake and the agent protocol version;
   - the start-up time against the profile's start-up limit;
@@ -47,13 +49,19 @@ course profile and the arena's sandbox, exactly as in a league:
     cushion; the memory peak against the limit; under Cachex's CPU budget,
     the CPU time of a game against the budget;
   - every illegal, late, slow, unparseable or failed move and every crash,
-    with the board where it happened and the agent's stderr at that moment;
+    grouped by cause: the first of each cause with the board where it
+    happened and the agent's stderr at that moment, then how many more
+    times and in which games and plies (--json lists each in full);
   - stdout noise (stdout belongs to the plugin protocol).
 
-It ends with PASS (exit status 0) or FAIL naming the causes (exit status 1).
---json prints the same report as one JSON document for a submission system.`,
+The verdict comes first and again at the end: PASS (exit status 0) or FAIL
+naming the causes (exit status 3).
+--json prints the same report as one JSON document for a submission system.
+
+` + exitTable,
 		Example: `  arena check ./mybot --game bohnenspiel
   arena check lua:bot.lua --game cachex --param n=5 --games 2
+  arena check course:comp424-agent --game pentago-twist
   arena check ./mybot --game pentago-twist --json > report.json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -87,6 +95,25 @@ func buildAgentDir(ctx context.Context, dir string, log io.Writer) (string, erro
 	return gobuild.Package(ctx, abs, filepath.Join(base, "arena", "agents"), log)
 }
 
+// launchRef is what the launcher starts for an agent reference: a Go
+// package directory (as in league files) is built first, into the agent
+// cache; any other reference is started as written. A package that does
+// not build, or is not a program, is a refused agent.
+func (e *env) launchRef(ctx context.Context, ref string) (string, error) {
+	fi, err := os.Stat(ref)
+	if err != nil || !fi.IsDir() {
+		return ref, nil
+	}
+	bin, err := buildAgentDir(ctx, ref, e.stderr)
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", err
+		}
+		return "", &agentRefusedError{fmt.Errorf("agent %s: %w", ref, err)}
+	}
+	return bin, nil
+}
+
 func runCheck(ctx context.Context, e *env, out io.Writer, agent string, o checkOpts) error {
 	g, seed, params, prof, overrides, err := e.matchSetup(o.game, o.games, o.seed, o.params, o.sets)
 	if err != nil {
@@ -108,18 +135,15 @@ func runCheck(ctx context.Context, e *env, out io.Writer, agent string, o checkO
 		Games: o.games, Opponents: o.opponents, Seed: seed, Launcher: e.launcher, Runtime: course.Runtime,
 	}
 	if !o.json {
+		// Start-up alone may take the profile's start-up limit.
+		fmt.Fprintf(e.stderr, "checking %s on %s: starting it (handshake, start-up time)...\n", agent, g.Info().Name)
 		cfg.Progress = func(n, of int, opp string) {
 			fmt.Fprintf(e.stderr, "game %d/%d against %s...\n", n, of, opp)
 		}
 	}
-	launchRef := agent
-	if fi, err := os.Stat(agent); err == nil && fi.IsDir() {
-		// A Go package directory, as in league files: built first.
-		bin, err := buildAgentDir(ctx, agent, e.stderr)
-		if err != nil {
-			return err
-		}
-		launchRef = bin
+	launchRef, err := e.launchRef(ctx, agent)
+	if err != nil {
+		return err
 	}
 	cfg.Agent = launchRef
 	var rep *check.Report
@@ -141,7 +165,7 @@ func runCheck(ctx context.Context, e *env, out io.Writer, agent string, o checkO
 		rep.WriteText(out)
 	}
 	if !rep.Pass {
-		return &exitError{code: 1, msg: fmt.Sprintf("%s: %s", agent, rep.Verdict)}
+		return &exitError{code: exitBroken, msg: fmt.Sprintf("%s: %s", agent, rep.Verdict)}
 	}
 	return nil
 }

@@ -26,7 +26,7 @@ func checkReport(t *testing.T, args ...string) (*check.Report, error) {
 }
 
 // TestCheckNamesEachFailure checks one fixture agent per failure mode: each
-// fails the check with exit status 1 naming its cause; the well-behaved
+// fails the check with exit status 3 naming its cause; the well-behaved
 // ones pass.
 func TestCheckNamesEachFailure(t *testing.T) {
 	dir := t.TempDir()
@@ -78,8 +78,8 @@ func TestCheckNamesEachFailure(t *testing.T) {
 				}
 				return
 			}
-			if err == nil || exitCode(err) != 1 || r.Pass {
-				t.Fatalf("want FAIL with exit status 1, got %v, pass %v", err, r.Pass)
+			if err == nil || exitCode(err) != exitBroken || r.Pass {
+				t.Fatalf("want FAIL with exit status 3, got %v, pass %v", err, r.Pass)
 			}
 			if causes := r.Causes(); len(causes) != 1 || causes[0] != c.cause {
 				t.Fatalf("causes %v, want [%s]; verdict %q; problems %+v", causes, c.cause, r.Verdict, r.Problems)
@@ -117,8 +117,8 @@ func TestCheckText(t *testing.T) {
 	}
 	e, out, _ := testEnv(t)
 	err := run(t, e, "check", bin, "--game", "bohnenspiel", "--games", "1")
-	if err == nil || exitCode(err) != 1 {
-		t.Fatalf("want exit status 1: %v", err)
+	if err == nil || exitCode(err) != exitBroken {
+		t.Fatalf("want exit status 3: %v", err)
 	}
 	s := out.String()
 	for _, want := range []string{fmt.Sprintf("handshake:      ok, protocol version %d", protocol.Version), "start-up:", "memory peak:", "FAIL illegal (game 1, ply 2)",
@@ -157,5 +157,32 @@ func TestCheckUnreadableBinary(t *testing.T) {
 	}
 	if d := r.Problems[0].Detail; !strings.Contains(d, "chmod") || !strings.Contains(d, "readable by all users") {
 		t.Errorf("the message should say how to fix it: %s", d)
+	}
+}
+
+// TestCheckReportOfAnAgentFailingEveryMove: an agent that fails every move
+// from ply 6 gets a short report, verdict first, one failure in full.
+func TestCheckReportOfAnAgentFailingEveryMove(t *testing.T) {
+	e, out, _ := testEnv(t)
+	// A substitute move instead of the course's loss keeps the games going.
+	err := run(t, e, "check", "lua:testdata/fails-from-ply6.lua", "--game", "bohnenspiel", "--games", "4", "--set", "penalty.unparseable=random-move")
+	if err == nil || exitCode(err) != exitBroken {
+		t.Fatalf("want FAIL with exit status 3: %v\n%s", err, out)
+	}
+	s := out.String()
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) >= 60 {
+		t.Fatalf("%d lines, want under 60:\n%s", len(lines), s)
+	}
+	if !strings.HasPrefix(lines[1], "verdict: FAIL: ") {
+		t.Errorf("verdict not at the top:\n%s", s)
+	}
+	if n := strings.Count(s, "\nFAIL "); n != 1 {
+		t.Errorf("%d failures in full, want one:\n%s", n, s)
+	}
+	for _, want := range []string{"(game 1, ply 6)", "giving up at ply 6", "again,", "more in 4 games", "game 4: plies "} {
+		if !strings.Contains(s, want) {
+			t.Errorf("report lacks %q:\n%s", want, s)
+		}
 	}
 }

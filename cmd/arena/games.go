@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -51,10 +53,10 @@ profile are written out in docs/games/GAME.md.`,
 					return err
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "\n%s (%s)\n", p.Name, g.Info().Name)
-				describeProfile(cmd.OutOrStdout(), p)
+				describeProfile(cmd.OutOrStdout(), p, budgetRule(g, p))
 				fmt.Fprintf(cmd.OutOrStdout(), "  rules: docs/games/%s.md\n", g.Info().Name)
 				for _, pi := range g.Info().Params {
-					fmt.Fprintf(cmd.OutOrStdout(), "  param %s (default %s): %s\n", pi.Name, pi.Default, pi.Doc)
+					fmt.Fprintf(cmd.OutOrStdout(), "  param %s%s: %s\n", pi.Name, defaultText(pi.Default), pi.Doc)
 				}
 			}
 			describeBuiltins(cmd.OutOrStdout())
@@ -65,12 +67,44 @@ profile are written out in docs/games/GAME.md.`,
 	return cmd
 }
 
-func describeProfile(w interface{ Write([]byte) (int, error) }, p engine.Profile) {
+// defaultText is " (default V)", or nothing for an empty default.
+func defaultText(v string) string {
+	if v == "" {
+		return ""
+	}
+	return " (default " + v + ")"
+}
+
+// budgetRule says how a CPU budget follows a game parameter, as "n² seconds
+// (n=9)", when it is the square of an integer parameter in seconds at its
+// default and at the value below; "" otherwise.
+func budgetRule(g engine.Game, p engine.Profile) string {
+	if p.Time != engine.CPUBudget {
+		return ""
+	}
+	for _, pi := range g.Info().Params {
+		n, err := strconv.Atoi(pi.Default)
+		if err != nil || n < 2 || p.Budget != time.Duration(n*n)*time.Second {
+			continue
+		}
+		smaller, err := g.Profile(engine.Params{pi.Name: strconv.Itoa(n - 1)})
+		if err == nil && smaller.Budget == time.Duration((n-1)*(n-1))*time.Second {
+			return fmt.Sprintf("%s² seconds (%s=%d: %ds)", pi.Name, pi.Name, n, n*n)
+		}
+	}
+	return ""
+}
+
+func describeProfile(w io.Writer, p engine.Profile, budgetRule string) {
 	switch p.Time {
 	case engine.PerMove:
 		fmt.Fprintf(w, "  time: per move, wall clock: first move %v, then %v, cushion %v\n", p.FirstMoveLimit, p.MoveLimit, p.Cushion)
 	case engine.CPUBudget:
-		fmt.Fprintf(w, "  time: CPU budget per player per game %v, kill after remaining budget + %v\n", p.Budget, p.BudgetGrace)
+		budget := fmt.Sprintf("%gs", p.Budget.Seconds())
+		if budgetRule != "" {
+			budget = budgetRule
+		}
+		fmt.Fprintf(w, "  time: CPU budget per player per game %s, kill after remaining budget + %v\n", budget, p.BudgetGrace)
 	}
 	if p.MemoryMB > 0 {
 		fmt.Fprintf(w, "  memory: %d MiB resident per agent process\n", p.MemoryMB)
@@ -106,7 +140,7 @@ func describeBuiltins(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %s: %s\n", n, builtin.HouseSummary[n])
 		for _, d := range housebots.Common {
-			fmt.Fprintf(w, "    option %s (default %s): %s\n", d.Key, d.Default, d.Doc)
+			fmt.Fprintf(w, "    option %s%s: %s\n", d.Key, defaultText(d.Default), d.Doc)
 		}
 		games := make([]string, 0, len(house[n]))
 		for g := range house[n] {
@@ -117,7 +151,7 @@ func describeBuiltins(w io.Writer) {
 			hb := house[n][g]
 			fmt.Fprintf(w, "    %s: %s\n", g, hb.Doc)
 			for _, d := range hb.Options {
-				fmt.Fprintf(w, "      option %s (default %s): %s\n", d.Key, d.Default, d.Doc)
+				fmt.Fprintf(w, "      option %s%s: %s\n", d.Key, defaultText(d.Default), d.Doc)
 			}
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"arena/arena/league"
 	"arena/arena/league/gobuild"
@@ -80,18 +81,21 @@ every game, for this run.
 The results go to arena-results/NAME beside the league file, whatever the
 current directory, unless output (or --output) says otherwise.
 
-Exit status: 0 all games ran; 1 a usage or setup error (including a
-second run on a directory in use); 3 an agent was refused by the pre-flight
-check, or played every game of the run without one move of its own.
-
 Every key of the file can be overridden by an environment variable
 (ARENA_GAMES_PER_PAIRING=4), by its flag (--games-per-pairing 4), or by
---set KEY=VALUE (--set sprt.elo1=20).`,
+--set KEY=VALUE (--set sprt.elo1=20).
+
+A second run on a directory in use is a setup error (exit status 1).
+
+` + exitTable,
 		Example: `  arena league run configs/demo.yaml
   arena league run configs/bohnenspiel.yaml --games-per-pairing 20 --output /tmp/bs
   ARENA_CONCURRENCY=1 arena league run configs/cachex.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := applyFlagAliases(cmd.Flags(), &rf); err != nil {
+				return err
+			}
 			if rf.serve != "" {
 				return runLeagueServed(cmd.Context(), e, cmd, args[0], rf)
 			}
@@ -104,12 +108,38 @@ Every key of the file can be overridden by an environment variable
 	f.BoolVar(&rf.fresh, "fresh-processes", false, "start a new process for every agent of every game (built-in and Lua agents otherwise keep theirs across games)")
 	f.BoolVar(&rf.broken, "allow-broken", false, "enter agents that fail the pre-flight check anyway (their games record the course's penalties)")
 	f.StringVar(&rf.serve, "serve", "", "also serve the live web viewer of this league on ADDR (\":8080\" is loopback port 8080), until Ctrl-C")
-	f.StringVar(&rf.cluster, "cluster", "", "play the games on workers (arena worker) through this NATS JetStream server, nats://HOST:PORT (docs/cluster.md)")
 	f.StringVar(&rf.serveCluster, "serve-cluster", "", "start a NATS JetStream server for workers on ADDR (\":4222\"), its streams kept in the league directory, and play the games on workers")
 	f.IntVar(&rf.cores, "cores", 0, "use at most N CPU slots (default: every CPU the process may use, capped by GOMAXPROCS and the cgroup quota); under a wall-clock profile each game holds one slot per agent, shared with other arena runs on this machine")
 	f.StringArrayVar(&rf.sets, "set", nil, "override any key KEY=VALUE (repeatable), e.g. sprt.elo1=20")
-	league.AddFlags(f)
+	addLeagueFlags(f, &rf)
 	return cmd
+}
+
+// addLeagueFlags adds the league keys' flags and the run's cluster flag,
+// with the names used before as deprecated aliases: --cluster-url (the
+// cluster.url key's flag) for --cluster, the name arena worker uses, and
+// --format for --league-format (--format is an output's format on the
+// report commands).
+func addLeagueFlags(f *pflag.FlagSet, rf *runFlags) {
+	league.AddFlags(f)
+	f.StringVar(&rf.cluster, "cluster", "", "play the games on workers (arena worker) through this NATS JetStream server, nats://HOST:PORT (docs/cluster.md); overrides cluster.url")
+	_ = f.MarkDeprecated("cluster-url", "use --cluster")
+	f.String("format", "", "the league's format")
+	_ = f.MarkDeprecated("format", "use --league-format (round-robin, gauntlet or ab)")
+}
+
+// applyFlagAliases carries a deprecated alias's value to its flag.
+func applyFlagAliases(f *pflag.FlagSet, rf *runFlags) error {
+	if f.Changed("cluster-url") && !f.Changed("cluster") {
+		rf.cluster, _ = f.GetString("cluster-url")
+	}
+	if f.Changed("format") && !f.Changed("league-format") {
+		v, _ := f.GetString("format")
+		if err := f.Set("league-format", v); err != nil {
+			return fmt.Errorf("--format: %w", err)
+		}
+	}
+	return nil
 }
 
 func newLeagueReplayLateCmd(e *env) *cobra.Command {
@@ -127,6 +157,9 @@ fewer --cores, so the replayed games get the cores their agents are owed.`,
   arena league replay-late configs/bohnenspiel.yaml --cores 2`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := applyFlagAliases(cmd.Flags(), &rf); err != nil {
+				return err
+			}
 			return runLeague(cmd.Context(), e, cmd, args[0], rf)
 		},
 	}
@@ -134,7 +167,7 @@ fewer --cores, so the replayed games get the cores their agents are owed.`,
 	f.BoolVarP(&rf.quiet, "quiet", "q", false, "do not print each penalty as it happens")
 	f.IntVar(&rf.cores, "cores", 0, "use at most N CPU slots (see league run --cores)")
 	f.StringArrayVar(&rf.sets, "set", nil, "override any key KEY=VALUE (repeatable), as for league run")
-	league.AddFlags(f)
+	addLeagueFlags(f, &rf)
 	return cmd
 }
 
@@ -144,20 +177,38 @@ fewer --cores, so the replayed games get the cores their agents are owed.`,
 // league keys).
 func (e *env) loadLeague(cmd *cobra.Command, file string, sets []string, forRun bool) (*league.Spec, error) {
 	opt := league.Options{Registry: e.registry, Sources: league.Sources{Sets: sets}}
+	refused := false
 	if forRun {
 		opt.Sources.Flags = cmd.Flags()
-		opt.CheckAgent = e.checkAgent
+		opt.CheckAgent = func(ref, game string) error {
+			err := e.checkAgent(ref, game)
+			var re *agentRefusedError
+			refused = refused || errors.As(err, &re)
+			return err
+		}
 		if f := cmd.Flags().Lookup("cores"); f != nil {
 			opt.Cores, _ = cmd.Flags().GetInt("cores")
 		}
 	}
-	return league.Load(file, opt)
+	spec, err := league.Load(file, opt)
+	if err != nil && refused {
+		// The loader words the error with the file and key; the status
+		// still says an agent was refused.
+		return nil, &agentRefusedError{err}
+	}
+	return spec, err
 }
 
 func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf runFlags) error {
 	out := cmd.OutOrStdout()
 	leagueGC()
+	// The first line at once: loading checks every agent reference (Lua
+	// scripts compiled, course agents' runtimes probed) and Go agents are
+	// built before any game.
+	fmt.Fprintf(e.stderr, "league file %s: loading, checking and building agents\n", file)
+	loaded := e.announceSlow("loading league file " + file)
 	spec, err := e.loadLeague(cmd, file, rf.sets, true)
+	loaded()
 	if err != nil {
 		return err
 	}
@@ -368,7 +419,7 @@ func writeStandingsText(ctx context.Context, out io.Writer, st results.Store, na
 }
 
 func newLeagueStandingsCmd(e *env) *cobra.Command {
-	var only string
+	var only, format string
 	var byWorker bool
 	cmd := &cobra.Command{
 		Use:   "standings LEAGUE.yaml|DIR",
@@ -376,16 +427,30 @@ func newLeagueStandingsCmd(e *env) *cobra.Command {
 		Long: `Print each league's table (rank, games, W/D/L, score, Bradley-Terry Elo with
 its 95% interval, penalties by kind), its cross-table, the pentanomial summary
 of its colour-swapped pairs and, for format ab, the SPRT. Works while the
-league runs.`,
+league runs. --format json (or csv) prints one row per agent and league
+instead, for scripts.`,
+		Example: `  arena league standings configs/demo.yaml
+  arena league standings arena-results/demo --format json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			switch format {
+			case "text", "json", "csv":
+			default:
+				return usageErrorf(cmd, "--format %q: want text, json or csv", format)
+			}
 			st, names, err := e.openResults(cmd, args[0], only)
 			if err != nil {
 				return err
 			}
 			defer st.Close()
 			if byWorker {
+				if format != "text" {
+					return usageErrorf(cmd, "--by-worker prints text tables; --format %s goes without it", format)
+				}
 				return writeStandingsByWorker(cmd.Context(), cmd.OutOrStdout(), st, names)
+			}
+			if format != "text" {
+				return writeStandingsAs(cmd.Context(), cmd.OutOrStdout(), format, st, names)
 			}
 			if err := writeStandingsText(cmd.Context(), cmd.OutOrStdout(), st, names); err != nil {
 				return err
@@ -401,8 +466,26 @@ league runs.`,
 		},
 	}
 	cmd.Flags().StringVar(&only, "league", "", "only this league of a multi-game file")
+	cmd.Flags().StringVar(&format, "format", "text", "text (tables), json or csv (one row per agent and league, as league export --table standings)")
 	cmd.Flags().BoolVar(&byWorker, "by-worker", false, "one table per cluster worker that played games (machine, CPU model, cores), to compare machines")
 	return cmd
+}
+
+// writeStandingsAs writes the leagues' standings as JSON or CSV rows; a
+// league not started yet has none.
+func writeStandingsAs(ctx context.Context, out io.Writer, format string, st results.Store, names []string) error {
+	var all []*league.Standings
+	for _, n := range names {
+		s, err := league.Report(ctx, st, n)
+		if errors.Is(err, results.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		all = append(all, s)
+	}
+	return league.WriteStandings(out, format, all)
 }
 
 func writeStandingsByWorker(ctx context.Context, out io.Writer, st results.Store, names []string) error {
@@ -474,15 +557,7 @@ func newLeagueExportCmd(e *env) *cobra.Command {
 					}
 					return league.WriteGames(w, format, games)
 				}
-				var all []*league.Standings
-				for _, n := range names {
-					s, err := league.Report(ctx, st, n)
-					if err != nil {
-						return err
-					}
-					all = append(all, s)
-				}
-				return league.WriteStandings(w, format, all)
+				return writeStandingsAs(ctx, w, format, st, names)
 			}
 			if output == "" || output == "-" {
 				return write(cmd.OutOrStdout())

@@ -139,7 +139,9 @@ func TestDemoLeague(t *testing.T) {
 	broken := filepath.Join(t.TempDir(), "broken.yaml")
 	os.WriteFile(broken, []byte("game: bohnenspiel\nagents:\n  - name: a\n    agent: random\n  - name: b\n    agent: random\nconcurrancy: 2\n"), 0o644)
 	r = arena(t, ctx, bin, "league", "run", broken)
-	if r.err == nil || strings.TrimSpace(r.stderr) != "arena: "+broken+`: concurrancy: unknown key (did you mean "concurrency"?)` {
+	// After the line saying the file is being loaded, the one error line.
+	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	if r.err == nil || len(lines) != 2 || lines[1] != "arena: "+broken+`: concurrancy: unknown key (did you mean "concurrency"?)` {
 		t.Errorf("broken file: %v\n%q", r.err, r.stderr)
 	}
 }

@@ -39,8 +39,9 @@ func main() {
 	defer stop()
 	root := newRoot(defaultEnv())
 	if err := root.ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "arena:", err)
+		reportError(os.Stderr, err)
+		code := exitStatus(ctx, err)
 		stop()
-		os.Exit(exitCode(err))
+		os.Exit(code)
 	}
 }

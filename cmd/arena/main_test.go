@@ -81,8 +81,8 @@ func TestRulesVerifyReportsMismatch(t *testing.T) {
 	}
 	e, out, _ := testEnv(t)
 	err = run(t, e, "rules", "verify", path)
-	if err == nil || exitCode(err) != 1 {
-		t.Fatalf("a failing file must exit 1: %v", err)
+	if err == nil || exitCode(err) != exitVerdict {
+		t.Fatalf("a failing file must exit 2: %v", err)
 	}
 	s := out.String()
 	if !strings.Contains(s, "1 passed, 1 failed") || !strings.Contains(s, "legal_count") || !strings.Contains(s, "broken.jsonl:2") {

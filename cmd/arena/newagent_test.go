@@ -199,4 +199,27 @@ func TestCheckGoPackageDir(t *testing.T) {
 	if err != nil || !r.Pass || r.Agent != dir || r.Name != "dirbot" {
 		t.Fatalf("check of the directory: %v, %+v", err, r)
 	}
+	// play accepts what check accepts.
+	e, out, errb = testEnv(t)
+	if err := run(t, e, "play", "bohnenspiel", dir, "random", "--games", "2"); err != nil {
+		t.Fatalf("play with the directory: %v\n%s%s", err, out, errb)
+	}
+	if !strings.Contains(out.String(), "dirbot ") {
+		t.Errorf("no row for the directory's agent:\n%s", out)
+	}
+	// A package that is not a program is a refused agent.
+	lib := filepath.Join(t.TempDir(), "lib")
+	if err := os.MkdirAll(lib, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(lib, "go.mod"), []byte("module lib\n\ngo 1.22\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(lib, "lib.go"), []byte("package lib\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, _, _ = testEnv(t)
+	if err := run(t, e, "play", "bohnenspiel", lib, "random"); exitCode(err) != exitBroken || !strings.Contains(fmt.Sprint(err), "not package main") {
+		t.Errorf("play with a library package: %v (exit %d), want a refusal", err, exitCode(err))
+	}
 }

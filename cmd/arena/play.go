@@ -44,17 +44,16 @@ per agent, average score, and penalties by kind.
 
 Agents: builtin:NAME (or a bare built-in name), lua:PATH.lua, course:PATH (an
 agent written for the game's course, run unmodified: docs/course-agents.md),
-or the path of an agent binary built with the arena SDK. Run "arena games"
-for the games.
+the path of an agent binary built with the arena SDK, or a Go agent's package
+directory (built first), as for arena check and league files. Run "arena
+games" for the games.
 
 Before the first game every agent is started once, completes the handshake
 and opens a game (a Lua script runs its top level and init); an agent that
 fails is refused with the reason and nothing is played (exit status 3),
 unless --allow-broken. Each penalty is printed when it happens.
 
-Exit status: 0 all games ran; 1 a usage or setup error; 3 an agent was
-refused by the pre-flight check, or played every game without one move of
-its own.`,
+` + exitTable,
 		Example: `  arena play bohnenspiel random greedy --games 50 --seed 1
   arena play cachex random greedy --param n=7
   arena play pentago-twist random greedy --set move-limit=500ms --show
@@ -162,6 +161,37 @@ func (e *env) matchSetup(game string, games int, seedText string, paramArgs, set
 	return g, seed, params, prof, overrides, nil
 }
 
+// playAgents readies play's two agents before the first game: a Go
+// package directory is built, every reference checked, and each agent
+// started once (the pre-flight check), so one that cannot play is refused
+// with its reason instead of forfeiting every game. It returns the
+// references to launch and, with --allow-broken, the agents refused.
+func (e *env) playAgents(ctx context.Context, launch referee.Launcher, g engine.Game, params engine.Params, prof engine.Profile,
+	names, given [2]string, allowBroken bool) ([2]string, []string, error) {
+	var refs [2]string
+	distinct := 2
+	if given[1] == given[0] {
+		distinct = 1
+	}
+	var items []checkItem
+	for i := range distinct {
+		var err error
+		if refs[i], err = e.launchRef(ctx, given[i]); err != nil {
+			return refs, nil, err
+		}
+		if err := e.checkAgent(refs[i], g.Info().Name); err != nil {
+			return refs, nil, err
+		}
+		items = append(items, checkItem{label: fmt.Sprintf("agent %s (%s)", names[i], given[i]), player: referee.Player{Name: names[i], Ref: refs[i]},
+			game: g, params: params, profile: prof})
+	}
+	if distinct == 1 {
+		refs[1] = refs[0]
+	}
+	refused, err := e.refusal(ctx, e.preflightCheck(ctx, launch, items), allowBroken)
+	return refs, refused, err
+}
+
 func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB string, o playOpts) error {
 	g, seed, params, prof, overrides, err := e.matchSetup(gameName, o.games, o.seed, o.params, o.sets)
 	if err != nil {
@@ -174,37 +204,13 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 	if err := e.launcher.Check(); err != nil {
 		return fmt.Errorf("--isolation: %w", err)
 	}
-	// Fail before any game on a reference that cannot be started.
-	for _, ref := range []string{refA, refB} {
-		if err := e.checkAgent(ref, g.Info().Name); err != nil {
-			return err
-		}
-	}
 	names := playerNames(refA, refB)
-	refs := [2]string{refA, refB}
 	launch := referee.HostLauncher(e.launcher)
-	// Start every agent once before the first game, so one that cannot
-	// play is refused with its reason instead of forfeiting every game.
-	var items []checkItem
-	for i, r := range refs {
-		if i == 1 && r == refs[0] {
-			break
-		}
-		items = append(items, checkItem{label: fmt.Sprintf("agent %s (%s)", names[i], r), player: referee.Player{Name: names[i], Ref: r},
-			game: g, params: params, profile: prof})
-	}
-	refused, err := e.refusal(ctx, e.preflightCheck(ctx, launch, items), o.broken)
+	refs, refused, err := e.playAgents(ctx, launch, g, params, prof, names, [2]string{refA, refB}, o.broken)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "%s, profile %s", g.Info().Name, prof.Name)
-	if len(params) > 0 {
-		fmt.Fprintf(out, ", params %s", params)
-	}
-	fmt.Fprintf(out, ", %d games, seed %d\n", o.games, seed)
-	for _, ov := range overrides {
-		fmt.Fprintf(out, "override %s\n", ov)
-	}
+	printPlayHeader(out, g, prof, params, o.games, seed, overrides)
 
 	var recFile *os.File
 	if o.records != "" {
@@ -223,61 +229,22 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 	if parallel <= 0 {
 		parallel = max(1, runtime.NumCPU()/2)
 	}
-	type job struct {
-		i int
-		m referee.Match
-		// swapped: agent B moves first in this game.
-		swapped bool
-	}
-	jobs := make(chan job)
-	results := make(chan struct {
-		j   job
-		rec *record.Game
-		err error
-	})
-	var wg sync.WaitGroup
-	for range parallel {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				rec, err := ref.Play(ctx, j.m)
-				results <- struct {
-					j   job
-					rec *record.Game
-					err error
-				}{j, rec, err}
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for i := range o.games {
-			swapped := i%2 == 1
-			a, b := 0, 1
-			if swapped {
-				a, b = 1, 0
-			}
-			m := referee.Match{
-				ID:        fmt.Sprintf("play-%s-s%d-g%d", g.Info().Name, seed, i),
-				Game:      g,
-				Params:    params,
-				Profile:   prof.Clone(),
-				Overrides: overrides,
-				Players: [2]referee.Player{
-					{Name: names[a], Ref: refs[a]},
-					{Name: names[b], Ref: refs[b]},
-				},
-				Seed: seed*1_000_003 + uint64(i),
-			}
-			select {
-			case jobs <- job{i, m, swapped}:
-			case <-ctx.Done():
-				return
-			}
+	results := playSeries(ctx, ref, parallel, o.games, func(i int) referee.Match {
+		// Colours alternate: agent B moves first in odd games.
+		a, b := i%2, 1-i%2
+		return referee.Match{
+			ID:        fmt.Sprintf("play-%s-s%d-g%d", g.Info().Name, seed, i),
+			Game:      g,
+			Params:    params,
+			Profile:   prof.Clone(),
+			Overrides: overrides,
+			Players: [2]referee.Player{
+				{Name: names[a], Ref: refs[a]},
+				{Name: names[b], Ref: refs[b]},
+			},
+			Seed: seed*1_000_003 + uint64(i),
 		}
-	}()
-	go func() { wg.Wait(); close(results) }()
+	})
 
 	tally := newTally(names, g.Info().HasScores)
 	prog.start(o.games, 0)
@@ -305,7 +272,7 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 		}
 		prog.game(league.Progress{League: g.Info().Name, Done: tally.games, Total: o.games, Leader: tally.leader()})
 		if o.show {
-			fmt.Fprintf(notes, "game %d: %s vs %s: %s\n%s\n", r.j.i+1, r.rec.Agents[0].Name, r.rec.Agents[1].Name, r.rec.Summary(), showBoard(g, params, r.rec))
+			fmt.Fprintf(notes, "game %d: %s vs %s: %s\n%s\n", r.i+1, r.rec.Agents[0].Name, r.rec.Agents[1].Name, r.rec.Summary(), showBoard(g, params, r.rec))
 		}
 	}
 	prog.finish()
@@ -325,6 +292,57 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 		fmt.Fprintln(out, "penalties are listed above; --records FILE keeps every game's full record (moves, penalties, agents' stderr) for arena replay")
 	}
 	return broken.err()
+}
+
+// printPlayHeader says what play is about to play, overrides included.
+func printPlayHeader(out io.Writer, g engine.Game, prof engine.Profile, params engine.Params, games int, seed uint64, overrides []engine.Override) {
+	fmt.Fprintf(out, "%s, profile %s", g.Info().Name, prof.Name)
+	if len(params) > 0 {
+		fmt.Fprintf(out, ", params %s", params)
+	}
+	fmt.Fprintf(out, ", %d games, seed %d\n", games, seed)
+	for _, ov := range overrides {
+		fmt.Fprintf(out, "override %s\n", ov)
+	}
+}
+
+// playedGame is one finished game of a series: its index, its record or
+// why it could not be played.
+type playedGame struct {
+	i   int
+	rec *record.Game
+	err error
+}
+
+// playSeries plays games 0..n-1, match(i) each, parallel at a time, and
+// delivers them as they finish; the channel closes when all are done or
+// ctx is cancelled.
+func playSeries(ctx context.Context, ref *referee.Referee, parallel, n int, match func(i int) referee.Match) <-chan playedGame {
+	jobs := make(chan int)
+	results := make(chan playedGame)
+	var wg sync.WaitGroup
+	for range parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				rec, err := ref.Play(ctx, match(i))
+				results <- playedGame{i, rec, err}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for i := range n {
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+	return results
 }
 
 // tally accumulates results per agent.

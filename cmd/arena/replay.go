@@ -61,7 +61,7 @@ boards or result the rules do not reach is reported and the command fails.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.id, "game", "", "with a records file: replay only the game with this id")
+	f.StringVar(&o.id, "game", "", "with a records file: replay only the game with this id (a record's \"id\"; --quiet lists them)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "only check; print one line per game")
 	f.BoolVar(&o.step, "step", false, "wait for a key after each board (q quits)")
 	f.IntVar(&o.from, "from", 0, "draw boards from the position after this many moves on (earlier moves are listed)")
@@ -92,7 +92,7 @@ func runReplay(ctx context.Context, e *env, out io.Writer, arg string, o replayO
 			return nil
 		}
 		fmt.Fprintf(out, "game %s: DOES NOT REPLAY: %v\n", rec.ID, err)
-		return &exitError{code: 1, msg: fmt.Sprintf("game %s does not replay", rec.ID)}
+		return &exitError{code: exitVerdict, msg: fmt.Sprintf("game %s does not replay", rec.ID)}
 	}
 	fmt.Fprintln(out, "1 game(s) replayed; every final board matches")
 	return nil
@@ -110,7 +110,7 @@ func findStored(ctx context.Context, id string, roots []string) (*record.Game, s
 		}
 	}
 	if len(stores) == 0 {
-		return nil, "", fmt.Errorf("replay %s: not a file, and no results store (%s) under %s", id, results.FileName, strings.Join(roots, ", "))
+		return nil, "", fmt.Errorf("replay %s: not a file, and no results store (%s) under %s: name the league's directory with --results DIR (arena-results/NAME beside the league file), or give a records file", id, results.FileName, strings.Join(roots, ", "))
 	}
 	for _, p := range stores {
 		s, err := results.OpenReadOnly(ctx, p)
@@ -126,7 +126,7 @@ func findStored(ctx context.Context, id string, roots []string) (*record.Game, s
 			return nil, "", err
 		}
 	}
-	return nil, "", fmt.Errorf("replay %s: no such file, and no game with that id in %s", id, strings.Join(stores, ", "))
+	return nil, "", fmt.Errorf("replay %s: no such file, and no game with that id in %s (another league's directory goes in --results DIR; arena league export DIR --table games lists the ids)", id, strings.Join(stores, ", "))
 }
 
 func replayFile(e *env, out io.Writer, file string, o replayOpts, st stepper) error {
@@ -160,10 +160,10 @@ func replayFile(e *env, out io.Writer, file string, o replayOpts, st stepper) er
 		}
 	}
 	if o.id != "" && !found {
-		return fmt.Errorf("%s: no game with id %q", file, o.id)
+		return fmt.Errorf("%s: no game with id %q: the ids are the records' \"id\" (arena replay %s --quiet lists them, one line per game; the penalty lines of play and league run name them too)", file, o.id, file)
 	}
 	if bad > 0 {
-		return &exitError{code: 1, msg: fmt.Sprintf("%d of %d game(s) in %s do not replay", bad, n, file)}
+		return &exitError{code: exitVerdict, msg: fmt.Sprintf("%d of %d game(s) in %s do not replay", bad, n, file)}
 	}
 	fmt.Fprintf(out, "%d game(s) replayed; every final board matches\n", n)
 	return nil

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"arena/agents/builtin"
 	"arena/agents/course"
 	"arena/agents/lua"
+	"arena/arena/buildinfo"
 	"arena/engine"
 	"arena/games/all"
 	"arena/plugins/host"
@@ -32,6 +32,9 @@ type env struct {
 	// preflightTimeout bounds the pre-flight check of one agent (0: the
 	// default).
 	preflightTimeout time.Duration
+	// phaseAfter is how long a phase runs before the command says what it
+	// is doing (0: slowPhaseAfter; negative: at once).
+	phaseAfter time.Duration
 }
 
 func defaultEnv() *env {
@@ -68,23 +71,6 @@ func defaultEnv() *env {
 	return e
 }
 
-// exitError carries an exit status for failures that are verdicts, not
-// errors (e.g. a vector file that does not replay).
-type exitError struct {
-	code int
-	msg  string
-}
-
-func (e *exitError) Error() string { return e.msg }
-
-func exitCode(err error) int {
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return ee.code
-	}
-	return 1
-}
-
 func newRoot(e *env) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "arena",
@@ -96,12 +82,18 @@ Agents run as plugin subprocesses: built-in agents (builtin:random,
 builtin:greedy, and the house bots builtin:baseline and builtin:strong, which
 take options as builtin:strong?time=0.4), Lua scripts (lua:path/to/bot.lua),
 agents written for the game's course and run unmodified (course:PATH, see
-docs/course-agents.md), or agent binaries built with the arena SDK (a path).`,
+docs/course-agents.md), or agent binaries built with the arena SDK (a path).
+
+` + exitTable,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	root.AddCommand(newPlayCmd(e), newCheckCmd(e), newNewAgentCmd(e), newGamesCmd(e), newRulesCmd(e), newLeagueCmd(e), newReplayCmd(e), newServeCmd(e), newDoctorCmd(e), newWorkerCmd(e))
+	root.AddCommand(newPlayCmd(e), newCheckCmd(e), newNewAgentCmd(e), newGamesCmd(e), newRulesCmd(e), newLeagueCmd(e), newReplayCmd(e), newServeCmd(e), newDoctorCmd(e), newWorkerCmd(e), newVersionCmd())
+	// --version prints what the version command prints.
+	root.Version = buildinfo.Current().String()
+	root.SetVersionTemplate("{{.Version}}")
+	strictCommands(root)
 	return root
 }

@@ -21,7 +21,7 @@ func newRulesCmd(e *env) *cobra.Command {
 rules documents: game, params, moves, plies, result) on the arena's rules,
 and compare each ply's side to move, legal-move count, board text, scores and
 game-specific fields, and the result. Prints the mismatches of each failing
-game and a closing line "N passed, M failed"; exits 1 if any game failed.`,
+game and a closing line "N passed, M failed"; exits 2 if any game failed.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
 			out := cmd.OutOrStdout()
@@ -56,7 +56,7 @@ game and a closing line "N passed, M failed"; exits 1 if any game failed.`,
 			}
 			fmt.Fprintf(out, "%d passed, %d failed\n", passed, failed)
 			if failed > 0 {
-				return &exitError{code: 1, msg: fmt.Sprintf("%d recorded games did not replay", failed)}
+				return &exitError{code: exitVerdict, msg: fmt.Sprintf("%d recorded games did not replay", failed)}
 			}
 			return nil
 		},

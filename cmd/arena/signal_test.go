@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"strconv"
@@ -114,7 +115,12 @@ func TestSignalsLeaveNoOrphans(t *testing.T) {
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
 			select {
-			case <-done:
+			case err := <-done:
+				// SIGKILL leaves no status of the arena's choosing.
+				var ee *exec.ExitError
+				if sig != syscall.SIGKILL && (!errors.As(err, &ee) || ee.ExitCode() != exitInterrupted) {
+					t.Errorf("after %v: %v, want exit status %d", sig, err, exitInterrupted)
+				}
 			case <-time.After(60 * time.Second):
 				_ = cmd.Process.Kill()
 				t.Fatalf("arena did not exit after %v", sig)
