@@ -75,6 +75,10 @@ type Launcher struct {
 	base    string
 	ready   error
 	hint    atomic.Int64
+
+	tlsOnce  sync.Once
+	creds    *protocol.Credentials // the arena's side of every agent's channel
+	credsErr error
 }
 
 // Isolation settings.
@@ -394,12 +398,18 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", protocol.MoveFDEnv, 2+len(cmd.ExtraFiles)))
 	files = append(files, agentEnd)
 	p.moveConn = arenaEnd
+	tlsEnv, tlsConfig, err := l.channelTLS()
+	if err != nil {
+		p.cleanup()
+		return nil, fmt.Errorf("agent %s: %w", c.Ref, err)
+	}
+	cmd.Env = append(cmd.Env, tlsEnv...)
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  protocol.Handshake(version),
 		Plugins:          protocol.Plugins(nil),
 		Cmd:              cmd,
 		SkipHostEnv:      true,
-		AutoMTLS:         true,
+		TLSConfig:        tlsConfig,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		StartTimeout:     opt.startTimeout(),
 		Stderr:           p.stderr,
