@@ -23,9 +23,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
-	"google.golang.org/grpc"
 
 	"arena/plugins/host/proctree"
 	"arena/plugins/protocol"
@@ -398,28 +396,12 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", protocol.MoveFDEnv, 2+len(cmd.ExtraFiles)))
 	files = append(files, agentEnd)
 	p.moveConn = arenaEnd
-	tlsEnv, tlsConfig, err := l.channelTLS()
+	cfg, err := l.clientConfig(cmd, p, version, opt)
 	if err != nil {
 		p.cleanup()
 		return nil, fmt.Errorf("agent %s: %w", c.Ref, err)
 	}
-	cmd.Env = append(cmd.Env, tlsEnv...)
-	client := plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig:  protocol.Handshake(version),
-		Plugins:          protocol.Plugins(nil),
-		Cmd:              cmd,
-		SkipHostEnv:      true,
-		TLSConfig:        tlsConfig,
-		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
-		StartTimeout:     opt.startTimeout(),
-		Stderr:           p.stderr,
-		SyncStderr:       p.stderr,
-		SyncStdout:       p.stdout,
-		Logger:           hclog.NewNullLogger(),
-		GRPCDialOptions: []grpc.DialOption{
-			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(protocol.RecvLimit(opt.MaxReplyBytes))),
-		},
-	})
+	client := plugin.NewClient(cfg)
 	p.client = client
 	done := make(chan error, 1)
 	go func() {

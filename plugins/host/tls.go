@@ -2,9 +2,42 @@ package host
 
 import (
 	"crypto/tls"
+	"os/exec"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
 
 	"arena/plugins/protocol"
 )
+
+// clientConfig is go-plugin's configuration for one agent process: the
+// handshake of the protocol version, gRPC only, the channel's TLS
+// (channelTLS, its variables added to cmd's environment), the process's
+// output kept by p.
+func (l *Launcher) clientConfig(cmd *exec.Cmd, p *Process, version uint, opt Options) (*plugin.ClientConfig, error) {
+	tlsEnv, tlsConfig, err := l.channelTLS()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Env = append(cmd.Env, tlsEnv...)
+	return &plugin.ClientConfig{
+		HandshakeConfig:  protocol.Handshake(version),
+		Plugins:          protocol.Plugins(nil),
+		Cmd:              cmd,
+		SkipHostEnv:      true,
+		TLSConfig:        tlsConfig,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		StartTimeout:     opt.startTimeout(),
+		Stderr:           p.stderr,
+		SyncStderr:       p.stderr,
+		SyncStdout:       p.stdout,
+		Logger:           hclog.NewNullLogger(),
+		GRPCDialOptions: []grpc.DialOption{
+			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(protocol.RecvLimit(opt.MaxReplyBytes))),
+		},
+	}, nil
+}
 
 // channelTLS returns the environment and client configuration of one
 // agent's mutually authenticated gRPC channel (protocol.Credentials): the
