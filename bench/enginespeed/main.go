@@ -3,7 +3,8 @@
 // the plain array reference implementations in bench/reference, for every
 // game, with allocations per move, and prints a Markdown table; then the
 // cost of each hot-path operation (Clone, CopyFrom, Apply, LegalMoves,
-// RandomPlayoutMove, Hash) on mid-game positions.
+// RandomPlayoutMove, Hash) on mid-game positions; then the SDK's
+// alpha-beta nodes and MCTS playouts per CPU second from the start.
 //
 // Usage:
 //
@@ -37,12 +38,14 @@ func main() {
 	runtime.GOMAXPROCS(1)
 	var rs []result
 	var ops []opRow
+	var searches []searchRow
 	for _, c := range cases() {
 		if *only != "" && !contains(strings.Split(*only, ","), c.Name) {
 			continue
 		}
 		rs = append(rs, compare(c, *rounds, *d))
 		ops = append(ops, measureOps(c, *d/5))
+		searches = append(searches, measureSearch(c, *d))
 	}
 	if len(rs) == 0 {
 		fmt.Fprintf(os.Stderr, "enginespeed: no game matches -games %q\n", *only)
@@ -53,6 +56,8 @@ func main() {
 	fmt.Print(table(rs))
 	fmt.Printf("\nHot-path operations on mid-game positions (CPU ns per call; Apply excludes the CopyFrom that restores the position):\n\n")
 	fmt.Print(opTable(ops))
+	fmt.Printf("\nThe SDK's searchers (plugins/sdk/search) from the start position, one search of %v CPU time each, single thread:\n\n", *d)
+	fmt.Print(searchTable(searches))
 }
 
 func contains(list []string, s string) bool {

@@ -17,12 +17,14 @@ import (
 )
 
 // gameCase is one game at the size the comparison uses, on both
-// implementations.
+// implementations. The reference's playouts are its own concrete loops on
+// a copy of the start value (no interface on their hot path).
 type gameCase struct {
-	Name  string
-	Size  string
-	Start func() engine.State
-	Ref   func() reference.Game
+	Name       string
+	Size       string
+	Start      func() engine.State
+	RefListing func(r *rand.Rand) int // list the moves, draw one
+	RefDraw    func(r *rand.Rand) int // draw directly; nil when the reference has none
 }
 
 // hexBoard is the generated 33-cell board (seed 1), the largest the course
@@ -36,28 +38,23 @@ func hexBoard() string {
 }
 
 func cases() []gameCase {
+	bohn, pent, dots, cx := *reference.NewBohnenspiel(), *reference.NewPentago(), *reference.NewDots(5, 5), *reference.NewCachex(9)
+	hex, err := reference.NewHex(hexBoard())
+	if err != nil {
+		panic(err)
+	}
 	return []gameCase{
-		{"bohnenspiel", "", func() engine.State { return bohnenspiel.New() },
-			func() reference.Game { return reference.NewBohnenspiel() }},
-		{"pentago-twist", "", func() engine.State { return pentagotwist.NewState() },
-			func() reference.Game { return reference.NewPentago() }},
-		{"dots-and-boxes", "5x5", func() engine.State { return dotsboxes.NewState(5, 5) },
-			func() reference.Game { return reference.NewDots(5, 5) }},
-		{"cachex", "n=9", func() engine.State { return cachex.New(9) },
-			func() reference.Game { return reference.NewCachex(9) }},
+		{"bohnenspiel", "", func() engine.State { return bohnenspiel.New() }, bohn.PlayoutListing, bohn.PlayoutDraw},
+		{"pentago-twist", "", func() engine.State { return pentagotwist.NewState() }, pent.PlayoutListing, pent.PlayoutDraw},
+		{"dots-and-boxes", "5x5", func() engine.State { return dotsboxes.NewState(5, 5) }, dots.PlayoutListing, dots.PlayoutDraw},
+		{"cachex", "n=9", func() engine.State { return cachex.New(9) }, cx.PlayoutListing, cx.PlayoutDraw},
 		{"hex-crossout", "33 cells", func() engine.State {
 			s, err := hexcrossout.NewFromBoard(hexBoard())
 			if err != nil {
 				panic(err)
 			}
 			return s
-		}, func() reference.Game {
-			h, err := reference.NewHex(hexBoard())
-			if err != nil {
-				panic(err)
-			}
-			return h
-		}},
+		}, hex.PlayoutListing, nil},
 	}
 }
 
@@ -86,13 +83,16 @@ func engineFast(c gameCase, seed uint64) runner {
 	}
 }
 
-// engineListing plays like the reference: Clone, list the moves, draw one.
+// engineListing is the path of LegalMoves-based search: CopyFrom into one
+// reused state, list the moves, draw one, Apply.
 func engineListing(c gameCase, seed uint64) runner {
 	start := c.Start()
+	s := start.Clone()
+	cp := s.(engine.Copier)
 	r := rand.New(rand.NewPCG(seed, 2))
-	buf := make([]engine.Move, 0, 512)
+	buf := make([]engine.Move, 0, 1024)
 	return func() int {
-		s := start.Clone()
+		cp.CopyFrom(start)
 		n := 0
 		for !s.Terminal() {
 			buf = s.LegalMoves(buf[:0])
@@ -103,41 +103,20 @@ func engineListing(c gameCase, seed uint64) runner {
 	}
 }
 
-// referencePlain copies the start, lists the moves and draws one.
+// referencePlain plays the reference's listing loop on a copy of the start.
 func referencePlain(c gameCase, seed uint64) runner {
-	start := c.Ref()
 	r := rand.New(rand.NewPCG(seed, 3))
-	buf := make([]int, 0, 512)
-	return func() int {
-		g := start.Copy()
-		n := 0
-		for !g.Over() {
-			buf = g.Legal(buf[:0])
-			g.Play(buf[r.IntN(len(buf))])
-			n++
-		}
-		return n
-	}
+	return func() int { return c.RefListing(r) }
 }
 
-// referenceDraw copies the start and draws each move directly (the
-// reference's Drawer); nil when the game has no direct draw.
+// referenceDraw plays the reference's direct-draw loop; nil when the game
+// has none.
 func referenceDraw(c gameCase, seed uint64) runner {
-	start := c.Ref()
-	if _, ok := start.(reference.Drawer); !ok {
+	if c.RefDraw == nil {
 		return nil
 	}
 	r := rand.New(rand.NewPCG(seed, 4))
-	return func() int {
-		g := start.Copy()
-		d := g.(reference.Drawer)
-		n := 0
-		for !g.Over() {
-			g.Play(d.RandomMove(r))
-			n++
-		}
-		return n
-	}
+	return func() int { return c.RefDraw(r) }
 }
 
 // measurement is one timed run.
@@ -223,10 +202,13 @@ func compare(c gameCase, rounds int, d time.Duration) result {
 
 func perPly(v uint64, m measurement) float64 { return float64(v) / float64(m.plies) }
 
+// listingRatio is the engine's listing loop against the reference's.
+func (r result) listingRatio() float64 { return r.listing.rate() / r.reference.rate() }
+
 // table renders the results as Markdown.
 func table(rs []result) string {
-	s := "| game | engine playouts/s | reference, listing | reference, direct draw | engine ÷ faster reference | engine, listing moves | plies/playout | engine allocs (B) per move | reference allocs (B) per move |\n"
-	s += "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+	s := "| game | engine playouts/s | reference, direct draw | reference, listing | engine ÷ faster reference | engine, listing moves | engine listing ÷ reference listing | plies/playout | engine allocs (B) per move | reference allocs (B) per move |\n"
+	s += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
 	for _, r := range rs {
 		name := r.c.Name
 		if r.c.Size != "" {
@@ -237,8 +219,8 @@ func table(rs []result) string {
 			draw = fmt.Sprintf("%.0f", r.refDraw.rate())
 		}
 		ref := r.bestRef()
-		s += fmt.Sprintf("| %s | %.0f | %.0f | %s | %.2f× | %.0f | %.1f | %.3f (%.1f) | %.3f (%.1f) |\n",
-			name, r.fast.rate(), r.reference.rate(), draw, r.ratio(), r.listing.rate(),
+		s += fmt.Sprintf("| %s | %.0f | %s | %.0f | %.2f× | %.0f | %.2f× | %.1f | %.3f (%.1f) | %.3f (%.1f) |\n",
+			name, r.fast.rate(), draw, r.reference.rate(), r.ratio(), r.listing.rate(), r.listingRatio(),
 			float64(r.fast.plies)/float64(r.fast.playouts),
 			perPly(r.fast.mallocs, r.fast), perPly(r.fast.bytes, r.fast),
 			perPly(ref.mallocs, ref), perPly(ref.bytes, ref))

@@ -76,3 +76,19 @@ func TestOpsShort(t *testing.T) {
 		t.Errorf("table:\n%s", tab)
 	}
 }
+
+// TestSearchShort runs both searchers briefly on every game and checks
+// they searched and the table has a row per game.
+func TestSearchShort(t *testing.T) {
+	var rows []searchRow
+	for _, c := range cases() {
+		r := measureSearch(c, 20*time.Millisecond)
+		if r.abNodes <= 0 || r.playouts <= 0 || r.abCPU <= 0 || r.mctsCPU <= 0 {
+			t.Errorf("%s: searched nothing: %+v", c.Name, r)
+		}
+		rows = append(rows, r)
+	}
+	if tab := searchTable(rows); strings.Count(tab, "\n") != len(rows)+2 {
+		t.Errorf("table:\n%s", tab)
+	}
+}

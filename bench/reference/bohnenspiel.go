@@ -2,43 +2,44 @@ package reference
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 )
 
-// Bohnenspiel follows the COMP 424 framework's BohnenspielBoardState:
-// board[p][i], sowing with a next-pit walk, captures walking back.
+// Bohnenspiel is the COMP 424 Bohnenspiel on one ring of 12 pits: pits
+// 0..5 are seat 0's, 6..11 seat 1's, sowing walks forward around the
+// ring, captures walk back from the last pit while it holds 2, 4 or 6.
 type Bohnenspiel struct {
-	board       [2][6]int
-	score       [2]int
-	skipCredit  [2]int
-	turnsToSkip [2]int
-	player      int
-	turn        int
+	pits        [12]int8
+	score       [2]int16
+	skipCredit  [2]int8
+	turnsToSkip [2]int8
+	player      int8
 	over        bool
+	turn        int16
 }
 
 // NewBohnenspiel returns the start position.
 func NewBohnenspiel() *Bohnenspiel {
-	b := &Bohnenspiel{skipCredit: [2]int{2, 2}}
-	for p := 0; p < 2; p++ {
-		for i := 0; i < 6; i++ {
-			b.board[p][i] = 6
-		}
+	b := &Bohnenspiel{skipCredit: [2]int8{2, 2}}
+	for i := range b.pits {
+		b.pits[i] = 6
 	}
 	return b
 }
 
 const bohnSkip = 6
 
-func (b *Bohnenspiel) canSkip(p int) bool { return b.skipCredit[p] > 0 && b.turnsToSkip[p] == 0 }
+func (b *Bohnenspiel) canSkip(p int8) bool { return b.skipCredit[p] > 0 && b.turnsToSkip[p] == 0 }
 
 // Legal lists the non-empty pits ascending, then SKIP (move 6).
 func (b *Bohnenspiel) Legal(dst []int) []int {
 	if b.over {
 		return dst
 	}
+	base := int(b.player) * 6
 	for i := 0; i < 6; i++ {
-		if b.board[b.player][i] > 0 {
+		if b.pits[base+i] > 0 {
 			dst = append(dst, i)
 		}
 	}
@@ -48,20 +49,28 @@ func (b *Bohnenspiel) Legal(dst []int) []int {
 	return dst
 }
 
-// nextPit is the framework's getNextPit: forward around the ring.
-func nextPit(side, i int) (int, int) {
-	if i == 5 {
-		return 1 - side, 0
+// RandomMove counts the candidates and walks to a random one.
+func (b *Bohnenspiel) RandomMove(r *rand.Rand) int {
+	base := int(b.player) * 6
+	n := 0
+	for i := 0; i < 6; i++ {
+		if b.pits[base+i] > 0 {
+			n++
+		}
 	}
-	return side, i + 1
-}
-
-// prevPit walks the ring backwards.
-func prevPit(side, i int) (int, int) {
-	if i == 0 {
-		return 1 - side, 5
+	if b.canSkip(b.player) {
+		n++
 	}
-	return side, i - 1
+	k := r.IntN(n)
+	for i := 0; i < 6; i++ {
+		if b.pits[base+i] > 0 {
+			if k == 0 {
+				return i
+			}
+			k--
+		}
+	}
+	return bohnSkip
 }
 
 // Play sows or skips, then checks for the end as updateWinner did.
@@ -71,21 +80,32 @@ func (b *Bohnenspiel) Play(m int) {
 		b.skipCredit[p]--
 		b.turnsToSkip[1-p] = 1
 	} else {
-		seeds := b.board[p][m]
-		b.board[p][m] = 0
-		side, i := p, m
-		for ; seeds > 0; seeds-- {
-			side, i = nextPit(side, i)
-			b.board[side][i]++
-		}
-		for {
-			c := b.board[side][i]
-			if c != 2 && c != 4 && c != 6 {
-				break
+		from := int(p)*6 + m
+		seeds := int(b.pits[from])
+		b.pits[from] = 0
+		// Whole laps first (the origin pit is sown too), then the rest.
+		if seeds >= 12 {
+			lap := int8(seeds / 12)
+			for i := range b.pits {
+				b.pits[i] += lap
 			}
-			b.score[p] += c
-			b.board[side][i] = 0
-			side, i = prevPit(side, i)
+			seeds %= 12
+		}
+		last := from
+		for ; seeds > 0; seeds-- {
+			last++
+			if last == 12 {
+				last = 0
+			}
+			b.pits[last]++
+		}
+		for c := b.pits[last]; c == 2 || c == 4 || c == 6; c = b.pits[last] {
+			b.score[p] += int16(c)
+			b.pits[last] = 0
+			last--
+			if last < 0 {
+				last = 11
+			}
 		}
 		b.turnsToSkip[p] = 0
 	}
@@ -93,19 +113,18 @@ func (b *Bohnenspiel) Play(m int) {
 		b.turn++
 	}
 	b.player = 1 - p
-	next := b.player
+	next := int(b.player) * 6
 	empty := true
-	for i := 0; i < 6; i++ {
-		if b.board[next][i] > 0 {
+	for i := next; i < next+6; i++ {
+		if b.pits[i] > 0 {
 			empty = false
+			break
 		}
 	}
-	if empty && !b.canSkip(next) {
-		for s := 0; s < 2; s++ {
-			for i := 0; i < 6; i++ {
-				b.score[p] += b.board[s][i]
-				b.board[s][i] = 0
-			}
+	if empty && !b.canSkip(b.player) {
+		for i := range b.pits {
+			b.score[p] += int16(b.pits[i])
+			b.pits[i] = 0
 		}
 		b.over = true
 		return
@@ -113,6 +132,27 @@ func (b *Bohnenspiel) Play(m int) {
 	if b.turn > 200 {
 		b.over = true
 	}
+}
+
+// PlayoutListing plays a copy of b to the end, listing the moves and
+// drawing one at each ply, and returns the plies played.
+func (b Bohnenspiel) PlayoutListing(r *rand.Rand) int {
+	var buf [7]int
+	n := 0
+	for ; !b.over; n++ {
+		moves := b.Legal(buf[:0])
+		b.Play(moves[r.IntN(len(moves))])
+	}
+	return n
+}
+
+// PlayoutDraw plays a copy of b to the end by direct draws.
+func (b Bohnenspiel) PlayoutDraw(r *rand.Rand) int {
+	n := 0
+	for ; !b.over; n++ {
+		b.Play(b.RandomMove(r))
+	}
+	return n
 }
 
 // Over reports the end of the game.
@@ -130,24 +170,22 @@ func (b *Bohnenspiel) Winner() int {
 }
 
 // ToMove is the player to move.
-func (b *Bohnenspiel) ToMove() int { return b.player }
+func (b *Bohnenspiel) ToMove() int { return int(b.player) }
 
 // Scores are the captured seeds.
-func (b *Bohnenspiel) Scores() [2]int { return b.score }
+func (b *Bohnenspiel) Scores() [2]int { return [2]int{int(b.score[0]), int(b.score[1])} }
 
 // Text is the arena's board text.
 func (b *Bohnenspiel) Text() string {
 	var sb strings.Builder
-	for p := 0; p < 2; p++ {
-		if p == 1 {
+	for i, v := range b.pits {
+		switch {
+		case i == 6:
 			sb.WriteByte('|')
+		case i > 0:
+			sb.WriteByte(',')
 		}
-		for i := 0; i < 6; i++ {
-			if i > 0 {
-				sb.WriteByte(',')
-			}
-			fmt.Fprint(&sb, b.board[p][i])
-		}
+		fmt.Fprint(&sb, v)
 	}
 	fmt.Fprintf(&sb, "|skip=%d,%d|blocked=%d,%d|turn=%d", b.skipCredit[0], b.skipCredit[1], b.turnsToSkip[0], b.turnsToSkip[1], b.turn)
 	return sb.String()
@@ -159,10 +197,4 @@ func (b *Bohnenspiel) MoveText(m int) string {
 		return fmt.Sprintf("SKIP %d", b.player)
 	}
 	return fmt.Sprintf("PIT %d %d", b.player, m)
-}
-
-// Copy returns an independent copy.
-func (b *Bohnenspiel) Copy() Game {
-	c := *b
-	return &c
 }

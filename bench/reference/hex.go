@@ -2,19 +2,41 @@ package reference
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 )
 
-// Hex is hex cross-out (NYCU 2023) on a 12×12 array: -1 obstacle, 0
-// free, 1 or 2 crossed out by seat 0 or 1. A move crosses out 1 to 3
-// free cells in a line; the player who crosses out the last cell loses.
+// Hex is hex cross-out (NYCU 2023) on a flat 12×12 array (cell x*12+y):
+// -1 obstacle, 0 free, 1 or 2 crossed out by seat 0 or 1. A move crosses
+// out 1 to 3 free cells in a line; the player who crosses out the last
+// cell loses. Each cell's neighbour in each direction is a table made once.
 type Hex struct {
-	board  [12][12]int // board[x][y]
-	player int
-	free   int
+	board  [144]int8
+	player int8
+	free   int16
 	over   bool
-	win    int
+	win    int8
 }
+
+// hexNext[cell][dir-1] is the neighbour in direction dir, or -1 off the board.
+var hexNext = func() (t [144][6]int16) {
+	deltas := [2][6][2]int{
+		{{-1, -1}, {0, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}},
+		{{0, -1}, {1, -1}, {-1, 0}, {1, 0}, {0, 1}, {1, 1}},
+	}
+	for x := 0; x < 12; x++ {
+		for y := 0; y < 12; y++ {
+			for d, s := range deltas[y&1] {
+				nx, ny := x+s[0], y+s[1]
+				t[x*12+y][d] = -1
+				if nx >= 0 && nx < 12 && ny >= 0 && ny < 12 {
+					t[x*12+y][d] = int16(nx*12 + ny)
+				}
+			}
+		}
+	}
+	return t
+}()
 
 // NewHex reads a start board: 12 rows (y) of 12 '#' or '.' (x) joined by '/'.
 func NewHex(text string) (*Hex, error) {
@@ -31,34 +53,24 @@ func NewHex(text string) (*Hex, error) {
 			if row[x] == '.' {
 				h.free++
 			} else {
-				h.board[x][y] = -1
+				h.board[x*12+y] = -1
 			}
 		}
 	}
 	return h, nil
 }
 
-// hexDeltas are directions 1..6 for even and odd rows y.
-var hexDeltas = [2][6][2]int{
-	{{-1, -1}, {0, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}},
-	{{0, -1}, {1, -1}, {-1, 0}, {1, 0}, {0, 1}, {1, 1}},
-}
+// A move is the canonical tuple packed as cell | l<<8 | dir<<10.
+func hexMove(cell, l, dir int) int { return cell | l<<8 | dir<<10 }
 
-// walk returns the cell k steps from (x, y) in direction dir (1..6), or
-// ok false when it leaves the board.
-func hexWalk(x, y, k, dir int) (int, int, bool) {
-	for ; k > 0; k-- {
-		d := hexDeltas[y&1][dir-1]
-		x, y = x+d[0], y+d[1]
-		if x < 0 || x >= 12 || y < 0 || y >= 12 {
-			return 0, 0, false
-		}
+// freeNext is the free neighbour of cell in direction dir, or -1.
+func (h *Hex) freeNext(cell, dir int) int {
+	n := int(hexNext[cell][dir-1])
+	if n < 0 || h.board[n] != 0 {
+		return -1
 	}
-	return x, y, true
+	return n
 }
-
-// A move is the canonical tuple packed as cell | l<<8 | dir<<10, cell = x*12+y.
-func hexMove(x, y, l, dir int) int { return x*12 + y | l<<8 | dir<<10 }
 
 // Legal lists every distinct cell set once, as its canonical tuple in
 // ascending (x, y, l, dir): the single cell (l = 1, dir = 1), then the
@@ -67,23 +79,22 @@ func (h *Hex) Legal(dst []int) []int {
 	if h.over {
 		return dst
 	}
-	for x := 0; x < 12; x++ {
-		for y := 0; y < 12; y++ {
-			if h.board[x][y] != 0 {
-				continue
+	for cell := 0; cell < 144; cell++ {
+		if h.board[cell] != 0 {
+			continue
+		}
+		dst = append(dst, hexMove(cell, 1, 1))
+		var second [6]int
+		for dir := 1; dir <= 6; dir++ {
+			second[dir-1] = h.freeNext(cell, dir)
+			if second[dir-1] > cell {
+				dst = append(dst, hexMove(cell, 2, dir))
 			}
-			dst = append(dst, hexMove(x, y, 1, 1))
-			for l := 2; l <= 3; l++ {
-				for dir := 1; dir <= 6; dir++ {
-					ok := true
-					ex, ey := x, y
-					for k := 1; k < l && ok; k++ {
-						ex, ey, ok = hexWalk(x, y, k, dir)
-						ok = ok && h.board[ex][ey] == 0
-					}
-					if ok && ex*12+ey > x*12+y {
-						dst = append(dst, hexMove(x, y, l, dir))
-					}
+		}
+		for dir := 1; dir <= 6; dir++ {
+			if s := second[dir-1]; s >= 0 {
+				if third := h.freeNext(s, dir); third > cell {
+					dst = append(dst, hexMove(cell, 3, dir))
 				}
 			}
 		}
@@ -94,26 +105,39 @@ func (h *Hex) Legal(dst []int) []int {
 // Play crosses out the move's cells.
 func (h *Hex) Play(m int) {
 	cell, l, dir := m&0xff, m>>8&3, m>>10&7
-	x, y := cell/12, cell%12
 	for k := 0; k < l; k++ {
-		cx, cy, _ := hexWalk(x, y, k, dir)
-		h.board[cx][cy] = h.player + 1
+		h.board[cell] = h.player + 1
+		if k+1 < l {
+			cell = int(hexNext[cell][dir-1])
+		}
 	}
-	h.free -= l
+	h.free -= int16(l)
 	if h.free == 0 {
 		h.over, h.win = true, 1-h.player
 	}
 	h.player = 1 - h.player
 }
 
+// PlayoutListing plays a copy of h to the end, listing the moves and
+// drawing one at each ply, and returns the plies played.
+func (h Hex) PlayoutListing(r *rand.Rand) int {
+	var buf [144 * 7]int
+	n := 0
+	for ; !h.over; n++ {
+		moves := h.Legal(buf[:0])
+		h.Play(moves[r.IntN(len(moves))])
+	}
+	return n
+}
+
 // Over reports whether every free cell is crossed out.
 func (h *Hex) Over() bool { return h.over }
 
 // Winner is the player who did not take the last cell.
-func (h *Hex) Winner() int { return h.win }
+func (h *Hex) Winner() int { return int(h.win) }
 
 // ToMove is the player to move.
-func (h *Hex) ToMove() int { return h.player }
+func (h *Hex) ToMove() int { return int(h.player) }
 
 // Text is rows y joined by '/', cells x as '#', '.', '1' or '2'.
 func (h *Hex) Text() string {
@@ -123,7 +147,7 @@ func (h *Hex) Text() string {
 			sb.WriteByte('/')
 		}
 		for x := 0; x < 12; x++ {
-			switch v := h.board[x][y]; v {
+			switch v := h.board[x*12+y]; v {
 			case -1:
 				sb.WriteByte('#')
 			case 0:
@@ -140,10 +164,4 @@ func (h *Hex) Text() string {
 func (h *Hex) MoveText(m int) string {
 	cell, l, dir := m&0xff, m>>8&3, m>>10&7
 	return fmt.Sprintf("%d,%d,%d,%d", cell/12, cell%12, l, dir)
-}
-
-// Copy returns an independent copy.
-func (h *Hex) Copy() Game {
-	c := *h
-	return &c
 }

@@ -1,16 +1,24 @@
 // Package reference holds plain implementations of the five course games'
-// rules: boards as ordinary arrays, moves listed by scanning, results and
-// captures recomputed from the board, written for clarity as the course
-// frameworks were. They are the yardstick the engine's speed is measured
+// rules, each what a competent engineer writes for that one game: flat
+// arrays or bitboards as fits, the state a small value copied by
+// assignment, moves as small integers, no interface and no allocation
+// inside a playout. They are the yardstick the engine's speed is measured
 // against (bench/enginespeed) and the second opinion its differential
 // tests compare with; nothing in the arena plays on them.
+//
+// Each game has two playout loops on a value receiver (the receiver is
+// the copy of the start): PlayoutListing lists the legal moves and draws
+// one, PlayoutDraw draws a legal move uniformly without listing them
+// (hex cross-out has none: its moves are cell sets, and counting them is
+// listing them). The Game interface below serves the differential tests
+// only, never a playout.
 package reference
 
 import "math/rand/v2"
 
-// Game is one reference game in progress. Moves are small integers private
-// to each game; Legal lists them in the course framework's order, the same
-// order as the engine's LegalMoves.
+// Game is one reference game in progress, as the differential tests see
+// it. Moves are small integers private to each game; Legal lists them in
+// the course framework's order, the same order as the engine's LegalMoves.
 type Game interface {
 	// Legal appends the legal moves to dst; empty once the game is over.
 	Legal(dst []int) []int
@@ -26,15 +34,10 @@ type Game interface {
 	Text() string
 	// MoveText writes a legal move in the course notation.
 	MoveText(m int) string
-	// Copy returns an independent copy.
-	Copy() Game
 }
 
 // Drawer is implemented by reference games with a direct uniform draw of
-// a legal move, the shortcut a plain implementation takes in playouts
-// instead of listing every move: count the candidates by scanning the
-// board, then walk to a random one. Hex cross-out has none: its moves are
-// cell sets, and counting them is listing them.
+// a legal move, the shortcut a plain implementation takes in playouts.
 type Drawer interface {
 	// RandomMove returns a move drawn uniformly over Legal; the game must
 	// not be over.

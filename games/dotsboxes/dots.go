@@ -130,6 +130,7 @@ func (Game) Profile(p engine.Params) (engine.Profile, error) {
 type geometry struct {
 	rows, cols     int
 	nLines, nBoxes int
+	nWords         int                     // words of valid holding any line: loops stop there
 	valid          [words]uint64           // bits of the lines that exist
 	ends           [maxLines][4]int8       // a, b, c, d with [a,b] < [c,d]
 	lineBoxes      [maxLines][2]int16      // boxes beside a line, -1 for none
@@ -160,6 +161,7 @@ func newGeometry(rows, cols int) *geometry {
 			}
 		}
 	}
+	g.nWords = (g.nLines + 63) / 64
 	for i := 0; i < g.nLines; i++ {
 		g.valid[i>>6] |= 1 << (i & 63)
 		g.lineBoxes[i] = [2]int16{-1, -1}
@@ -283,8 +285,9 @@ func (s *State) Ply() int { return s.ply }
 
 // LegalMoves appends the undrawn lines in Grid order.
 func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
-	for w := 0; w < words; w++ {
-		free := s.g.valid[w] &^ s.drawn[w]
+	g := s.g
+	for w := 0; w < g.nWords; w++ {
+		free := g.valid[w] &^ s.drawn[w]
 		for free != 0 {
 			dst = append(dst, engine.Move(w<<6|bits.TrailingZeros64(free)))
 			free &= free - 1
@@ -395,8 +398,9 @@ func (s *State) RandomPlayoutMove(r *rand.Rand) (engine.Move, bool) {
 		return 0, false
 	}
 	k := r.IntN(s.left)
-	for w := 0; w < words; w++ {
-		free := s.g.valid[w] &^ s.drawn[w]
+	g := s.g
+	for w := 0; w < g.nWords; w++ {
+		free := g.valid[w] &^ s.drawn[w]
 		n := bits.OnesCount64(free)
 		if k < n {
 			return engine.Move(w<<6 | bitsel.Select(free, k)), true

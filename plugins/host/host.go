@@ -23,9 +23,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
-	"google.golang.org/grpc"
 
 	"arena/plugins/host/proctree"
 	"arena/plugins/protocol"
@@ -75,6 +73,10 @@ type Launcher struct {
 	base    string
 	ready   error
 	hint    atomic.Int64
+
+	tlsOnce  sync.Once
+	creds    *protocol.Credentials // the arena's side of every agent's channel
+	credsErr error
 }
 
 // Isolation settings.
@@ -401,7 +403,12 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", protocol.MoveFDEnv, 2+len(cmd.ExtraFiles)))
 	files = append(files, agentEnd)
 	p.moveConn = arenaEnd
-	client := p.newClient(cmd, version, opt)
+	cfg, err := l.clientConfig(cmd, p, version, opt)
+	if err != nil {
+		p.cleanup()
+		return nil, fmt.Errorf("agent %s: %w", c.Ref, err)
+	}
+	client := plugin.NewClient(cfg)
 	p.client = client
 	done := make(chan error, 1)
 	go func() {
@@ -469,26 +476,6 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	p.limit = int64(opt.MemoryMB) << 20 // zero or less: no limit (see breach)
 	go p.watch()
 	return p, nil
-}
-
-// newClient is the go-plugin client that starts cmd and talks to it.
-func (p *Process) newClient(cmd *exec.Cmd, version uint, opt Options) *plugin.Client {
-	return plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig:  protocol.Handshake(version),
-		Plugins:          protocol.Plugins(nil),
-		Cmd:              cmd,
-		SkipHostEnv:      true,
-		AutoMTLS:         true,
-		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
-		StartTimeout:     opt.startTimeout(),
-		Stderr:           p.stderr,
-		SyncStderr:       p.stderr,
-		SyncStdout:       p.stdout,
-		Logger:           hclog.NewNullLogger(),
-		GRPCDialOptions: []grpc.DialOption{
-			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(protocol.RecvLimit(opt.MaxReplyBytes))),
-		},
-	})
 }
 
 // identify notes the processes the arena later tells apart from recycled

@@ -2,6 +2,7 @@ package host_test
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -95,6 +96,55 @@ func serve(name string) {
 		// Takes its time before the handshake.
 		time.Sleep(slowStart)
 		a.move = func() (string, error) { return "PIT 0 0", nil }
+	case "automtls":
+		// An agent whose SDK predates protocol.ServerTLS: go-plugin's
+		// AutoMTLS on its side.
+		a.move = func() (string, error) { return "PIT 0 0", nil }
+		cfg := sdk.ServeConfig(nil)
+		cfg.Plugins = protocol.Plugins(a)
+		cfg.TLSProvider = nil
+		servePlugin(cfg)
+	case "tlsprobe":
+		// Replies whether its channel's TLS came from the arena's
+		// credentials (protocol.ServerTLS) and refuses an arena that
+		// presents another certificate.
+		ours := false
+		a.move = func() (string, error) { return fmt.Sprint("arena credentials: ", ours), nil }
+		cfg := sdk.ServeConfig(nil)
+		cfg.Plugins = protocol.Plugins(a)
+		cfg.TLSProvider = func() (*tls.Config, error) {
+			c, err := protocol.ServerTLS()
+			ours = c != nil && err == nil
+			return c, err
+		}
+		servePlugin(cfg)
+	case "strangekey":
+		// Serves with a certificate the arena did not issue.
+		a.move = func() (string, error) { return "PIT 0 0", nil }
+		cfg := sdk.ServeConfig(nil)
+		cfg.Plugins = protocol.Plugins(a)
+		cfg.TLSProvider = func() (*tls.Config, error) {
+			c, err := protocol.ServerTLS()
+			if err != nil {
+				return nil, err
+			}
+			other, err := protocol.NewCredentials()
+			if err != nil {
+				return nil, err
+			}
+			env, _, err := other.ForAgent()
+			if err != nil {
+				return nil, err
+			}
+			os.Setenv(protocol.TLSEnv, env)
+			strange, err := protocol.ServerTLS()
+			if err != nil {
+				return nil, err
+			}
+			c.Certificates = strange.Certificates
+			return c, nil
+		}
+		servePlugin(cfg)
 	default:
 		fmt.Fprintln(os.Stderr, "unknown agent", name)
 		os.Exit(2)
@@ -106,7 +156,7 @@ func serve(name string) {
 }
 
 func launcher() *host.Launcher {
-	return &host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: []string{"echo", "hog", "burner", "spawner", "slowstart"}}
+	return &host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: []string{"echo", "hog", "burner", "spawner", "slowstart", "automtls", "tlsprobe", "strangekey"}}
 }
 
 func launch(t testing.TB, name string, opt host.Options) *host.Process {

@@ -161,7 +161,10 @@ func ServeConfig(a Agent, opts ...Option) *plugin.ServeConfig {
 		GRPCServer: func(o []grpc.ServerOption) *grpc.Server {
 			return grpc.NewServer(append(o, grpc.MaxSendMsgSize(protocol.SendLimit))...)
 		},
-		Logger: hclog.New(&hclog.LoggerOptions{Output: os.Stderr, Level: hclog.Error}),
+		// The channel's keys come from the arena (protocol.ServerTLS):
+		// no key generation at start.
+		TLSProvider: protocol.ServerTLS,
+		Logger:      hclog.New(&hclog.LoggerOptions{Output: os.Stderr, Level: hclog.Error}),
 	}
 }
 
