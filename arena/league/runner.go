@@ -572,9 +572,15 @@ func runLeague(ctx context.Context, st results.Store, jnl *journal, l *League, p
 	var wg sync.WaitGroup
 	workers := max(1, l.Concurrency)
 	if opt.Remote != nil {
-		// Remote workers bring their own slots: every pending match is
-		// handed out at once, and the workers take them as they can.
-		workers = max(1, len(pending))
+		// Remote workers bring their own slots: the pending matches are
+		// handed out a window at a time (the remote's memory grows with
+		// the window, not the league), and the workers take them as they
+		// can.
+		window := defaultRemoteWindow
+		if w, ok := opt.Remote.(Windowed); ok && w.Window() > 0 {
+			window = w.Window()
+		}
+		workers = max(1, min(len(pending), window))
 	}
 	for range workers {
 		wg.Add(1)
@@ -731,6 +737,16 @@ type Remote interface {
 	// Play has the match played and returns its record.
 	Play(ctx context.Context, l *League, m results.Match) (rec *record.Game, commit func() error, err error)
 }
+
+// Windowed is a Remote that says how many of its games may be in flight
+// at once.
+type Windowed interface {
+	Window() int
+}
+
+// defaultRemoteWindow bounds the games in flight on a Remote that does
+// not say.
+const defaultRemoteWindow = 256
 
 // PlayPinned referees one game. Under a wall-clock profile, with a pool,
 // it first holds a slot per agent for the whole game and pins each agent

@@ -151,7 +151,11 @@ func launcher() referee.Launcher {
 // ackWait is short so a killed worker's game is replayed soon.
 var config = cluster.Config{AckWait: 2 * time.Second}
 
-func runWorker(url, name, slotDir string) error {
+func runWorker(token, name, slotDir string) error {
+	ep, err := cluster.ParseToken(token)
+	if err != nil {
+		return err
+	}
 	mach, err := slots.Detect(2)
 	if err != nil {
 		return err
@@ -160,7 +164,7 @@ func runWorker(url, name, slotDir string) error {
 	if err != nil {
 		return err
 	}
-	w := &cluster.Worker{URL: url, Registry: all.Registry(), Launch: launcher(), Slots: pool, Concurrency: 1,
+	w := &cluster.Worker{Endpoint: ep, Registry: all.Registry(), Launch: launcher(), Slots: pool, Concurrency: 1,
 		Machine: cluster.ThisMachine(name, pool.Size()), Config: config}
 	return w.Run(context.Background())
 }
@@ -169,13 +173,17 @@ func load(file, out string) (*league.Spec, error) {
 	return league.Load(file, league.Options{Registry: all.Registry(), Sources: league.Sources{NoEnv: true, Sets: []string{"output=" + out}}, Cores: 2})
 }
 
-func runCoordinator(url, file, out string) error {
+func runCoordinator(token, file, out string) error {
+	ep, err := cluster.ParseToken(token)
+	if err != nil {
+		return err
+	}
 	s, err := load(file, out)
 	if err != nil {
 		return err
 	}
 	ctx := context.Background()
-	coord, err := cluster.Dial(ctx, url, config)
+	coord, err := cluster.Dial(ctx, ep, config)
 	if err != nil {
 		return err
 	}
@@ -258,20 +266,23 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 		return sum, err
 	}
 	out := filepath.Join(o.Dir, "cluster")
-	srv, err := cluster.Serve("127.0.0.1:0", filepath.Join(o.Dir, "jetstream"))
+	srv, err := cluster.Serve("127.0.0.1:0", o.Dir)
 	if err != nil {
 		return sum, err
 	}
 	defer srv.Close()
-	url := srv.URL()
 
-	coord := &proc{args: []string{roleCoord, url, file, out}}
+	coord := &proc{args: []string{roleCoord, srv.Coordinator().Token(), file, out}}
 	workers := make([]*proc, max(1, o.Workers))
 	if o.Workers == 0 {
 		workers = make([]*proc, 3)
 	}
 	for i := range workers {
-		workers[i] = &proc{args: []string{roleWorker, url, fmt.Sprintf("w%d", i), filepath.Join(o.Dir, fmt.Sprintf("slots%d", i))}}
+		ep, err := srv.Join(fmt.Sprintf("w%d", i))
+		if err != nil {
+			return sum, err
+		}
+		workers[i] = &proc{args: []string{roleWorker, ep.Token(), fmt.Sprintf("w%d", i), filepath.Join(o.Dir, fmt.Sprintf("slots%d", i))}}
 	}
 	all := append([]*proc{coord}, workers...)
 	for _, p := range all {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"arena/arena/cluster"
 	"context"
 	"errors"
 	"fmt"
@@ -29,7 +28,7 @@ ab with an SPRT), games per pairing and seeds. Results go to a SQLite store in
 the league directory; running the same file again resumes where it stopped.
 See docs/leagues.md for every key.`,
 	}
-	cmd.AddCommand(newLeagueRunCmd(e), newLeagueStandingsCmd(e), newLeagueExportCmd(e), newLeagueReplayLateCmd(e))
+	cmd.AddCommand(newLeagueRunCmd(e), newLeagueStandingsCmd(e), newLeagueExportCmd(e), newLeagueReplayLateCmd(e), newLeagueTokenCmd())
 	return cmd
 }
 
@@ -46,8 +45,8 @@ type runFlags struct {
 	// replayLate deletes the games with a late move marked possibly
 	// contention before playing the missing ones (league replay-late).
 	replayLate bool
-	// cluster and serveCluster send the games to workers (docs/cluster.md).
-	cluster, serveCluster string
+	// cl sends the games to workers (docs/cluster.md).
+	cl clusterFlags
 }
 
 func newLeagueRunCmd(e *env) *cobra.Command {
@@ -102,8 +101,7 @@ Every key of the file can be overridden by an environment variable
 	f.BoolVar(&rf.fresh, "fresh-processes", false, "start a new process for every agent of every game (built-in and Lua agents otherwise keep theirs across games)")
 	f.BoolVar(&rf.broken, "allow-broken", false, "enter agents that fail the pre-flight check anyway (their games record the course's penalties)")
 	f.StringVar(&rf.serve, "serve", "", "also serve the live web viewer of this league on ADDR (\":8080\" is loopback port 8080), until Ctrl-C")
-	f.StringVar(&rf.cluster, "cluster", "", "play the games on workers (arena worker) through this NATS JetStream server, nats://HOST:PORT (docs/cluster.md)")
-	f.StringVar(&rf.serveCluster, "serve-cluster", "", "start a NATS JetStream server for workers on ADDR (\":4222\"), its streams kept in the league directory, and play the games on workers")
+	rf.cl.add(f)
 	f.IntVar(&rf.cores, "cores", 0, "use at most N CPU slots (default: every CPU the process may use, capped by GOMAXPROCS and the cgroup quota); under a wall-clock profile each game holds one slot per agent, shared with other arena runs on this machine")
 	f.StringArrayVar(&rf.sets, "set", nil, "override any key KEY=VALUE (repeatable), e.g. sprt.elo1=20")
 	league.AddFlags(f)
@@ -235,46 +233,6 @@ func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf 
 		return err
 	}
 	return broken.err()
-}
-
-// clusterFor connects to the cluster the run is to use, starting the
-// embedded server first for --serve-cluster; nil without a cluster.
-func (e *env) clusterFor(ctx context.Context, spec *league.Spec, rf runFlags) (league.Remote, func(), error) {
-	url := rf.cluster
-	if url == "" {
-		url = spec.Config.Cluster.URL
-	}
-	if url == "" && rf.serveCluster == "" {
-		return nil, func() {}, nil
-	}
-	closers := []func(){}
-	closeAll := func() {
-		for i := len(closers) - 1; i >= 0; i-- {
-			closers[i]()
-		}
-	}
-	if rf.serveCluster != "" {
-		dir := filepath.Join(spec.Output, "jetstream")
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, nil, err
-		}
-		srv, err := cluster.Serve(rf.serveCluster, dir)
-		if err != nil {
-			return nil, nil, err
-		}
-		closers = append(closers, srv.Close)
-		if url == "" {
-			url = srv.URL()
-		}
-		fmt.Fprintf(e.stderr, "cluster server on %s (streams in %s): start workers with `arena worker --cluster nats://HOST:PORT`\n", srv.URL(), dir)
-	}
-	coord, err := cluster.Dial(ctx, url, cluster.Config{})
-	if err != nil {
-		closeAll()
-		return nil, nil, err
-	}
-	closers = append(closers, coord.Close)
-	return coord, closeAll, nil
 }
 
 func leagueNames(s *league.Spec) []string {
