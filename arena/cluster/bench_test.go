@@ -74,12 +74,12 @@ func BenchmarkSchedulingJetStream(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer srv.Close()
-	coord, err := cluster.Dial(ctx, srv.URL(), cluster.Config{})
+	coord, err := cluster.Dial(ctx, srv.Coordinator(), cluster.Config{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer coord.Close()
-	w := &cluster.Worker{URL: srv.URL(), Registry: all.Registry(), Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
+	w := &cluster.Worker{Endpoint: join(b, srv, "bench"), Registry: all.Registry(), Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
 		p.Ref = p.Name
 		return inProcessLauncher(ctx, p, o)
 	}, Concurrency: 1, Machine: cluster.ThisMachine("bench", 1)}

@@ -1,34 +1,32 @@
 // Package cluster spreads a league's games over machines through NATS
-// JetStream. The coordinator (league run --cluster) publishes each pending
-// match as a job on a work-queue stream, with the match id as the message
-// id so a republished job is dropped as a duplicate; workers (arena
-// worker) pull jobs, referee them with their own CPU slots and their own
-// copies of the agents (checked against the content hashes the league
-// recorded), and publish each game's record on a results stream. The
-// coordinator stays the only writer of the league's store: it stores a
-// result keyed by match id (a duplicate changes nothing) before
-// acknowledging it, so a crash anywhere loses no game and stores none
-// twice.
+// JetStream. The coordinator (league run --cluster) publishes pending
+// matches as jobs on a work-queue stream, a window at a time; workers
+// (arena worker) pull jobs, claim a lease on each from the coordinator,
+// referee them with their own CPU slots and their own copies of the
+// agents (found and checked by content hash), and publish each game's
+// record on a results stream under their own user. The coordinator stays
+// the only writer of the league's store: it refuses a result whose lease
+// was given to another delivery, replays every record's moves through the
+// engine against its job, stores what passes keyed by match id (a
+// duplicate changes nothing) and only then acknowledges it, so a crash
+// anywhere loses no game and stores none twice. docs/cluster.md has the
+// security model.
 package cluster
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"arena/arena/record"
 )
 
-// Stream and subject names.
+// Consumer names.
 const (
-	JobsStream     = "ARENA_JOBS"
-	JobsSubject    = "arena.jobs"
-	ResultsStream  = "ARENA_RESULTS"
-	ResultsSubject = "arena.results"
 	workerConsumer = "workers"
 	coordConsumer  = "coordinator"
 )
@@ -37,11 +35,17 @@ const (
 // JetStream hands it out again; workers report progress well within it.
 const DefaultAckWait = 30 * time.Second
 
+// DefaultWindow is how many jobs a coordinator has published and not yet
+// stored at most: its memory is proportional to it, not to the league.
+const DefaultWindow = 256
+
 // Job is one match to play.
 type Job struct {
 	League     string            `json:"league"`
 	ConfigHash string            `json:"config_hash"`
 	MatchID    string            `json:"match_id"`
+	Run        string            `json:"run"`     // the coordinator run that published it
+	Attempt    int               `json:"attempt"` // republications by that run
 	Game       string            `json:"game"`
 	Params     map[string]string `json:"params,omitempty"`
 	Profile    string            `json:"profile"`
@@ -49,6 +53,11 @@ type Job struct {
 	Seed       uint64            `json:"seed"`
 	Seats      [2]Agent          `json:"seats"`
 }
+
+// msgID is the job's message id: unique per run and attempt, so neither a
+// re-run against the same server (within JetStream's duplicate window)
+// nor a republished vanished job is dropped as a duplicate.
+func (j *Job) msgID() string { return fmt.Sprintf("%s/%s/%d", j.Run, j.MatchID, j.Attempt) }
 
 // Override is one profile setting changed by the league.
 type Override struct {
@@ -67,21 +76,36 @@ type Agent struct {
 }
 
 // Result is a worker's answer to a job: the game's record, or why the
-// worker could not play it (an agent copy that does not match the
-// league's hash). A referee verdict is a record, never an error.
+// worker could not play it (no copy of an agent with the league's hash).
+// A referee verdict is a record, never an error. Lease is the token the
+// coordinator granted the delivery that played it.
 type Result struct {
 	League  string        `json:"league"`
 	MatchID string        `json:"match_id"`
+	Lease   string        `json:"lease,omitempty"`
 	Record  *record.Game  `json:"record,omitempty"`
 	Error   string        `json:"error,omitempty"`
 	Worker  record.Worker `json:"worker"`
 }
 
-// Config tunes the streams.
+// Config tunes the streams and the coordinator.
 type Config struct {
 	// AckWait is how long a job may go without a word from its worker
 	// before it is given to another (default DefaultAckWait).
 	AckWait time.Duration
+	// Window is how many jobs are published and not yet stored at most
+	// (default DefaultWindow).
+	Window int
+	// CheckEvery is how often the coordinator checks that every job it
+	// waits for is in the stream, held by a worker or answered (default
+	// a third of the ack wait).
+	CheckEvery time.Duration
+	// NoWorkerAfter is how long jobs may wait with no worker heard from
+	// before the coordinator says so (default 15 s).
+	NoWorkerAfter time.Duration
+	// Log receives the coordinator's notices: refused results,
+	// republished jobs, no live worker.
+	Log io.Writer
 }
 
 func (c Config) ackWait() time.Duration {
@@ -91,29 +115,51 @@ func (c Config) ackWait() time.Duration {
 	return DefaultAckWait
 }
 
-// connect dials the server and makes sure both streams exist.
-func connect(ctx context.Context, url, name string) (*nats.Conn, jetstream.JetStream, error) {
-	nc, err := nats.Connect(url, nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond))
-	if err != nil {
-		return nil, nil, fmt.Errorf("cluster %s: %w", url, err)
+func (c Config) window() int {
+	if c.Window > 0 {
+		return c.Window
 	}
-	js, err := jetstream.New(nc)
-	if err != nil {
-		nc.Close()
-		return nil, nil, fmt.Errorf("cluster %s: %w", url, err)
+	return DefaultWindow
+}
+
+func (c Config) checkEvery() time.Duration {
+	if c.CheckEvery > 0 {
+		return c.CheckEvery
 	}
+	return c.ackWait() / 3
+}
+
+func (c Config) noWorkerAfter() time.Duration {
+	if c.NoWorkerAfter > 0 {
+		return c.NoWorkerAfter
+	}
+	return 15 * time.Second
+}
+
+func (c Config) log() io.Writer {
+	if c.Log != nil {
+		return c.Log
+	}
+	return io.Discard
+}
+
+// setUp makes sure the scope's streams and consumers exist: the
+// coordinator's job, since workers may not create anything.
+func setUp(ctx context.Context, js jetstream.JetStream, n names, c Config) (jetstream.Consumer, error) {
 	for _, sc := range []jetstream.StreamConfig{
-		// Duplicates: a job republished by a restarted coordinator, or a
-		// result published twice, within the window is dropped.
-		{Name: JobsStream, Subjects: []string{JobsSubject}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 24 * time.Hour},
-		{Name: ResultsStream, Subjects: []string{ResultsSubject}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 24 * time.Hour},
+		// Duplicates: a job or result published twice under one id within
+		// the window is dropped.
+		{Name: n.jobsStream, Subjects: []string{n.jobsSubject}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 24 * time.Hour},
+		{Name: n.resultsStream, Subjects: []string{n.resultsSubject + ".*"}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 24 * time.Hour},
 	} {
 		if _, err := js.CreateOrUpdateStream(ctx, sc); err != nil {
-			nc.Close()
-			return nil, nil, fmt.Errorf("cluster %s: stream %s: %w", url, sc.Name, err)
+			return nil, fmt.Errorf("stream %s: %w", sc.Name, err)
 		}
 	}
-	return nc, js, nil
+	if _, err := consumer(ctx, js, n.jobsStream, workerConsumer, c); err != nil {
+		return nil, err
+	}
+	return consumer(ctx, js, n.resultsStream, coordConsumer, c)
 }
 
 func consumer(ctx context.Context, js jetstream.JetStream, stream, name string, c Config) (jetstream.Consumer, error) {

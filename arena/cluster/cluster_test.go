@@ -58,7 +58,11 @@ func launcher() referee.Launcher {
 
 // runWorker is one worker process: its own slots (as on a machine of its
 // own), a short ack wait, until killed.
-func runWorker(url, name, slotDir string) error {
+func runWorker(token, name, slotDir string) error {
+	ep, err := cluster.ParseToken(token)
+	if err != nil {
+		return err
+	}
 	mach, err := slots.Detect(2)
 	if err != nil {
 		return err
@@ -68,13 +72,23 @@ func runWorker(url, name, slotDir string) error {
 		return err
 	}
 	w := &cluster.Worker{
-		URL: url, Registry: all.Registry(), Launch: launcher(), Slots: pool, Concurrency: 1,
+		Endpoint: ep, Registry: all.Registry(), Launch: launcher(), Slots: pool, Concurrency: 1,
 		Machine: cluster.ThisMachine(name, pool.Size()), Config: testConfig, Log: os.Stderr,
 	}
 	return w.Run(context.Background())
 }
 
 var testConfig = cluster.Config{AckWait: 2 * time.Second}
+
+// join is worker name's endpoint on srv.
+func join(t testing.TB, srv *cluster.Server, name string) cluster.Endpoint {
+	t.Helper()
+	ep, err := srv.Join(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ep
+}
 
 func loadSpec(t *testing.T, out string, gpp int) *league.Spec {
 	t.Helper()
@@ -110,9 +124,9 @@ type worker struct {
 	name string
 }
 
-func startWorker(t *testing.T, url, name string) *worker {
+func startWorker(t *testing.T, srv *cluster.Server, name string) *worker {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], workerArg, url, name, filepath.Join(t.TempDir(), "slots"))
+	cmd := exec.Command(os.Args[0], workerArg, join(t, srv, name).Token(), name, filepath.Join(t.TempDir(), "slots"))
 	cmd.Stderr = &prefixWriter{name: name}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -182,7 +196,7 @@ func TestClusterLeagueSurvivesAKilledWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	coord, err := cluster.Dial(ctx, srv.URL(), testConfig)
+	coord, err := cluster.Dial(ctx, srv.Coordinator(), testConfig)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,8 +204,8 @@ func TestClusterLeagueSurvivesAKilledWorker(t *testing.T) {
 
 	out := filepath.Join(t.TempDir(), "cluster")
 	s := loadSpec(t, out, gpp)
-	w1 := startWorker(t, srv.URL(), "w1")
-	startWorker(t, srv.URL(), "w2")
+	w1 := startWorker(t, srv, "w1")
+	startWorker(t, srv, "w2")
 	killed := make(chan struct{})
 	stored := 0
 	var runErr error
@@ -221,7 +235,7 @@ func TestClusterLeagueSurvivesAKilledWorker(t *testing.T) {
 	if err := w1.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	startWorker(t, srv.URL(), "w3")
+	startWorker(t, srv, "w3")
 	<-done
 	if runErr != nil {
 		t.Fatal(runErr)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -14,21 +15,44 @@ import (
 	"arena/arena/league"
 	"arena/arena/record"
 	"arena/arena/results"
+	"arena/engine"
 )
 
 // Coordinator is the league runner's side of the cluster: it publishes
-// jobs and hands each result to the game waiting for it. It implements
-// league.Remote.
+// jobs, grants leases, verifies each result and hands it to the game
+// waiting for it. It implements league.Remote.
 type Coordinator struct {
-	nc   *nats.Conn
-	js   jetstream.JetStream
-	cc   jetstream.ConsumeContext
-	done chan struct{}
+	nc    *nats.Conn
+	js    jetstream.JetStream
+	jobs  jetstream.Stream
+	cc    jetstream.ConsumeContext
+	lsub  *nats.Subscription
+	hsub  *nats.Subscription
+	names names
+	cfg   Config
+	run   string // this run's id, in every job's message id
+	stop  chan struct{}
+	done  sync.WaitGroup
 
 	mu        sync.Mutex
-	waiters   map[string]chan delivery
-	stored    map[string]bool // matches the store holds: their results are duplicates
+	waiting   map[string]*waiting // published, result not yet handed over
+	stored    map[string]bool     // matches the store holds: their results are duplicates
 	delivered map[string]bool
+	leases    map[string]*lease
+	heard     time.Time // when a worker last spoke
+	heardFrom string
+	refusal   string // the last reason a worker gave for refusing a job
+	saidIdle  time.Time
+}
+
+// waiting is one published job and the game waiting for its result.
+type waiting struct {
+	job      Job
+	game     engine.Game
+	params   engine.Params
+	ch       chan delivery
+	seq      uint64 // the job message's stream sequence
+	vanished int    // checks in a row that found it nowhere
 }
 
 type delivery struct {
@@ -36,64 +60,130 @@ type delivery struct {
 	msg jetstream.Msg
 }
 
-// Dial connects a coordinator to the cluster at url.
-func Dial(ctx context.Context, url string, cfg Config) (*Coordinator, error) {
-	nc, js, err := connect(ctx, url, "arena league coordinator")
+// Dial connects a coordinator to the cluster and sets up its streams.
+func Dial(ctx context.Context, ep Endpoint, cfg Config) (*Coordinator, error) {
+	nc, err := dial(ctx, ep, "arena league coordinator")
 	if err != nil {
 		return nil, err
 	}
-	cons, err := consumer(ctx, js, ResultsStream, coordConsumer, cfg)
-	if err != nil {
+	fail := func(err error) (*Coordinator, error) {
 		nc.Close()
-		return nil, fmt.Errorf("cluster %s: %w", url, err)
+		return nil, fmt.Errorf("cluster %s: %w", ep.URL, err)
 	}
-	c := &Coordinator{nc: nc, js: js, done: make(chan struct{}), waiters: map[string]chan delivery{}, stored: map[string]bool{}, delivered: map[string]bool{}}
-	cc, err := cons.Consume(c.route)
+	js, err := jetstream.New(nc)
 	if err != nil {
-		nc.Close()
-		return nil, fmt.Errorf("cluster %s: results: %w", url, err)
+		return fail(err)
 	}
-	c.cc = cc
+	n := namesOf(ep.scope())
+	cons, err := setUp(ctx, js, n, cfg)
+	if err != nil {
+		return fail(err)
+	}
+	jobs, err := js.Stream(ctx, n.jobsStream)
+	if err != nil {
+		return fail(err)
+	}
+	c := &Coordinator{nc: nc, js: js, jobs: jobs, names: n, cfg: cfg, run: secret()[:12], stop: make(chan struct{}),
+		waiting: map[string]*waiting{}, stored: map[string]bool{}, delivered: map[string]bool{}, leases: map[string]*lease{},
+		heard: time.Now()}
+	if c.lsub, err = nc.Subscribe(n.lease+".*", c.onLease); err != nil {
+		return fail(err)
+	}
+	if c.hsub, err = nc.Subscribe(n.hello+".*", c.onHello); err != nil {
+		return fail(err)
+	}
+	if c.cc, err = cons.Consume(c.route); err != nil {
+		return fail(err)
+	}
+	c.done.Add(1)
+	go c.watch()
 	return c, nil
 }
 
 // Close stops taking results and disconnects; results not yet stored
 // stay in the stream for the next coordinator.
 func (c *Coordinator) Close() {
+	close(c.stop)
+	c.done.Wait()
 	c.cc.Stop()
 	c.nc.Close()
 }
 
-// route hands a result to the game waiting for it. A result for a match
-// already stored (a worker's replay, or a result stored just before a
-// coordinator died) is acknowledged and dropped; one for a match not yet
-// asked for (a later league of the file) comes back later.
+// Window implements league.Windowed: the runner keeps at most this many
+// games in flight, so jobs are published a window at a time.
+func (c *Coordinator) Window() int { return c.cfg.window() }
+
+func (c *Coordinator) logf(format string, args ...any) {
+	fmt.Fprintf(c.cfg.log(), format+"\n", args...)
+}
+
+// subjectUser is the user a message was published under: the last token
+// of its subject, which the server lets only that user publish to.
+func subjectUser(subject string) string {
+	return subject[strings.LastIndexByte(subject, '.')+1:]
+}
+
+// route checks a result and hands it to the game waiting for it. A result
+// for a match already stored (a worker's replay, or a result stored just
+// before a coordinator died) is acknowledged and dropped; one for a match
+// not yet asked for (beyond the window, or a later league of the file)
+// comes back later; a stale or forged one is refused.
 func (c *Coordinator) route(msg jetstream.Msg) {
 	res, err := decode[Result](msg.Data(), "result")
 	if err != nil {
+		c.logf("refused an unreadable result from worker %s: %v", subjectUser(msg.Subject()), err)
 		_ = msg.Term()
 		return
 	}
+	// The worker's name is the user it authenticated as, whatever it says.
+	res.Worker.Name = subjectUser(msg.Subject())
+	if res.Record != nil {
+		res.Record.Worker = &res.Worker
+	}
 	c.mu.Lock()
-	ch := c.waiters[res.MatchID]
-	if ch != nil {
-		delete(c.waiters, res.MatchID)
-		c.delivered[res.MatchID] = true
-	}
-	dup := c.stored[res.MatchID] || c.delivered[res.MatchID]
-	c.mu.Unlock()
+	w := c.waiting[res.MatchID]
 	switch {
-	case ch != nil:
-		ch <- delivery{res, msg}
-	case dup:
+	case c.stored[res.MatchID] || c.delivered[res.MatchID]:
+		c.mu.Unlock()
 		_ = msg.Ack()
-	default:
+		return
+	case w == nil:
+		c.mu.Unlock()
 		_ = msg.NakWithDelay(time.Second)
+		return
 	}
+	if l := c.leases[res.MatchID]; l != nil && l.token != res.Lease {
+		c.mu.Unlock()
+		c.logf("refused a stale result of match %s from worker %s: its lease was given to a later delivery (worker %s)", res.MatchID, res.Worker.Name, l.worker)
+		_ = msg.Ack()
+		return
+	}
+	if res.Error == "" {
+		if err := Verify(w.game, w.params, &w.job, res.Record); err != nil {
+			delete(c.leases, res.MatchID)
+			w.job.Attempt++
+			c.mu.Unlock()
+			c.logf("refused the result of match %s from worker %s: %v; the job is published again", res.MatchID, res.Worker.Name, err)
+			_ = msg.Ack()
+			go c.publish(context.Background(), w)
+			return
+		}
+	} else {
+		c.refusal = fmt.Sprintf("worker %s: %s", res.Worker.Name, res.Error)
+	}
+	delete(c.waiting, res.MatchID)
+	delete(c.leases, res.MatchID)
+	c.delivered[res.MatchID] = true
+	c.mu.Unlock()
+	w.ch <- delivery{res, msg}
 }
 
-// Begin implements league.Remote.
-func (c *Coordinator) Begin(_ context.Context, l *league.League, stored map[string]bool) error {
+// Begin implements league.Remote. Jobs left in the stream by an earlier
+// run are purged: this run publishes what is pending under its own ids.
+func (c *Coordinator) Begin(ctx context.Context, l *league.League, stored map[string]bool) error {
+	if err := c.jobs.Purge(ctx); err != nil {
+		return fmt.Errorf("cluster: purge old jobs: %w", err)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for id := range stored {
@@ -102,51 +192,57 @@ func (c *Coordinator) Begin(_ context.Context, l *league.League, stored map[stri
 	return nil
 }
 
-// Play implements league.Remote: it publishes the match as a job (a job
-// already in the stream is not duplicated) and waits for its result. The
-// returned commit acknowledges the result; the runner calls it once the
-// game is stored.
-func (c *Coordinator) Play(ctx context.Context, l *league.League, m results.Match) (*record.Game, func() error, error) {
-	job := JobOf(l, m)
-	body, err := json.Marshal(job)
-	if err != nil {
-		return nil, nil, err
-	}
-	ch := make(chan delivery, 1)
+// publish puts a job in the stream, retrying while the server restarts.
+func (c *Coordinator) publish(ctx context.Context, w *waiting) error {
 	c.mu.Lock()
-	c.waiters[m.ID] = ch
+	body, err := json.Marshal(w.job)
+	id := w.job.msgID()
 	c.mu.Unlock()
-	defer func() {
-		c.mu.Lock()
-		if c.waiters[m.ID] == ch {
-			delete(c.waiters, m.ID)
-		}
-		c.mu.Unlock()
-	}()
+	if err != nil {
+		return err
+	}
 	for {
-		_, err := c.js.Publish(ctx, JobsSubject, body, jetstream.WithMsgID(m.ID))
+		ack, err := c.js.Publish(ctx, c.names.jobsSubject, body, jetstream.WithMsgID(id))
 		if err == nil {
-			break
+			c.mu.Lock()
+			w.seq, w.vanished = ack.Sequence, 0
+			c.mu.Unlock()
+			return nil
 		}
-		if ctx.Err() != nil {
-			return nil, nil, ctx.Err()
-		}
-		// The server may be restarting: try again shortly.
 		select {
 		case <-time.After(500 * time.Millisecond):
 		case <-ctx.Done():
-			return nil, nil, ctx.Err()
+			return ctx.Err()
+		case <-c.stop:
+			return errors.New("cluster: coordinator closed")
 		}
 	}
+}
+
+// Play implements league.Remote: it publishes the match as a job and
+// waits for its verified result. The returned commit acknowledges the
+// result; the runner calls it once the game is stored.
+func (c *Coordinator) Play(ctx context.Context, l *league.League, m results.Match) (*record.Game, func() error, error) {
+	w := &waiting{job: JobOf(l, m), game: l.Game, params: l.Params, ch: make(chan delivery, 1)}
+	w.job.Run = c.run
+	c.mu.Lock()
+	c.waiting[m.ID] = w
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		if c.waiting[m.ID] == w {
+			delete(c.waiting, m.ID)
+		}
+		c.mu.Unlock()
+	}()
+	if err := c.publish(ctx, w); err != nil {
+		return nil, nil, err
+	}
 	select {
-	case d := <-ch:
+	case d := <-w.ch:
 		if d.res.Error != "" {
 			_ = d.msg.Ack()
 			return nil, nil, fmt.Errorf("worker %s (%s): %s", d.res.Worker.Name, d.res.Worker.Host, d.res.Error)
-		}
-		if d.res.Record == nil || d.res.Record.ID != m.ID {
-			_ = d.msg.Ack()
-			return nil, nil, fmt.Errorf("worker %s: result for match %s holds no record of it", d.res.Worker.Name, m.ID)
 		}
 		msg := d.msg
 		return d.res.Record, func() error {

@@ -25,7 +25,7 @@ func TestWorkerRefusesAChangedAgentCopy(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	coord, err := cluster.Dial(ctx, srv.URL(), testConfig)
+	coord, err := cluster.Dial(ctx, srv.Coordinator(), testConfig)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestWorkerRefusesAChangedAgentCopy(t *testing.T) {
 		t.Fatal(err)
 	}
 	played := 0
-	w := &cluster.Worker{URL: srv.URL(), Registry: all.Registry(), Launch: launcher(), Concurrency: 1, AgentDir: copies,
+	w := &cluster.Worker{Endpoint: join(t, srv, "odd"), Registry: all.Registry(), Launch: launcher(), Concurrency: 1, AgentDir: copies,
 		Machine: cluster.ThisMachine("odd", 1), Config: testConfig}
 	wctx, wcancel := context.WithCancel(ctx)
 	defer wcancel()

@@ -54,7 +54,7 @@ func TestLongGameIsNotRedelivered(t *testing.T) {
 	}
 	defer srv.Close()
 	cfg := cluster.Config{AckWait: 2 * time.Second}
-	coord, err := cluster.Dial(ctx, srv.URL(), cfg)
+	coord, err := cluster.Dial(ctx, srv.Coordinator(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestLongGameIsNotRedelivered(t *testing.T) {
 	defer wcancel()
 	var wg sync.WaitGroup
 	for _, name := range []string{"a", "b", "c"} {
-		w := &cluster.Worker{URL: srv.URL(), Registry: all.Registry(), Launch: slow, Concurrency: 1,
+		w := &cluster.Worker{Endpoint: join(t, srv, name), Registry: all.Registry(), Launch: slow, Concurrency: 1,
 			Machine: cluster.ThisMachine(name, 1), Config: cfg, Log: &logs}
 		wg.Add(1)
 		go func() { defer wg.Done(); w.Run(wctx) }()

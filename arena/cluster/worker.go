@@ -4,14 +4,16 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"arena/arena/league"
@@ -24,7 +26,9 @@ import (
 
 // Worker plays jobs from the cluster.
 type Worker struct {
-	URL      string
+	// Endpoint is the coordinator's server and this worker's credential
+	// (from its join token).
+	Endpoint Endpoint
 	Registry *engine.Registry
 	// Launch starts an agent from a local launch reference.
 	Launch referee.Launcher
@@ -37,14 +41,56 @@ type Worker struct {
 	// slots, at least 1).
 	Concurrency int
 	// AgentDir, when set, is where this machine keeps its copies of the
-	// league's script and binary agents, by file name; otherwise they are
-	// expected at the coordinator's paths.
+	// league's script, binary and course agents, found by content hash;
+	// otherwise they are expected at the coordinator's paths.
 	AgentDir string
 	// Machine describes this worker in every result.
 	Machine record.Worker
 	Config  Config
 	// Log receives one line per game and per refused job.
 	Log io.Writer
+
+	index *agentIndex
+	nc    *nats.Conn
+	names names
+	me    string // the subject token this worker publishes under
+}
+
+var unsafeSubject = regexp.MustCompile(`[^A-Za-z0-9_-]`)
+
+// connectWorker waits for the server and the coordinator's consumer: a
+// worker may start first.
+func (w *Worker) connectWorker(ctx context.Context, logw io.Writer) (jetstream.JetStream, jetstream.Consumer, error) {
+	said := false
+	for {
+		nc, err := dial(ctx, w.Endpoint, "arena worker "+w.Machine.Name)
+		var cons jetstream.Consumer
+		var js jetstream.JetStream
+		if err == nil {
+			js, err = jetstream.New(nc)
+			if err == nil {
+				cons, err = js.Consumer(ctx, w.names.jobsStream, workerConsumer)
+			}
+			if err == nil {
+				w.nc = nc
+				return js, cons, nil
+			}
+			nc.Close()
+			err = fmt.Errorf("cluster %s: no jobs yet (%w)", w.Endpoint.URL, err)
+		}
+		if errors.Is(err, nats.ErrAuthorization) || strings.Contains(err.Error(), "Authorization Violation") {
+			return nil, nil, fmt.Errorf("%w: the credential was refused (revoked, or not this league's)", err)
+		}
+		if !said {
+			fmt.Fprintf(logw, "%v; retrying every second\n", err)
+			said = true
+		}
+		select {
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
 }
 
 // Run takes jobs until ctx is cancelled. A game in progress when ctx ends
@@ -54,24 +100,19 @@ func (w *Worker) Run(ctx context.Context) error {
 	if logw == nil {
 		logw = io.Discard
 	}
-	// A worker may start before its coordinator's server: it waits.
-	nc, js, err := connect(ctx, w.URL, "arena worker "+w.Machine.Name)
-	for said := false; err != nil; nc, js, err = connect(ctx, w.URL, "arena worker "+w.Machine.Name) {
-		if !said {
-			fmt.Fprintf(logw, "%v; retrying every second\n", err)
-			said = true
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(time.Second):
-		}
+	w.names = namesOf(w.Endpoint.scope())
+	w.me = w.Endpoint.User
+	if w.me == "" {
+		w.me = unsafeSubject.ReplaceAllString(w.Machine.Name, "_")
 	}
-	defer nc.Close()
-	cons, err := consumer(ctx, js, JobsStream, workerConsumer, w.Config)
+	if w.AgentDir != "" {
+		w.index = &agentIndex{dir: w.AgentDir}
+	}
+	js, cons, err := w.connectWorker(ctx, logw)
 	if err != nil {
-		return fmt.Errorf("cluster %s: %w", w.URL, err)
+		return err
 	}
+	defer w.nc.Close()
 	n := w.Concurrency
 	if n <= 0 {
 		n = 1
@@ -81,6 +122,8 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
+	wg.Add(1)
+	go func() { defer wg.Done(); w.hello(ctx) }()
 	for range n {
 		wg.Add(1)
 		go func() {
@@ -106,6 +149,35 @@ func (w *Worker) Run(ctx context.Context) error {
 	return ctx.Err()
 }
 
+// hello tells the coordinator this worker is alive, every few seconds.
+func (w *Worker) hello(ctx context.Context) {
+	body, _ := json.Marshal(w.Machine)
+	t := time.NewTicker(2 * time.Second)
+	defer t.Stop()
+	for {
+		_ = w.nc.Publish(w.names.hello+"."+w.me, body)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// askLease claims (token "") or renews a job's lease.
+func (w *Worker) askLease(ctx context.Context, job *Job, delivery uint64, token string) (leaseReply, error) {
+	body, _ := json.Marshal(leaseRequest{MatchID: job.MatchID, Delivery: delivery, Token: token, Worker: w.Machine})
+	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	msg, err := w.nc.RequestWithContext(rctx, w.names.lease+"."+w.me, body)
+	if err != nil {
+		return leaseReply{}, err
+	}
+	var rep leaseReply
+	err = json.Unmarshal(msg.Data, &rep)
+	return rep, err
+}
+
 // handle plays one job and reports what happened, for the log.
 func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstream.Msg) string {
 	job, err := decode[Job](msg.Data(), "job")
@@ -113,29 +185,34 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 		_ = msg.Term()
 		return "dropped an unreadable job: " + err.Error()
 	}
+	var delivery uint64 = 1
+	if meta, err := msg.Metadata(); err == nil {
+		delivery = meta.NumDelivered
+	}
 	m, launch, err := w.match(job)
 	if err != nil {
 		// Never a silent game: the coordinator is told, and the job waits
 		// for a worker whose copies match.
-		w.publish(ctx, js, &Result{League: job.League, MatchID: job.MatchID, Error: err.Error(), Worker: w.Machine}, job.MatchID+"/refused/"+w.Machine.Name)
+		_ = w.publish(ctx, js, &Result{League: job.League, MatchID: job.MatchID, Error: err.Error(), Worker: w.Machine}, job.msgID()+"/refused/"+w.me)
 		_ = msg.NakWithDelay(w.Config.ackWait())
 		return fmt.Sprintf("refused match %s: %v", job.MatchID, err)
 	}
-	// Progress keeps a long game from being handed to another worker.
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		t := time.NewTicker(w.Config.ackWait() / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				_ = msg.InProgress()
-			}
-		}
-	}()
+	rep, err := w.askLease(ctx, job, delivery, "")
+	switch {
+	case err != nil:
+		_ = msg.NakWithDelay(2 * time.Second)
+		return fmt.Sprintf("match %s put back: the coordinator did not grant a lease: %v", job.MatchID, err)
+	case rep.Reason == leaseStored:
+		_ = msg.Ack()
+		return fmt.Sprintf("match %s already has its result: job dropped", job.MatchID)
+	case !rep.OK:
+		// A later delivery of this job holds it: this one is stale.
+		return fmt.Sprintf("match %s not played: a later delivery of its job holds the lease", job.MatchID)
+	}
+	gctx, abandon := context.WithCancel(ctx)
+	defer abandon()
+	lost := make(chan struct{})
+	stop := w.keepLease(gctx, msg, job, delivery, rep.Token, lost, abandon)
 	ref := referee.Referee{Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
 		p.Ref = launch[p.Name]
 		return w.Launch(ctx, p, o)
@@ -143,7 +220,13 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 	if w.Runtime != nil {
 		ref.Runtime = func(p referee.Player) engine.Runtime { return w.Runtime(launch[p.Name]) }
 	}
-	rec, err := league.PlayPinned(ctx, w.Slots, ref, m, nil)
+	rec, err := league.PlayPinned(gctx, w.Slots, ref, m, nil)
+	stop()
+	select {
+	case <-lost:
+		return fmt.Sprintf("match %s abandoned: its lease was given to another worker (this one was silent past the ack wait)", job.MatchID)
+	default:
+	}
 	if err != nil {
 		// Not a verdict (those are records) but the worker failing: the
 		// job goes to another worker, replayed from the start.
@@ -151,7 +234,8 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 		return fmt.Sprintf("match %s not played: %v", job.MatchID, err)
 	}
 	rec.Worker = &w.Machine
-	if err := w.publish(ctx, js, &Result{League: job.League, MatchID: job.MatchID, Record: rec, Worker: w.Machine}, job.MatchID); err != nil {
+	res := &Result{League: job.League, MatchID: job.MatchID, Lease: rep.Token, Record: rec, Worker: w.Machine}
+	if err := w.publish(ctx, js, res, job.msgID()+"/"+rep.Token); err != nil {
 		_ = msg.Nak()
 		return fmt.Sprintf("match %s played, result not published: %v", job.MatchID, err)
 	}
@@ -162,6 +246,38 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 	defer cancel()
 	_ = msg.DoubleAck(actx)
 	return fmt.Sprintf("played %s: %s", job.MatchID, outcome(rec))
+}
+
+// keepLease reports progress on the job (so a long game is not handed
+// out again) and renews its lease, every third of the ack wait; when the
+// coordinator says the lease is lost it closes lost and abandons the
+// game. The returned stop ends it.
+func (w *Worker) keepLease(ctx context.Context, msg jetstream.Msg, job *Job, delivery uint64, token string, lost chan struct{}, abandon func()) func() {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(w.Config.ackWait() / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+			_ = msg.InProgress()
+			rep, err := w.askLease(ctx, job, delivery, token)
+			if err == nil && !rep.OK {
+				// A coordinator that does not answer (restarting) is no
+				// news; one that says another delivery holds the job is.
+				close(lost)
+				abandon()
+				return
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
 }
 
 func outcome(rec *record.Game) string {
@@ -181,7 +297,7 @@ func (w *Worker) publish(ctx context.Context, js jetstream.JetStream, res *Resul
 	}
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	_, err = js.Publish(pctx, ResultsSubject, body, jetstream.WithMsgID(id))
+	_, err = js.Publish(pctx, w.names.resultsSubject+"."+w.me, body, jetstream.WithMsgID(id))
 	return err
 }
 
@@ -223,35 +339,6 @@ func (w *Worker) match(j *Job) (referee.Match, map[string]string, error) {
 		m.Players[seat] = referee.Player{Name: a.Name, Ref: a.Ref, Options: a.Options, Hash: a.Hash}
 	}
 	return m, launch, nil
-}
-
-// localCopy finds this machine's copy of an agent and checks its hash.
-func (w *Worker) localCopy(a Agent) (string, error) {
-	if a.Kind == league.KindBuiltin || a.Hash == "" {
-		if a.Kind != league.KindBuiltin {
-			return "", fmt.Errorf("agent %s (%s): the league recorded no content hash to check this machine's copy against", a.Name, a.Ref)
-		}
-		return a.Launch, nil
-	}
-	path, query, prefix := a.Launch, "", ""
-	if rest, ok := strings.CutPrefix(path, "lua:"); ok {
-		prefix = "lua:"
-		path, query, _ = strings.Cut(rest, "?")
-		if query != "" {
-			query = "?" + query
-		}
-	}
-	if w.AgentDir != "" {
-		path = filepath.Join(w.AgentDir, filepath.Base(path))
-	}
-	h, err := league.FileHash(path)
-	if err != nil {
-		return "", fmt.Errorf("agent %s (%s): no copy on this machine: %w", a.Name, a.Ref, err)
-	}
-	if h != a.Hash {
-		return "", fmt.Errorf("agent %s (%s): this machine's copy %s has content hash %s, the league recorded %s", a.Name, a.Ref, path, h, a.Hash)
-	}
-	return prefix + path + query, nil
 }
 
 // ThisMachine describes the machine a worker runs on.

@@ -154,9 +154,15 @@ func (r *leagueRun) startWorkers(lctx context.Context, pending []results.Match, 
 	var wg sync.WaitGroup
 	workers := max(1, r.l.Concurrency)
 	if r.opt.Remote != nil {
-		// Remote workers bring their own slots: every pending match is
-		// handed out at once, and the workers take them as they can.
-		workers = max(1, len(pending))
+		// Remote workers bring their own slots: the pending matches are
+		// handed out a window at a time (the remote's memory grows with
+		// the window, not the league), and the workers take them as they
+		// can.
+		window := defaultRemoteWindow
+		if w, ok := r.opt.Remote.(Windowed); ok && w.Window() > 0 {
+			window = w.Window()
+		}
+		workers = max(1, min(len(pending), window))
 	}
 	for range workers {
 		wg.Add(1)

@@ -565,6 +565,16 @@ type Remote interface {
 	Play(ctx context.Context, l *League, m results.Match) (rec *record.Game, commit func() error, err error)
 }
 
+// Windowed is a Remote that says how many of its games may be in flight
+// at once.
+type Windowed interface {
+	Window() int
+}
+
+// defaultRemoteWindow bounds the games in flight on a Remote that does
+// not say.
+const defaultRemoteWindow = 256
+
 // PlayPinned referees one game. Under a wall-clock profile, with a pool,
 // it first holds a slot per agent for the whole game and pins each agent
 // to its own. pinned, if not nil, says where an agent's kept process is

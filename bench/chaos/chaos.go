@@ -24,6 +24,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	_ "modernc.org/sqlite"
 
 	"arena/agents/builtin"
@@ -151,7 +152,11 @@ func launcher() referee.Launcher {
 // ackWait is short so a killed worker's game is replayed soon.
 var config = cluster.Config{AckWait: 2 * time.Second}
 
-func runWorker(url, name, slotDir string) error {
+func runWorker(token, name, slotDir string) error {
+	ep, err := cluster.ParseToken(token)
+	if err != nil {
+		return err
+	}
 	mach, err := slots.Detect(2)
 	if err != nil {
 		return err
@@ -160,7 +165,7 @@ func runWorker(url, name, slotDir string) error {
 	if err != nil {
 		return err
 	}
-	w := &cluster.Worker{URL: url, Registry: all.Registry(), Launch: launcher(), Slots: pool, Concurrency: 1,
+	w := &cluster.Worker{Endpoint: ep, Registry: all.Registry(), Launch: launcher(), Slots: pool, Concurrency: 1,
 		Machine: cluster.ThisMachine(name, pool.Size()), Config: config}
 	return w.Run(context.Background())
 }
@@ -169,13 +174,17 @@ func load(file, out string) (*league.Spec, error) {
 	return league.Load(file, league.Options{Registry: all.Registry(), Sources: league.Sources{NoEnv: true, Sets: []string{"output=" + out}}, Cores: 2})
 }
 
-func runCoordinator(url, file, out string) error {
+func runCoordinator(token, file, out string) error {
+	ep, err := cluster.ParseToken(token)
+	if err != nil {
+		return err
+	}
 	s, err := load(file, out)
 	if err != nil {
 		return err
 	}
 	ctx := context.Background()
-	coord, err := cluster.Dial(ctx, url, config)
+	coord, err := cluster.Dial(ctx, ep, config)
 	if err != nil {
 		return err
 	}
@@ -201,12 +210,14 @@ type Summary struct {
 	Games, Scheduled, CoordKills, WorkerKills, Resumes, Lost, Duplicated, Orphans int
 	Integrity                                                                     string
 	Reproduced                                                                    bool
-	Wall                                                                          time.Duration
+	// AnonymousRefused: a client without credentials was refused at connect.
+	AnonymousRefused bool
+	Wall             time.Duration
 }
 
 func (s Summary) String() string {
-	return fmt.Sprintf("chaos: games %d/%d, kills %d coordinator + %d worker, resumes %d, lost %d, duplicated %d, orphans %d, integrity %s, standings reproduced %v, %v",
-		s.Games, s.Scheduled, s.CoordKills, s.WorkerKills, s.Resumes, s.Lost, s.Duplicated, s.Orphans, s.Integrity, s.Reproduced, s.Wall.Round(time.Second))
+	return fmt.Sprintf("chaos: games %d/%d, kills %d coordinator + %d worker, resumes %d, lost %d, duplicated %d, orphans %d, integrity %s, standings reproduced %v, anonymous client refused %v, %v",
+		s.Games, s.Scheduled, s.CoordKills, s.WorkerKills, s.Resumes, s.Lost, s.Duplicated, s.Orphans, s.Integrity, s.Reproduced, s.AnonymousRefused, s.Wall.Round(time.Second))
 }
 
 type proc struct {
@@ -244,34 +255,26 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if log == nil {
 		log, _ = os.Open(os.DevNull)
 	}
-	pairings := len(agents) * (len(agents) - 1) / 2
-	gpp := (o.Games + pairings - 1) / pairings
-	if gpp%2 == 1 {
-		gpp++
-	}
-	file := filepath.Join(o.Dir, "chaos.yaml")
-	body := "name: chaos\ngame: bohnenspiel\nseed: 5\ngames_per_pairing: " + strconv.Itoa(gpp) + "\nagents:\n"
-	for i, a := range agents {
-		body += fmt.Sprintf("  - name: %s%d\n    agent: %s\n", a, i, a)
-	}
-	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+	file, err := writeLeague(o.Dir, o.Games)
+	if err != nil {
 		return sum, err
 	}
 	out := filepath.Join(o.Dir, "cluster")
-	srv, err := cluster.Serve("127.0.0.1:0", filepath.Join(o.Dir, "jetstream"))
+	srv, err := cluster.Serve("127.0.0.1:0", filepath.Join(o.Dir, "server"))
 	if err != nil {
 		return sum, err
 	}
 	defer srv.Close()
-	url := srv.URL()
 
-	coord := &proc{args: []string{roleCoord, url, file, out}}
-	workers := make([]*proc, max(1, o.Workers))
-	if o.Workers == 0 {
-		workers = make([]*proc, 3)
+	// A client with neither TLS nor credentials must not get in.
+	if nc, err := nats.Connect(srv.URL(), nats.Timeout(5*time.Second)); err == nil {
+		nc.Close()
+	} else {
+		sum.AnonymousRefused = true
 	}
-	for i := range workers {
-		workers[i] = &proc{args: []string{roleWorker, url, fmt.Sprintf("w%d", i), filepath.Join(o.Dir, fmt.Sprintf("slots%d", i))}}
+	coord, workers, err := procs(srv, o, file, out)
+	if err != nil {
+		return sum, err
 	}
 	all := append([]*proc{coord}, workers...)
 	for _, p := range all {
@@ -332,15 +335,111 @@ finished:
 	time.Sleep(500 * time.Millisecond)
 	sum.Orphans = orphans(self)
 
+	if err := count(ctx, out, &sum); err != nil {
+		return sum, err
+	}
+	sum.Integrity = integrity(filepath.Join(out, results.FileName))
+
+	sum.Wall = time.Since(start)
+	if o.NoLocal {
+		if sum.Lost > 0 || sum.Games != sum.Scheduled {
+			return sum, fmt.Errorf("%d game(s) lost", sum.Lost)
+		}
+		return sum, nil
+	}
+	return sum, reproduce(ctx, o, file, out, &sum, start)
+}
+
+// reproduce plays the league locally and compares its standings with the
+// cluster's, and names every problem the run had.
+func reproduce(ctx context.Context, o Options, file, out string, sum *Summary, start time.Time) error {
+	local := filepath.Join(o.Dir, "local")
+	ls, err := load(file, local)
+	if err != nil {
+		return err
+	}
+	mach, _ := slots.Detect(2)
+	pool, err := slots.New(filepath.Join(o.Dir, "slots-local"), mach)
+	if err != nil {
+		return err
+	}
+	if err := league.Run(ctx, ls, league.RunOptions{Launch: launcher(), Slots: pool}); err != nil {
+		return fmt.Errorf("local league: %w", err)
+	}
+	a, err := table(ctx, out)
+	b, err2 := table(ctx, local)
+	if err != nil || err2 != nil {
+		return errors.Join(err, err2)
+	}
+	sum.Reproduced = a == b
+	sum.Wall = time.Since(start)
+	var problems []string
+	if sum.Lost > 0 || sum.Duplicated > 0 || sum.Games != sum.Scheduled {
+		problems = append(problems, fmt.Sprintf("%d lost, %d duplicated", sum.Lost, sum.Duplicated))
+	}
+	if sum.Orphans > 0 {
+		problems = append(problems, fmt.Sprintf("%d process(es) left", sum.Orphans))
+	}
+	if sum.Integrity != "ok" {
+		problems = append(problems, "integrity_check: "+sum.Integrity)
+	}
+	if !sum.AnonymousRefused {
+		problems = append(problems, "a client without credentials connected")
+	}
+	if !sum.Reproduced {
+		problems = append(problems, fmt.Sprintf("standings differ:\ncluster %s\nlocal   %s", a, b))
+	}
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// procs are the coordinator's and the workers' processes, each worker
+// with its own join token.
+func procs(srv *cluster.Server, o Options, file, out string) (*proc, []*proc, error) {
+	coord := &proc{args: []string{roleCoord, srv.Coordinator().Token(), file, out}}
+	workers := make([]*proc, max(1, o.Workers))
+	if o.Workers == 0 {
+		workers = make([]*proc, 3)
+	}
+	for i := range workers {
+		ep, err := srv.Join(fmt.Sprintf("w%d", i))
+		if err != nil {
+			return nil, nil, err
+		}
+		workers[i] = &proc{args: []string{roleWorker, ep.Token(), fmt.Sprintf("w%d", i), filepath.Join(o.Dir, fmt.Sprintf("slots%d", i))}}
+	}
+	return coord, workers, nil
+}
+
+// writeLeague writes the chaos league of at least games games (whole,
+// even pairings) into dir.
+func writeLeague(dir string, games int) (string, error) {
+	pairings := len(agents) * (len(agents) - 1) / 2
+	gpp := (games + pairings - 1) / pairings
+	if gpp%2 == 1 {
+		gpp++
+	}
+	file := filepath.Join(dir, "chaos.yaml")
+	body := "name: chaos\ngame: bohnenspiel\nseed: 5\ngames_per_pairing: " + strconv.Itoa(gpp) + "\nagents:\n"
+	for i, a := range agents {
+		body += fmt.Sprintf("  - name: %s%d\n    agent: %s\n", a, i, a)
+	}
+	return file, os.WriteFile(file, []byte(body), 0o644)
+}
+
+// count fills in the scheduled, stored, lost and duplicated games.
+func count(ctx context.Context, out string, sum *Summary) error {
 	st, err := results.OpenDir(ctx, out)
 	if err != nil {
-		return sum, err
+		return err
 	}
 	games, err := st.Games(ctx, "chaos")
 	matches, merr := st.Matches(ctx, "chaos")
 	st.Close()
 	if err != nil || merr != nil {
-		return sum, errors.Join(err, merr)
+		return errors.Join(err, merr)
 	}
 	sum.Scheduled = len(matches)
 	seen := map[string]int{}
@@ -356,52 +455,7 @@ finished:
 			sum.Duplicated += n - 1
 		}
 	}
-	sum.Integrity = integrity(filepath.Join(out, results.FileName))
-
-	sum.Wall = time.Since(start)
-	if o.NoLocal {
-		if sum.Lost > 0 || sum.Games != sum.Scheduled {
-			return sum, fmt.Errorf("%d game(s) lost", sum.Lost)
-		}
-		return sum, nil
-	}
-	local := filepath.Join(o.Dir, "local")
-	ls, err := load(file, local)
-	if err != nil {
-		return sum, err
-	}
-	mach, _ := slots.Detect(2)
-	pool, err := slots.New(filepath.Join(o.Dir, "slots-local"), mach)
-	if err != nil {
-		return sum, err
-	}
-	if err := league.Run(ctx, ls, league.RunOptions{Launch: launcher(), Slots: pool}); err != nil {
-		return sum, fmt.Errorf("local league: %w", err)
-	}
-	a, err := table(ctx, out)
-	b, err2 := table(ctx, local)
-	if err != nil || err2 != nil {
-		return sum, errors.Join(err, err2)
-	}
-	sum.Reproduced = a == b
-	sum.Wall = time.Since(start)
-	var problems []string
-	if sum.Lost > 0 || sum.Duplicated > 0 || sum.Games != sum.Scheduled {
-		problems = append(problems, fmt.Sprintf("%d lost, %d duplicated", sum.Lost, sum.Duplicated))
-	}
-	if sum.Orphans > 0 {
-		problems = append(problems, fmt.Sprintf("%d process(es) left", sum.Orphans))
-	}
-	if sum.Integrity != "ok" {
-		problems = append(problems, "integrity_check: "+sum.Integrity)
-	}
-	if !sum.Reproduced {
-		problems = append(problems, fmt.Sprintf("standings differ:\ncluster %s\nlocal   %s", a, b))
-	}
-	if len(problems) > 0 {
-		return sum, errors.New(strings.Join(problems, "; "))
-	}
-	return sum, nil
+	return nil
 }
 
 // stored counts the games in the store, 0 when there is none yet.

@@ -21,7 +21,7 @@ func TestChaosShort(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills and restarts processes for a minute")
 	}
-	sum, err := Run(context.Background(), Options{Games: 150, Kills: 2, Dir: t.TempDir(), Self: os.Args[0]})
+	sum, err := Run(context.Background(), Options{Games: 150, Kills: 2, Dir: t.TempDir(), Self: os.Args[0], Log: os.Stderr})
 	t.Log(sum)
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +29,7 @@ func TestChaosShort(t *testing.T) {
 	if sum.CoordKills < 2 || sum.WorkerKills < 2 {
 		t.Fatalf("kills: %+v", sum)
 	}
-	if sum.Lost != 0 || sum.Duplicated != 0 || sum.Games != sum.Scheduled || sum.Scheduled < 150 || sum.Orphans != 0 || sum.Integrity != "ok" || !sum.Reproduced {
+	if sum.Lost != 0 || sum.Duplicated != 0 || sum.Games != sum.Scheduled || sum.Scheduled < 150 || sum.Orphans != 0 || sum.Integrity != "ok" || !sum.Reproduced || !sum.AnonymousRefused {
 		t.Fatalf("%s", sum)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"arena/arena/cluster"
 	"context"
 	"errors"
 	"fmt"
@@ -32,7 +31,7 @@ pairing and seeds. Results go to a SQLite store in the league directory;
 running the same file again resumes where it stopped. league plan estimates
 a league's games and time before it runs. See docs/leagues.md for every key.`,
 	}
-	cmd.AddCommand(newLeagueRunCmd(e), newLeagueStandingsCmd(e), newLeagueExportCmd(e), newLeagueReplayLateCmd(e), newLeaguePlanCmd(e))
+	cmd.AddCommand(newLeagueRunCmd(e), newLeagueStandingsCmd(e), newLeagueExportCmd(e), newLeagueReplayLateCmd(e), newLeaguePlanCmd(e), newLeagueTokenCmd())
 	return cmd
 }
 
@@ -49,8 +48,8 @@ type runFlags struct {
 	// replayLate deletes the games with a late move marked possibly
 	// contention before playing the missing ones (league replay-late).
 	replayLate bool
-	// cluster and serveCluster send the games to workers (docs/cluster.md).
-	cluster, serveCluster string
+	// cl sends the games to workers (docs/cluster.md).
+	cl clusterFlags
 }
 
 func newLeagueRunCmd(e *env) *cobra.Command {
@@ -108,21 +107,20 @@ A second run on a directory in use is a setup error (exit status 1).
 	f.BoolVar(&rf.fresh, "fresh-processes", false, "start a new process for every agent of every game (built-in and Lua agents otherwise keep theirs across games)")
 	f.BoolVar(&rf.broken, "allow-broken", false, "enter agents that fail the pre-flight check anyway (their games record the course's penalties)")
 	f.StringVar(&rf.serve, "serve", "", "also serve the live web viewer of this league on ADDR (\":8080\" is loopback port 8080), until Ctrl-C")
-	f.StringVar(&rf.serveCluster, "serve-cluster", "", "start a NATS JetStream server for workers on ADDR (\":4222\"), its streams kept in the league directory, and play the games on workers")
+	rf.cl.add(f)
 	f.IntVar(&rf.cores, "cores", 0, "use at most N CPU slots (default: every CPU the process may use, capped by GOMAXPROCS and the cgroup quota); under a wall-clock profile each game holds one slot per agent, shared with other arena runs on this machine")
 	f.StringArrayVar(&rf.sets, "set", nil, "override any key KEY=VALUE (repeatable), e.g. sprt.elo1=20")
 	addLeagueFlags(f, &rf)
 	return cmd
 }
 
-// addLeagueFlags adds the league keys' flags and the run's cluster flag,
-// with the names used before as deprecated aliases: --cluster-url (the
-// cluster.url key's flag) for --cluster, the name arena worker uses, and
+// addLeagueFlags adds the league keys' flags, with the names used before
+// as deprecated aliases: --cluster-url (the cluster.url key's flag) for
+// --cluster (clusterFlags), the name arena worker uses, and
 // --format for --league-format (--format is an output's format on the
 // report commands).
 func addLeagueFlags(f *pflag.FlagSet, rf *runFlags) {
 	league.AddFlags(f)
-	f.StringVar(&rf.cluster, "cluster", "", "play the games on workers (arena worker) through this NATS JetStream server, nats://HOST:PORT (docs/cluster.md); overrides cluster.url")
 	_ = f.MarkDeprecated("cluster-url", "use --cluster")
 	f.String("format", "", "the league's format")
 	_ = f.MarkDeprecated("format", "use --league-format (round-robin, gauntlet or ab)")
@@ -131,7 +129,7 @@ func addLeagueFlags(f *pflag.FlagSet, rf *runFlags) {
 // applyFlagAliases carries a deprecated alias's value to its flag.
 func applyFlagAliases(f *pflag.FlagSet, rf *runFlags) error {
 	if f.Changed("cluster-url") && !f.Changed("cluster") {
-		rf.cluster, _ = f.GetString("cluster-url")
+		rf.cl.url, _ = f.GetString("cluster-url")
 	}
 	if f.Changed("format") && !f.Changed("league-format") {
 		v, _ := f.GetString("format")
@@ -147,11 +145,11 @@ func newLeagueReplayLateCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "replay-late LEAGUE.yaml",
 		Short: "Replay the games where a move was late possibly for want of a core",
-		Long: `Delete from the league's results every game in which a move was late (or
-timed out) while the machine was loaded and the agent used well under its
-wall time in CPU — the moves the records and the standings mark "possibly
-contention" — and play those games again, with the same seeds, then print
-the standings. Other games are kept. Run it on a quieter machine, or with
+		Long: `Delete from the league's results every game with a verdict the machine
+caused — a move late (or timed out) while its agent waited for a CPU long
+enough to explain the overrun (its threads' run-queue delay), the moves the
+records and the standings mark "possibly contention" — and play those games
+again, with the same seeds, then print the standings. Other games are kept. Run it on a quieter machine, or with
 fewer --cores, so the replayed games get the cores their agents are owed.`,
 		Example: `  arena league replay-late configs/bohnenspiel.yaml
   arena league replay-late configs/bohnenspiel.yaml --cores 2`,
@@ -167,6 +165,7 @@ fewer --cores, so the replayed games get the cores their agents are owed.`,
 	f.BoolVarP(&rf.quiet, "quiet", "q", false, "do not print each penalty as it happens")
 	f.IntVar(&rf.cores, "cores", 0, "use at most N CPU slots (see league run --cores)")
 	f.StringArrayVar(&rf.sets, "set", nil, "override any key KEY=VALUE (repeatable), as for league run")
+	rf.cl.add(f)
 	addLeagueFlags(f, &rf)
 	return cmd
 }
@@ -289,46 +288,6 @@ func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf 
 		return err
 	}
 	return broken.err()
-}
-
-// clusterFor connects to the cluster the run is to use, starting the
-// embedded server first for --serve-cluster; nil without a cluster.
-func (e *env) clusterFor(ctx context.Context, spec *league.Spec, rf runFlags) (league.Remote, func(), error) {
-	url := rf.cluster
-	if url == "" {
-		url = spec.Config.Cluster.URL
-	}
-	if url == "" && rf.serveCluster == "" {
-		return nil, func() {}, nil
-	}
-	closers := []func(){}
-	closeAll := func() {
-		for i := len(closers) - 1; i >= 0; i-- {
-			closers[i]()
-		}
-	}
-	if rf.serveCluster != "" {
-		dir := filepath.Join(spec.Output, "jetstream")
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, nil, err
-		}
-		srv, err := cluster.Serve(rf.serveCluster, dir)
-		if err != nil {
-			return nil, nil, err
-		}
-		closers = append(closers, srv.Close)
-		if url == "" {
-			url = srv.URL()
-		}
-		fmt.Fprintf(e.stderr, "cluster server on %s (streams in %s): start workers with `arena worker --cluster nats://HOST:PORT`\n", srv.URL(), dir)
-	}
-	coord, err := cluster.Dial(ctx, url, cluster.Config{})
-	if err != nil {
-		closeAll()
-		return nil, nil, err
-	}
-	closers = append(closers, coord.Close)
-	return coord, closeAll, nil
 }
 
 func leagueNames(s *league.Spec) []string {

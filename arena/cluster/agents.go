@@ -1,0 +1,152 @@
+package cluster
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"arena/agents/course"
+	"arena/arena/league"
+)
+
+// ContentHash is the content hash the league records for an agent of a
+// kind at path: course agents by agents/course.Hash (a folder, or a
+// script with its sibling modules), scripts and binaries by the file's.
+// Coordinator and workers hash with this one function.
+func ContentHash(kind, path string) (string, error) {
+	if kind == league.KindCourse {
+		return course.Hash(path)
+	}
+	return league.FileHash(path)
+}
+
+// launchParts splits a launch reference into its prefix ("lua:",
+// "course:" or none), path and "?options" suffix.
+func launchParts(launch string) (prefix, path, query string) {
+	for _, p := range []string{"lua:", course.Prefix} {
+		if rest, ok := strings.CutPrefix(launch, p); ok {
+			prefix, launch = p, rest
+			break
+		}
+	}
+	path, q, ok := strings.Cut(launch, "?")
+	if ok && prefix != "" {
+		query = "?" + q
+	} else if ok {
+		path = launch
+	}
+	return prefix, path, query
+}
+
+// agentIndex finds agent copies in a directory by content hash, never by
+// name: two hundred submissions all called bot.py are two hundred
+// different hashes. It looks at every file and folder up to two levels
+// down (DIR/alice/bot.py, DIR/alice/repo), hashing each the ways an agent
+// could be recorded, and is rebuilt when a hash is missing (copies added
+// while the worker runs).
+type agentIndex struct {
+	dir    string
+	mu     sync.Mutex
+	byHash map[string]string
+}
+
+const indexDepth = 2
+
+// find returns the path of the copy with content hash want.
+func (x *agentIndex) find(kind, want string) (string, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if p, ok := x.byHash[want]; ok {
+		// Checked again: the file may have changed since it was indexed.
+		if h, err := ContentHash(kind, p); err == nil && h == want {
+			return p, nil
+		}
+	}
+	idx, err := indexDir(x.dir)
+	if err != nil {
+		return "", err
+	}
+	x.byHash = idx
+	if p, ok := idx[want]; ok {
+		return p, nil
+	}
+	return "", fmt.Errorf("no copy with content hash %s in %s", want, x.dir)
+}
+
+// indexDir hashes every candidate under dir.
+func indexDir(dir string) (map[string]string, error) {
+	idx := map[string]string{}
+	add := func(h, p string, err error) {
+		if err == nil {
+			if _, dup := idx[h]; !dup {
+				idx[h] = p
+			}
+		}
+	}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		depth := len(strings.Split(rel, string(filepath.Separator)))
+		if rel == "." {
+			return nil
+		}
+		if d.IsDir() {
+			h, err := course.Hash(p)
+			add(h, p, err)
+			if depth >= indexDepth {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		h, err := league.FileHash(p)
+		add(h, p, err)
+		if strings.HasSuffix(p, ".py") {
+			h, err := course.Hash(p)
+			add(h, p, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("agent directory %s: %w", dir, err)
+	}
+	return idx, nil
+}
+
+// localCopy is the launch reference of this machine's copy of an agent,
+// checked against the hash the league recorded: at the coordinator's path,
+// or found by hash in the agent directory.
+func (w *Worker) localCopy(a Agent) (string, error) {
+	if a.Kind == league.KindBuiltin {
+		return a.Launch, nil
+	}
+	if a.Hash == "" {
+		return "", fmt.Errorf("agent %s (%s): the league recorded no content hash to check this machine's copy against", a.Name, a.Ref)
+	}
+	prefix, path, query := launchParts(a.Launch)
+	if w.index != nil {
+		p, err := w.index.find(a.Kind, a.Hash)
+		if err != nil {
+			return "", fmt.Errorf("agent %s (%s): %w", a.Name, a.Ref, err)
+		}
+		return prefix + p + query, nil
+	}
+	h, err := ContentHash(a.Kind, path)
+	if err != nil {
+		return "", fmt.Errorf("agent %s (%s): no copy on this machine: %w", a.Name, a.Ref, err)
+	}
+	if h != a.Hash {
+		return "", fmt.Errorf("agent %s (%s): this machine's copy %s has content hash %s, the league recorded %s", a.Name, a.Ref, path, h, a.Hash)
+	}
+	if _, err := os.Stat(path); err != nil {
+		return "", fmt.Errorf("agent %s (%s): %w", a.Name, a.Ref, err)
+	}
+	return prefix + path + query, nil
+}

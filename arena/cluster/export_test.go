@@ -1,0 +1,27 @@
+package cluster
+
+import (
+	"context"
+
+	"github.com/nats-io/nats.go"
+)
+
+// RawConn connects an endpoint as any client would, for tests that play
+// a rogue client with valid credentials.
+func RawConn(ctx context.Context, ep Endpoint) (*nats.Conn, error) {
+	return dial(ctx, ep, "test client")
+}
+
+// Subjects are a scope's jobs stream, results subject (followed by the
+// user) and lease subject (followed by the user).
+func Subjects(scope string) (jobsStream, results, lease string) {
+	n := namesOf(scope)
+	return n.jobsStream, n.resultsSubject, n.lease
+}
+
+// WorkerConsumer is the durable consumer workers take jobs from.
+const WorkerConsumer = workerConsumer
+
+// LeaseRequest and LeaseReply are the lease protocol's messages.
+type LeaseRequest = leaseRequest
+type LeaseReply = leaseReply
