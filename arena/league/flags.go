@@ -41,6 +41,12 @@ func keyDoc(key string) string {
 		return "league directory (default arena-results/NAME)"
 	case "cache_dir":
 		return "where Go package agents are built"
+	case "entrants.dir":
+		return "a folder of submissions, one agent per file or subfolder"
+	case "entrants.glob":
+		return "a pattern of submissions, one agent per match"
+	case "machine_replays":
+		return "how often a game whose verdict the machine caused is played again (0: never)"
 	case "cluster.url":
 		return "play the games on cluster workers through this NATS JetStream server (docs/cluster.md)"
 	case "sprt.elo0":
@@ -83,7 +89,7 @@ func AddFlags(fs *pflag.FlagSet) {
 	for _, k := range configKeys() {
 		usage := "override " + k + ": " + keyDoc(k)
 		switch k {
-		case "games_per_pairing", "concurrency":
+		case "games_per_pairing", "concurrency", "machine_replays":
 			fs.Int(FlagName(k), 0, usage)
 		case "sprt.elo0", "sprt.elo1", "sprt.alpha", "sprt.beta":
 			fs.Float64(FlagName(k), 0, usage)

@@ -26,7 +26,7 @@ func TestExitStatusTable(t *testing.T) {
 		code  int
 		print []string // in what main prints
 	}{
-		{"unknown subcommand", []string{"league", "plan", "x.yaml"}, exitSetup, []string{`unknown command "plan" for arena league`, "Usage: arena league COMMAND"}},
+		{"unknown subcommand", []string{"league", "frobnicate", "x.yaml"}, exitSetup, []string{`unknown command "frobnicate" for arena league`, "Usage: arena league COMMAND"}},
 		{"unknown command", []string{"foo"}, exitSetup, []string{`unknown command "foo" for arena`, "Usage: arena COMMAND"}},
 		{"missing subcommand", []string{"rules"}, exitSetup, []string{"arena rules needs a command: verify"}},
 		{"wrong arguments", []string{"play", "bohnenspiel"}, exitSetup, []string{"accepts 3 arg(s)", "Usage: arena play GAME AGENT1 AGENT2"}},

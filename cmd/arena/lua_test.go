@@ -38,7 +38,7 @@ func TestPlayLuaAgent(t *testing.T) {
 	}
 	var row string
 	for _, line := range strings.Split(out.String(), "\n") {
-		if strings.HasPrefix(line, "bohnenspiel.lua?depth=2 ") {
+		if strings.HasPrefix(line, "bohnenspiel.lua ") {
 			row = line
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -61,12 +62,22 @@ func waitAsleep(t *testing.T, pid int) {
 }
 
 // hog busy-loops n threads at the test's priority on cpu until stop; it
-// returns once every thread is pinned and spinning.
+// returns once every thread is pinned and spinning. Each thread gets the
+// process's CPUs back before it ends: a thread the runtime has not yet
+// ended must not look pinned to the tests that follow.
 func hog(t *testing.T, cpu, n int, stop *atomic.Bool) {
 	t.Helper()
+	var all unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &all); err != nil {
+		t.Fatal(err)
+	}
 	pinned := make(chan error, n)
+	var wg sync.WaitGroup
+	t.Cleanup(func() { stop.Store(true); wg.Wait() })
 	for range n {
+		wg.Add(1)
 		go func() {
+			defer wg.Done()
 			runtime.LockOSThread() // never unlocked: the pinned thread ends with the goroutine
 			var set unix.CPUSet
 			set.Set(cpu)
@@ -77,6 +88,7 @@ func hog(t *testing.T, cpu, n int, stop *atomic.Bool) {
 			}
 			for !stop.Load() {
 			}
+			_ = unix.SchedSetaffinity(0, &all)
 		}()
 	}
 	for range n {
