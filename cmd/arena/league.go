@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -218,6 +220,9 @@ func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf 
 	}
 	for _, w := range spec.Warnings {
 		fmt.Fprintln(e.stderr, "warning:", w)
+	}
+	if err := reportRefused(e.stderr, spec); err != nil {
+		return err
 	}
 	records := filepath.Join(spec.Output, league.RecordsFile)
 	prog := newLeagueProgress(e.stderr, e.isTerminal())
@@ -632,4 +637,34 @@ func leagueGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
+}
+
+// RefusedFile is the report of the submissions a league left out, written
+// in the league directory.
+const RefusedFile = "refused.txt"
+
+// reportRefused prints the submissions (entrants.dir) the league plays
+// without, each with its reason and fix, and writes them beside the
+// results; with none refused it removes an earlier report.
+func reportRefused(w io.Writer, spec *league.Spec) error {
+	path := filepath.Join(spec.Output, RefusedFile)
+	if len(spec.Refused) == 0 {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d submission(s) left out of league %s; the league is played among the rest:\n", len(spec.Refused), spec.Config.Name)
+	for _, r := range spec.Refused {
+		fmt.Fprintf(&b, "  %s: %s\n    fix: %s\n", r.Source, r.Reason, r.Fix)
+	}
+	fmt.Fprint(w, b.String())
+	if err := os.MkdirAll(spec.Output, 0o755); err != nil {
+		return fmt.Errorf("league directory: %w", err)
+	}
+	return league.WriteFileAtomic(path, func(f io.Writer) error {
+		_, err := io.WriteString(f, b.String())
+		return err
+	})
 }
