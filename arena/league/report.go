@@ -119,7 +119,7 @@ func (s *Standings) WriteText(w io.Writer) error {
 		return err
 	}
 	if s.Stages != nil {
-		if err := s.Stages.writeText(w); err != nil {
+		if err := s.Stages.WriteText(w); err != nil {
 			return err
 		}
 	}

@@ -57,8 +57,8 @@ func stageTables(sl results.League, games []results.Game) (*StageTables, error) 
 	return t, nil
 }
 
-// writeText prints the Swiss table and the bracket.
-func (t *StageTables) writeText(w io.Writer) error {
+// WriteText prints the Swiss table and the bracket.
+func (t *StageTables) WriteText(w io.Writer) error {
 	if t.Swiss != nil {
 		if err := t.Swiss.WriteText(w); err != nil {
 			return err

@@ -71,6 +71,9 @@ type leagueView struct {
 	Cross     [][]crossCell
 	Err       string
 	ETA       string // the time the unplayed games would take at the rate so far
+	// Stages is a Swiss or knockout league's own tables (its rounds, its
+	// bracket) as the console prints them; "" for the other formats.
+	Stages string
 }
 
 // eta says how long the league's unplayed games would take at the rate
@@ -143,6 +146,12 @@ func (s *Server) leaguesPage(w http.ResponseWriter, r *http.Request) {
 				}
 				v.Chart = newRatingChart(sd.Rows)
 				v.CrossHead, v.Cross = cross(sd)
+				if sd.Stages != nil {
+					var b strings.Builder
+					if err := sd.Stages.WriteText(&b); err == nil {
+						v.Stages = b.String()
+					}
+				}
 			}
 			views = append(views, v)
 		}
