@@ -16,25 +16,13 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"arena/arena/web/browsertest"
 )
 
 // hostileStderr is what the test's Lua agent prints to its stderr: a
 // viewer that rendered it as markup would run it.
 const hostileStderr = `<script>window.pwned = 1</script>`
-
-// findChromium looks for a Chromium the test can drive: $ARENA_CHROMIUM,
-// then the names Debian and others install it under.
-func findChromium() string {
-	if p := os.Getenv("ARENA_CHROMIUM"); p != "" {
-		return p
-	}
-	for _, n := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
-		if p, err := exec.LookPath(n); err == nil {
-			return p
-		}
-	}
-	return ""
-}
 
 // TestViewerInBrowser runs a small league, serves it with `arena serve`
 // and drives the pages in headless Chromium: the standings list the
@@ -45,7 +33,7 @@ func findChromium() string {
 // otherwise into a temporary directory.
 func TestViewerInBrowser(t *testing.T) {
 	bin := buildArena(t)
-	chrome := findChromium()
+	chrome := browsertest.FindChromium()
 	if chrome == "" {
 		t.Skip("no Chromium found (Debian: apt-get install -y chromium; or set ARENA_CHROMIUM): skipping the browser test")
 	}
@@ -103,20 +91,7 @@ output: %s
 		t.Fatal(err)
 	}
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chrome),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-	)
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	actx, acancel := browsertest.Allocator(ctx, chrome, t.TempDir())
 	defer acancel()
 	bctx, bcancel := chromedp.NewContext(actx)
 	defer bcancel()
