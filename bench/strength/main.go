@@ -94,37 +94,12 @@ func main() {
 	launcher := &host.Launcher{Self: []string{self, agents.HostArg}, Builtins: builtin.Names(), StderrBytes: 8192}
 	ref := &referee.Referee{Launch: referee.HostLauncher(launcher)}
 
-	var gameNames []string
-	if *only != "" {
-		gameNames = strings.Split(*only, ",")
-	} else {
-		for _, g := range all.Registry().Games() {
-			gameNames = append(gameNames, g.Info().Name)
-		}
-	}
-	var ladder []pairing
-	for _, p := range strings.Split(*pairs, ",") {
-		a, b, ok := strings.Cut(p, ":")
-		if !ok {
-			fatal(fmt.Errorf("-pairs %q: want A:B", p))
-		}
-		ladder = append(ladder, pairing{a, b})
-	}
+	gameNames, ladder := gamesAndLadder(*only, *pairs)
 
 	start := time.Now()
 	loadStart := loadavg()
 	var report strings.Builder
-	fmt.Fprintf(&report, "# House-bot strength\n\n")
-	fmt.Fprintf(&report, "Made by `go run ./bench/strength %s` on %s (%d CPUs, GOMAXPROCS %d), %s, in %s.\n\n",
-		strings.Join(os.Args[1:], " "), runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0),
-		start.UTC().Format("2006-01-02"), "DURATION")
-	fmt.Fprintf(&report, "Every game runs through the referee with both agents as subprocesses, under the game's course profile with its\n"+
-		"real limits (`arena games --verbose`); who moves first alternates. Points: win 1, draw ½. The interval is a 95%%\n"+
-		"Wilson interval on the points share. \"Slowest\" is the longest reply the referee measured for each side (wall clock;\n"+
-		"Cachex is limited by CPU time over the whole game). \"Time faults\" counts timeouts and late replies: there must be none.\n\n")
-	fmt.Fprintf(&report, "| game | A | B | games | A's W-D-L | A's points | 95%% interval | slowest A / B (ms) | time faults |\n")
-	fmt.Fprintf(&report, "|---|---|---|---|---|---|---|---|---|\n")
-
+	writeHeader(&report, start)
 	for _, name := range gameNames {
 		g, err := all.Registry().Lookup(name)
 		if err != nil {
@@ -139,18 +114,11 @@ func main() {
 			if ctx.Err() != nil {
 				fatal(ctx.Err())
 			}
-			lo, hi := wilson(t.points, t.games)
-			line := fmt.Sprintf("| %s | %s | %s | %d | %d-%d-%d | %.1f%% | %.1f–%.1f%% | %.0f / %.0f | %d |\n",
-				name, p.a, p.b, t.games, t.wins, t.draws, t.los, 100*t.points/float64(t.games), 100*lo, 100*hi,
-				t.slowest[0], t.slowest[1], t.timeouts)
+			line := row(name, p, t)
 			report.WriteString(line)
 			fmt.Fprint(os.Stderr, line)
 			if *examples {
-				verdict := "meets"
-				if t.games == 0 || t.points/float64(t.games) < examplesTarget {
-					verdict = "MISSES"
-				}
-				fmt.Fprintf(os.Stderr, "  %s the target of %.0f%% of the points against random\n", verdict, examplesTarget*100)
+				fmt.Fprintf(os.Stderr, "  %s the target of %.0f%% of the points against random\n", targetVerdict(t), examplesTarget*100)
 			}
 			for _, f := range t.timeFaults {
 				fmt.Fprintf(os.Stderr, "  time fault: %s\n", f)
@@ -167,6 +135,59 @@ func main() {
 		fatal(err)
 	}
 	fmt.Fprintf(os.Stderr, "wrote %s\n", *out)
+}
+
+// gamesAndLadder reads -only (default: every game) and -pairs.
+func gamesAndLadder(only, pairs string) ([]string, []pairing) {
+	var gameNames []string
+	if only != "" {
+		gameNames = strings.Split(only, ",")
+	} else {
+		for _, g := range all.Registry().Games() {
+			gameNames = append(gameNames, g.Info().Name)
+		}
+	}
+	var ladder []pairing
+	for _, p := range strings.Split(pairs, ",") {
+		a, b, ok := strings.Cut(p, ":")
+		if !ok {
+			fatal(fmt.Errorf("-pairs %q: want A:B", p))
+		}
+		ladder = append(ladder, pairing{a, b})
+	}
+	return gameNames, ladder
+}
+
+// writeHeader writes the report's title, how it was made and what its
+// columns mean.
+func writeHeader(w *strings.Builder, start time.Time) {
+	fmt.Fprintf(w, "# House-bot strength\n\n")
+	fmt.Fprintf(w, "Made by `go run ./bench/strength %s` on %s (%d CPUs, GOMAXPROCS %d), %s, in %s.\n\n",
+		strings.Join(os.Args[1:], " "), runtime.GOOS+"/"+runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0),
+		start.UTC().Format("2006-01-02"), "DURATION")
+	fmt.Fprintf(w, "Every game runs through the referee with both agents as subprocesses, under the game's course profile with its\n"+
+		"real limits (`arena games --verbose`); who moves first alternates. Points: win 1, draw ½. The interval is a 95%%\n"+
+		"Wilson interval on the points share. \"Slowest\" is the longest reply the referee measured for each side (wall clock;\n"+
+		"Cachex is limited by CPU time over the whole game). \"Time faults\" counts timeouts and late replies: there must be none.\n\n")
+	fmt.Fprintf(w, "| game | A | B | games | A's W-D-L | A's points | 95%% interval | slowest A / B (ms) | time faults |\n")
+	fmt.Fprintf(w, "|---|---|---|---|---|---|---|---|---|\n")
+}
+
+// row is one pairing's line of the report's table.
+func row(game string, p pairing, t tally) string {
+	lo, hi := wilson(t.points, t.games)
+	return fmt.Sprintf("| %s | %s | %s | %d | %d-%d-%d | %.1f%% | %.1f–%.1f%% | %.0f / %.0f | %d |\n",
+		game, p.a, p.b, t.games, t.wins, t.draws, t.los, 100*t.points/float64(t.games), 100*lo, 100*hi,
+		t.slowest[0], t.slowest[1], t.timeouts)
+}
+
+// targetVerdict says whether a Lua example took its target share of the
+// points.
+func targetVerdict(t tally) string {
+	if t.games == 0 || t.points/float64(t.games) < examplesTarget {
+		return "MISSES"
+	}
+	return "meets"
 }
 
 func play(ctx context.Context, ref *referee.Referee, g engine.Game, p pairing, n, parallel int, seed uint64, recw *os.File) tally {
