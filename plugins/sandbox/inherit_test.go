@@ -21,20 +21,7 @@ func TestInitKeepsNoPassedDescriptor(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("sandboxes map leased ids, which needs root")
 	}
-	base, err := sandbox.Base()
-	if err != nil {
-		t.Fatal(err)
-	}
-	lease, err := sandbox.Acquire(base, 300)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lease.Release()
-	dir, err := sandbox.PrivateDir(base, lease)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
+	lease, dir := leasedDir(t, 300)
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
 		t.Fatal(err)

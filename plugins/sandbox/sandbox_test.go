@@ -156,8 +156,9 @@ func TestTreeIsRevealedReadOnly(t *testing.T) {
 	}
 }
 
-// runInside runs argv in a fresh sandbox and returns its output.
-func runInside(t *testing.T, slot int, argv []string, trees ...string) (string, error) {
+// leasedDir leases ids from slot on and makes their private directory,
+// both given back when the test ends.
+func leasedDir(t *testing.T, slot int) (*sandbox.Lease, string) {
 	t.Helper()
 	base, err := sandbox.Base()
 	if err != nil {
@@ -167,12 +168,19 @@ func runInside(t *testing.T, slot int, argv []string, trees ...string) (string, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer lease.Release()
+	t.Cleanup(lease.Release)
 	dir, err := sandbox.PrivateDir(base, lease)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer os.RemoveAll(dir)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return lease, dir
+}
+
+// runInside runs argv in a fresh sandbox and returns its output.
+func runInside(t *testing.T, slot int, argv []string, trees ...string) (string, error) {
+	t.Helper()
+	lease, dir := leasedDir(t, slot)
 	cmd, files, err := sandbox.Command(sandbox.Config{
 		Init: os.Args[0], Argv: argv, Trees: trees, Dir: dir, IDs: lease.IDs,
 		Env: []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "TMPDIR=" + dir},
