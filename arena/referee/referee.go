@@ -515,20 +515,7 @@ func (g *game) turn(ctx context.Context, seat int) error {
 		}
 	}
 	if rp.err != nil {
-		if protocol.IsBadReply(rp.err) {
-			g.badReply(seat, rp.err.Error(), "")
-			return nil
-		}
-		if g.spaceBreach(seat, rp.err) {
-			return nil
-		}
-		if protocol.IsAgentError(rp.err) {
-			g.penalize(seat, engine.FailError, rp.err.Error(), "")
-			return nil
-		}
-		h.Kill()
-		g.dead[seat] = true
-		g.penalize(seat, engine.FailDead, "agent process died or hung up: "+rp.err.Error(), "")
+		g.replyFailed(seat, h, rp.err)
 		return nil
 	}
 	if n := len(rp.text); n > g.prof.ReplyLimit() {
@@ -565,6 +552,23 @@ func (g *game) turn(ctx context.Context, seat int) error {
 		g.rec.Moves[len(g.rec.Moves)-1].Load = &load
 	}
 	return nil
+}
+
+// replyFailed judges a reply that came back as an error in time: one the
+// transport refused (too large, malformed), a course Python agent's space
+// breach, the agent's own error, or a process that died or hung up.
+func (g *game) replyFailed(seat int, h Handle, err error) {
+	switch {
+	case protocol.IsBadReply(err):
+		g.badReply(seat, err.Error(), "")
+	case g.spaceBreach(seat, err):
+	case protocol.IsAgentError(err):
+		g.penalize(seat, engine.FailError, err.Error(), "")
+	default:
+		h.Kill()
+		g.dead[seat] = true
+		g.penalize(seat, engine.FailDead, "agent process died or hung up: "+err.Error(), "")
+	}
 }
 
 // ask sends req and waits for the reply, on the game's goroutine: a move
