@@ -66,13 +66,13 @@ type checkFailure struct {
 // parallel, each within the pre-flight deadline. It returns the failures
 // in the items' order.
 func (e *env) preflightCheck(ctx context.Context, launch referee.Launcher, items []checkItem) []checkFailure {
-	timeout := e.preflightTimeout
-	if timeout <= 0 {
-		timeout = defaultPreflightTimeout
+	longest := time.Duration(0)
+	for _, it := range items {
+		longest = max(longest, e.preflightLimit(it))
 	}
 	// Starting agents takes a second or more each (a JVM, a Python
 	// interpreter): say so up front, since nothing else is printed meanwhile.
-	fmt.Fprintf(e.stderr, "pre-flight check: starting %d agent(s) once each (handshake, opening a game; at most %v each)\n", len(items), timeout)
+	fmt.Fprintf(e.stderr, "pre-flight check: starting %d agent(s) once each (handshake, opening a game; at most %v each)\n", len(items), longest)
 	errs := make([]error, len(items))
 	sem := make(chan struct{}, max(2, runtime.NumCPU()))
 	var wg sync.WaitGroup
@@ -82,7 +82,7 @@ func (e *env) preflightCheck(ctx context.Context, launch referee.Launcher, items
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			errs[i] = checkOne(ctx, launch, it, timeout)
+			errs[i] = checkOne(ctx, launch, it, e.preflightLimit(it))
 		}()
 	}
 	wg.Wait()
@@ -95,11 +95,22 @@ func (e *env) preflightCheck(ctx context.Context, launch referee.Launcher, items
 	return out
 }
 
-func checkOne(ctx context.Context, launch referee.Launcher, it checkItem, timeout time.Duration) error {
-	// Never longer than a game would wait (hex-crossout allows 6 s).
-	if st := it.profile.StartupTimeout; st > 0 && st < timeout {
-		timeout = st
+// preflightLimit is how long an item's agent may take to start and open a
+// game: the game's own start-up allowance where its profile has one (a
+// shorter limit would refuse, on a busy machine, an agent the game would
+// let play; a longer one would pass an agent the game then fails), else
+// the default; a limit set on the env wins.
+func (e *env) preflightLimit(it checkItem) time.Duration {
+	switch {
+	case e.preflightTimeout > 0:
+		return e.preflightTimeout
+	case it.profile.StartupTimeout > 0:
+		return it.profile.StartupTimeout
 	}
+	return defaultPreflightTimeout
+}
+
+func checkOne(ctx context.Context, launch referee.Launcher, it checkItem, timeout time.Duration) error {
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	h, err := launch(cctx, it.player, host.Options{StartTimeout: timeout, MemoryMB: it.profile.MemoryMB})
