@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime"
 	"sort"
 	"strings"
@@ -113,7 +114,12 @@ func (e *env) preflightLimit(it checkItem) time.Duration {
 func checkOne(ctx context.Context, launch referee.Launcher, it checkItem, timeout time.Duration) error {
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	h, err := launch(cctx, it.player, host.Options{StartTimeout: timeout, MemoryMB: it.profile.MemoryMB})
+	// The memory rule the game would apply to this agent's runtime: a
+	// course JVM or Python agent is held to its course's rule, not to the
+	// resident limit of native agents (which refused a Cachex package
+	// whose table its course allowed).
+	mem := it.profile.MemoryFor(courseRuntime(it.player))
+	h, err := launch(cctx, it.player, host.Options{StartTimeout: timeout, MemoryMB: mem.TreeMB})
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
 			return fmt.Errorf("did not complete the plugin handshake within %v (does it hang at start-up?): %w", timeout, err)
@@ -129,7 +135,7 @@ func checkOne(ctx context.Context, launch referee.Launcher, it checkItem, timeou
 		Seat:     0,
 		Profile:  p.Name,
 		Opponent: "preflight",
-		Options:  it.player.Options,
+		Options:  startOptions(it.player.Options, mem.Options()),
 		Seed:     1,
 		Clock: protocol.Clock{
 			Model: string(p.Time), MoveLimit: p.MoveLimit, FirstMoveLimit: p.FirstMoveLimit,
@@ -222,5 +228,19 @@ func leagueCheckItems(s *league.Spec) []checkItem {
 			})
 		}
 	}
+	return out
+}
+
+// startOptions are an agent's own options with the memory rule's added,
+// as the referee opens a game with them.
+func startOptions(own, rule map[string]string) map[string]string {
+	if len(rule) == 0 {
+		return own
+	}
+	out := maps.Clone(own)
+	if out == nil {
+		out = map[string]string{}
+	}
+	maps.Copy(out, rule)
 	return out
 }
