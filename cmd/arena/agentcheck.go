@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime"
 	"sort"
 	"strings"
@@ -66,13 +67,13 @@ type checkFailure struct {
 // parallel, each within the pre-flight deadline. It returns the failures
 // in the items' order.
 func (e *env) preflightCheck(ctx context.Context, launch referee.Launcher, items []checkItem) []checkFailure {
-	timeout := e.preflightTimeout
-	if timeout <= 0 {
-		timeout = defaultPreflightTimeout
+	longest := time.Duration(0)
+	for _, it := range items {
+		longest = max(longest, e.preflightLimit(it))
 	}
 	// Starting agents takes a second or more each (a JVM, a Python
 	// interpreter): say so up front, since nothing else is printed meanwhile.
-	fmt.Fprintf(e.stderr, "pre-flight check: starting %d agent(s) once each (handshake, opening a game; at most %v each)\n", len(items), timeout)
+	fmt.Fprintf(e.stderr, "pre-flight check: starting %d agent(s) once each (handshake, opening a game; at most %v each)\n", len(items), longest)
 	errs := make([]error, len(items))
 	sem := make(chan struct{}, max(2, runtime.NumCPU()))
 	var wg sync.WaitGroup
@@ -82,7 +83,7 @@ func (e *env) preflightCheck(ctx context.Context, launch referee.Launcher, items
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			errs[i] = checkOne(ctx, launch, it, timeout)
+			errs[i] = checkOne(ctx, launch, it, e.preflightLimit(it))
 		}()
 	}
 	wg.Wait()
@@ -95,14 +96,30 @@ func (e *env) preflightCheck(ctx context.Context, launch referee.Launcher, items
 	return out
 }
 
-func checkOne(ctx context.Context, launch referee.Launcher, it checkItem, timeout time.Duration) error {
-	// Never longer than a game would wait (hex-crossout allows 6 s).
-	if st := it.profile.StartupTimeout; st > 0 && st < timeout {
-		timeout = st
+// preflightLimit is how long an item's agent may take to start and open a
+// game: the game's own start-up allowance where its profile has one (a
+// shorter limit would refuse, on a busy machine, an agent the game would
+// let play; a longer one would pass an agent the game then fails), else
+// the default; a limit set on the env wins.
+func (e *env) preflightLimit(it checkItem) time.Duration {
+	switch {
+	case e.preflightTimeout > 0:
+		return e.preflightTimeout
+	case it.profile.StartupTimeout > 0:
+		return it.profile.StartupTimeout
 	}
+	return defaultPreflightTimeout
+}
+
+func checkOne(ctx context.Context, launch referee.Launcher, it checkItem, timeout time.Duration) error {
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	h, err := launch(cctx, it.player, host.Options{StartTimeout: timeout, MemoryMB: it.profile.MemoryMB})
+	// The memory rule the game would apply to this agent's runtime: a
+	// course JVM or Python agent is held to its course's rule, not to the
+	// resident limit of native agents (which refused a Cachex package
+	// whose table its course allowed).
+	mem := it.profile.MemoryFor(courseRuntime(it.player))
+	h, err := launch(cctx, it.player, host.Options{StartTimeout: timeout, MemoryMB: mem.TreeMB})
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
 			return fmt.Errorf("did not complete the plugin handshake within %v (does it hang at start-up?): %w", timeout, err)
@@ -118,7 +135,7 @@ func checkOne(ctx context.Context, launch referee.Launcher, it checkItem, timeou
 		Seat:     0,
 		Profile:  p.Name,
 		Opponent: "preflight",
-		Options:  it.player.Options,
+		Options:  startOptions(it.player.Options, mem.Options()),
 		Seed:     1,
 		Clock: protocol.Clock{
 			Model: string(p.Time), MoveLimit: p.MoveLimit, FirstMoveLimit: p.FirstMoveLimit,
@@ -211,5 +228,19 @@ func leagueCheckItems(s *league.Spec) []checkItem {
 			})
 		}
 	}
+	return out
+}
+
+// startOptions are an agent's own options with the memory rule's added,
+// as the referee opens a game with them.
+func startOptions(own, rule map[string]string) map[string]string {
+	if len(rule) == 0 {
+		return own
+	}
+	out := maps.Clone(own)
+	if out == nil {
+		out = map[string]string{}
+	}
+	maps.Copy(out, rule)
 	return out
 }

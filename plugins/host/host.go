@@ -236,6 +236,9 @@ type Process struct {
 	stop     chan struct{}
 	memHit   chan struct{}
 	cleaned  chan struct{}
+	// delayWatched is set once Usage is asked: moves are timed by the
+	// wall clock, and the watcher reads the run-queue delay too.
+	delayWatched atomic.Bool
 }
 
 // ErrVersion marks a handshake refused for a protocol version mismatch.
@@ -591,6 +594,12 @@ func firstLine(s string) string {
 // can overshoot the limit briefly before the kill.
 const watchEvery = 20 * time.Millisecond
 
+// delayEvery is every how many watch ticks the run-queue delay is read
+// while moves are timed: a thread's wait after its last reading (up to
+// delayEvery*watchEvery) is lost when it ends; each reading costs a
+// schedstat read per thread.
+const delayEvery = 5
+
 // sample reads the agent's whole process tree.
 func (p *Process) sample(r reading) (usage, error) {
 	if !p.started() {
@@ -608,13 +617,17 @@ func (p *Process) sample(r reading) (usage, error) {
 func (p *Process) watch() {
 	t := time.NewTicker(watchEvery)
 	defer t.Stop()
-	for {
+	for tick := 1; ; tick++ {
 		select {
 		case <-p.stop:
 			return
 		case <-t.C:
 		}
-		u, err := p.sample(reading{mem: true})
+		// Once moves are timed by the wall clock, the run-queue delay too,
+		// every few ticks: a thread seen while it lives keeps its wait in
+		// the ledger after it ends (delayLedger).
+		delay := p.delayWatched.Load() && tick%delayEvery == 0
+		u, err := p.sample(reading{mem: true, delay: delay})
 		if errors.Is(err, errNotNamespaceProc) {
 			continue
 		}
@@ -674,12 +687,14 @@ func (p *Process) CPUTime() (time.Duration, error) {
 
 // Usage is the CPU time of every process of the agent, as CPUTime, and
 // the time their live threads spent waiting for a CPU while ready to run
-// (the kernel's run-queue delay, /proc/PID/task/TID/schedstat, summed).
+// (the kernel's run-queue delay, /proc/PID/task/TID/schedstat, summed,
+// threads that ended included: delayLedger).
 // The difference of two readings around a move tells an agent kept from
 // a CPU by the machine (a long delay) from one that slept or thought too
 // long (none). It reads every thread, so it is taken only where a move's
 // wall time is judged.
 func (p *Process) Usage() (cpu, runQueue time.Duration, err error) {
+	p.delayWatched.Store(true)
 	u, err := p.sample(reading{delay: true})
 	return u.CPU, u.RunQueue, err
 }

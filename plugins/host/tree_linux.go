@@ -34,8 +34,9 @@ type reading struct {
 
 // taskDelay sums the run-queue delay of every thread listed in the open
 // task directory taskFd: the second field of each thread's schedstat, in
-// nanoseconds. A thread that ended since the listing is left out.
-func taskDelay(taskFd int, dents, buf []byte) time.Duration {
+// nanoseconds; each thread's is also recorded in l, if not nil. A thread
+// that ended since the listing is left out.
+func taskDelay(taskFd int, dents, buf []byte, l *delayLedger) time.Duration {
 	tids, err := dirNames(taskFd, dents, 0)
 	if err != nil {
 		return 0
@@ -52,7 +53,11 @@ func taskDelay(taskFd int, dents, buf []byte) time.Duration {
 		k, _ := unix.Pread(fd, buf, 0)
 		unix.Close(fd)
 		if k > 0 {
-			sum += schedstatDelay(buf[:k])
+			d := schedstatDelay(buf[:k])
+			sum += d
+			if l != nil {
+				l.see(t, d)
+			}
 		}
 	}
 	return sum
@@ -178,6 +183,7 @@ type nsSampler struct {
 	stats  map[string]*os.File // open stat files by namespace pid
 	buf    []byte
 	dents  []byte
+	delays delayLedger
 	closed bool
 }
 
@@ -285,7 +291,7 @@ func (s *nsSampler) sample(r reading) (usage, error) {
 		u.CPU += own
 		agent = true
 		if r.delay {
-			u.RunQueue += s.delay(n)
+			s.delayOf(n)
 		}
 		if !r.mem {
 			continue
@@ -303,6 +309,9 @@ func (s *nsSampler) sample(r reading) (usage, error) {
 			delete(s.stats, n)
 		}
 	}
+	if r.delay {
+		u.RunQueue = s.delays.total()
+	}
 	if !agent {
 		// Only the init is left, or nothing: the agent is gone.
 		var st unix.Stat_t
@@ -315,12 +324,22 @@ func (s *nsSampler) sample(r reading) (usage, error) {
 
 // delay reads the run-queue delay of namespace process n's threads.
 func (s *nsSampler) delay(n string) time.Duration {
+	return s.taskDelay(n, nil)
+}
+
+// delayOf records the run-queue delay of namespace process n's threads in
+// the sampler's ledger.
+func (s *nsSampler) delayOf(n string) {
+	s.taskDelay(n, &s.delays)
+}
+
+func (s *nsSampler) taskDelay(n string, l *delayLedger) time.Duration {
 	fd, err := unix.Openat(int(s.dir.Fd()), n+"/task", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return 0 // ended since its stat was read
 	}
 	defer unix.Close(fd)
-	return taskDelay(fd, s.dents, s.buf)
+	return taskDelay(fd, s.dents, s.buf, l)
 }
 
 // firstProcessEntry is where the process entries of a /proc listing begin
@@ -490,6 +509,7 @@ type treeSampler struct {
 	kept   int                // files kept, over all procs
 	buf    []byte
 	dents  []byte
+	delays delayLedger
 	closed bool
 }
 
@@ -562,7 +582,7 @@ func (s *treeSampler) sample(r reading) (usage, error) {
 		}
 		u.CPU += own + children
 		if r.delay {
-			u.RunQueue += taskDelay(f.task, s.dents, s.buf)
+			taskDelay(f.task, s.dents, s.buf, &s.delays)
 		}
 		for _, c := range s.children(f) {
 			if !seen[c] && len(pids) < maxTree {
@@ -578,6 +598,9 @@ func (s *treeSampler) sample(r reading) (usage, error) {
 		if !seen[pid] {
 			s.drop(pid, f)
 		}
+	}
+	if r.delay {
+		u.RunQueue = s.delays.total()
 	}
 	return u, nil
 }

@@ -1,0 +1,80 @@
+package host
+
+import (
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+func TestDelayLedgerKeepsTheWaitOfEndedThreads(t *testing.T) {
+	var l delayLedger
+	l.see("10", 10)
+	l.see("11", 5)
+	if got := l.total(); got != 15 {
+		t.Fatalf("two live threads: %v, want 15", got)
+	}
+	l.see("10", 12) // 11 ended
+	if got := l.total(); got != 17 {
+		t.Fatalf("after thread 11 ended: %v, want 12 + 5", got)
+	}
+	l.see("12", 3) // 10 ended, 12 began
+	if got := l.total(); got != 20 {
+		t.Fatalf("after thread 10 ended and 12 began: %v, want 12 + 5 + 3", got)
+	}
+	if got := l.total(); got != 20 {
+		t.Fatalf("after every thread ended: %v, want 20", got)
+	}
+}
+
+// An agent whose work is done by short-lived workers (a pool per move,
+// ended before the reply) waits on the run queue through them: read while
+// they live, their waits stay counted after they end. Read only at the
+// window's two ends, as before, the workers' waits were lost and a
+// starved agent looked idle. The workers here are processes of the tree
+// (shell subshells), pinned with three busy threads on one CPU; the
+// margins hold at any load, since more load only lengthens their waits.
+func TestRunQueueCountsWorkersThatEnded(t *testing.T) {
+	var cur unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &cur); err != nil {
+		t.Skip(err)
+	}
+	cpu := -1
+	for c := range 1024 {
+		if cur.IsSet(c) {
+			cpu = c
+			break
+		}
+	}
+	if cpu < 0 {
+		t.Skip("no CPU in this process's affinity")
+	}
+	// The parent sleeps; each worker counts to 100,000 and ends.
+	script := `while :; do (i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done) & wait; done`
+	agent := startPinned(t, cpu, "sh", "-c", script)
+	s := newTreeSampler(agent.Process.Pid)
+	defer s.close()
+	read := func() time.Duration {
+		u, err := s.sample(reading{delay: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u.RunQueue
+	}
+	var stop atomic.Bool
+	defer stop.Store(true)
+	r0 := read()
+	start := time.Now()
+	hog(t, cpu, 3, &stop)
+	for time.Since(start) < 2*time.Second {
+		time.Sleep(delayEvery * watchEvery)
+		read()
+	}
+	waited, wall := read()-r0, time.Since(start)
+	stop.Store(true)
+	t.Logf("over %v the workers waited %v on the run queue", wall, waited)
+	if waited < wall/2 {
+		t.Fatalf("the agent's ended workers waited %v of %v", waited, wall)
+	}
+}
