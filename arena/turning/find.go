@@ -115,7 +115,7 @@ func Find(ctx context.Context, g engine.Game, rec *record.Game, seat int, judge 
 		seen = append(seen, j)
 		if lost(j.before) {
 			if len(seen) == 1 {
-				return Point{Note: "the position was already lost before this agent's first move", Judged: 2}, nil
+				return Point{Note: "the position was already lost before this agent's first move", Before: j.before, Certainty: Proven, Judged: 2}, nil
 			}
 			prev := seen[len(seen)-2]
 			return pointAt(rec, prev, ProvenLater, 2*len(seen)), nil

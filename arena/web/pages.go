@@ -488,6 +488,13 @@ func standalone(data map[string]any) error {
 	return nil
 }
 
+// Stylesheet is the viewer's stylesheet, for pages that inline it (a
+// feedback page draws boards as the viewer does).
+func Stylesheet() (template.CSS, error) {
+	css, err := staticFS.ReadFile("static/style.css")
+	return template.CSS(css), err
+}
+
 // GameFile writes rec (a game of league leagueName) as one HTML file that
 // opens offline: the viewer's "download this game", with every board, the
 // moves, times, penalties and stderr, the stylesheet and the stepping and
