@@ -91,3 +91,23 @@ func indentBlock(s string) string {
 func cell(s string) string {
 	return strings.NewReplacer("|", "\\|", "\n", " ").Replace(s)
 }
+
+// WriteIndexMarkdown writes index.md for pages written to files: one line
+// per entrant and league.
+func WriteIndexMarkdown(w io.Writer, pages []*Page, files map[string]string, made string) error {
+	var b strings.Builder
+	b.WriteString("# Feedback pages\n\n")
+	if made != "" {
+		fmt.Fprintf(&b, "Written by arena %s.\n\n", made)
+	}
+	b.WriteString("| entrant | league | rank | games | W | D | L | score | Elo | penalties |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, p := range pages {
+		for _, s := range p.Sections {
+			r := s.Row
+			fmt.Fprintf(&b, "| [%s](%s) | %s | %d | %d | %d | %d | %d | %s | %s %s | %d |\n", cell(p.Entrant), files[p.Entrant], cell(s.League.Name),
+				r.Rank, r.Games, r.W, r.D, r.L, fmtPoints(r.Score), fmtElo(r.Elo), fmtInterval(r.EloLo, r.EloHi), len(s.Penalties))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

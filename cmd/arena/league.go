@@ -33,7 +33,7 @@ pairing and seeds. Results go to a SQLite store in the league directory;
 running the same file again resumes where it stopped. league plan estimates
 a league's games and time before it runs. See docs/leagues.md for every key.`,
 	}
-	cmd.AddCommand(newLeagueRunCmd(e), newLeagueStandingsCmd(e), newLeagueExportCmd(e), newLeagueReplayLateCmd(e), newLeaguePlanCmd(e), newLeagueTokenCmd())
+	cmd.AddCommand(newLeagueRunCmd(e), newLeagueStandingsCmd(e), newLeagueExportCmd(e), newLeagueReplayLateCmd(e), newLeaguePlanCmd(e), newLeagueReportCmd(e), newLeagueTokenCmd())
 	return cmd
 }
 
