@@ -12,7 +12,7 @@ func (p *Page) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Feedback for %s\n\n", p.Entrant)
 	if p.Made != "" {
-		fmt.Fprintf(&b, "Written by arena %s.\n\n", p.Made)
+		fmt.Fprintf(&b, "Written by %s.\n\n", p.Made)
 	}
 	for _, s := range p.Sections {
 		s.markdown(&b)
@@ -98,7 +98,7 @@ func WriteIndexMarkdown(w io.Writer, pages []*Page, files map[string]string, mad
 	var b strings.Builder
 	b.WriteString("# Feedback pages\n\n")
 	if made != "" {
-		fmt.Fprintf(&b, "Written by arena %s.\n\n", made)
+		fmt.Fprintf(&b, "Written by %s.\n\n", made)
 	}
 	b.WriteString("| entrant | league | rank | games | W | D | L | score | Elo | penalties |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, p := range pages {
