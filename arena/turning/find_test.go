@@ -10,6 +10,7 @@ import (
 	"arena/arena/turning"
 	"arena/engine"
 	"arena/games/all"
+	"arena/plugins/sdk/search"
 )
 
 // wins decides by exhaustive negamax whether the side to move wins (1),
@@ -192,6 +193,91 @@ func TestEveryGameHasAReproducibleReference(t *testing.T) {
 		}
 		if _, err := st.ParseMove(a1.Move); err != nil {
 			t.Errorf("%s: the reference's move %q: %v", name, a1.Move, err)
+		}
+	}
+}
+
+// fakeJudge answers from a table keyed by the number of free cells of a
+// hex board (the position's size), for the side to move.
+func fakeJudge(byFree map[int]housebots.Analysis) turning.Judge {
+	return func(_ context.Context, st engine.State) (housebots.Analysis, error) {
+		return byFree[strings.Count(st.Text(), ".")], nil
+	}
+}
+
+// A nine-cell row played one cell at a time: seat 0 moves at 9, 7, 5, 3
+// and 1 cells, so it crosses out the last cell and loses.
+func rowGame(t *testing.T) (*record.Game, engine.Game) {
+	t.Helper()
+	rows := []string{".........###"}
+	for len(rows) < 12 {
+		rows = append(rows, "############")
+	}
+	params := map[string]string{"board": strings.Join(rows, "/")}
+	g, _ := all.Registry().Lookup("hex-crossout")
+	st, err := g.NewState(engine.Params(params))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &record.Game{ID: "test/row", Game: "hex-crossout", Params: params}
+	for !st.Terminal() {
+		var one engine.Move
+		for _, m := range st.LegalMoves(nil) {
+			c := st.Clone()
+			c.Apply(m)
+			if strings.Count(c.Text(), ".") == strings.Count(st.Text(), ".")-1 {
+				one = m
+				break
+			}
+		}
+		rec.Moves = append(rec.Moves, record.Move{Ply: len(rec.Moves), Seat: st.ToMove(), Text: st.FormatMove(one), Source: record.SourceAgent})
+		st.Apply(one)
+	}
+	if r := st.Result(); r.Winner != 1 {
+		t.Fatalf("result %+v, want seat 1 to win", r)
+	}
+	return rec, g
+}
+
+func TestTurningPointCertainties(t *testing.T) {
+	rec, g := rowGame(t)
+	est := func(v float64) housebots.Analysis { return housebots.Analysis{Value: v, Move: "x"} }
+	lostFor := housebots.Analysis{Value: -search.Win, Proven: true}
+	wonFor := housebots.Analysis{Value: search.Win, Proven: true, Move: "x"}
+	cases := []struct {
+		name  string
+		moves int // the record's first moves, then a forfeit (0: all)
+		table map[int]housebots.Analysis
+		move  int
+		cert  turning.Certainty
+		note  string
+	}{
+		// Ended on a penalty after six moves with nothing proven: the
+		// largest drop of the estimate (seat 0's move from 5 cells: +5
+		// before, -(+4) after).
+		{"estimate", 6, map[int]housebots.Analysis{9: est(1), 8: est(-1), 7: est(1), 6: est(-1), 5: est(5), 4: est(4)}, 5, turning.Estimate, "ended on a penalty"},
+		// Seat 0's position at 5 cells is proven lost, but after its move
+		// from 7 nothing was: the loss was seen one turn later.
+		{"one turn later", 0, map[int]housebots.Analysis{9: est(1), 8: est(-1), 7: est(1), 6: est(-1), 5: lostFor}, 3, turning.ProvenLater, ""},
+		// Lost at the start.
+		{"lost before", 0, map[int]housebots.Analysis{9: lostFor}, 0, turning.Proven, "already lost before"},
+		// Proven at once: after seat 0's move from 7 the opponent wins.
+		{"proven", 0, map[int]housebots.Analysis{9: est(1), 8: est(-1), 7: est(1), 6: wonFor}, 3, turning.Proven, ""},
+		// Nothing proven until the last cell, which loses by the rules.
+		{"the rules", 0, map[int]housebots.Analysis{}, 9, turning.Proven, ""},
+	}
+	for _, c := range cases {
+		r := *rec
+		if c.moves > 0 {
+			r.Moves = rec.Moves[:c.moves]
+			r.Result = record.Result{Winner: 1, Forfeit: "timeout"}
+		}
+		p, err := turning.Find(context.Background(), g, &r, 0, fakeJudge(c.table))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Move != c.move || p.Certainty != c.cert || !strings.Contains(p.Note, c.note) {
+			t.Errorf("%s: %+v; want move %d, certainty %d, note %q", c.name, p, c.move, c.cert, c.note)
 		}
 	}
 }
