@@ -62,7 +62,7 @@ func play(t *testing.T, id string, seats [2]string, leave []int, late int) *reco
 		if i == late {
 			src = record.SourceRandom
 			rec.Events = append(rec.Events, record.Event{Ply: i, Seat: st.ToMove(), Kind: "late", Penalty: "random-move",
-				Detail: "replied after 812 ms against the 700 ms limit", Reply: "9,9,1," + evil})
+				Detail: "replied after 812 ms against the 700 ms limit " + evil, Reply: "9,9,1," + evil})
 		}
 		rec.Moves = append(rec.Moves, record.Move{Ply: i, Seat: st.ToMove(), Text: st.FormatMove(pick), Source: src, WallMS: 5})
 		st.Apply(pick)
@@ -174,7 +174,7 @@ func TestFeedbackPage(t *testing.T) {
 	if err := p.WriteMarkdown(&md); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"# Feedback for student", "| house | 0 | 0 | 2 |", "**late → random-move**", "the search preferred `", "Position before the move:", "      free 4; crossed out"} {
+	for _, want := range []string{"# Feedback for student", "| house | 0 | 0 | 2 |", "**late → random-move**", "700 ms limit &lt;script&gt;", "sent: `9,9,1,<script>", "the search preferred `", "Position before the move:", "      free 4; crossed out"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("the Markdown lacks %q:\n%s", want, md.String())
 		}

@@ -38,9 +38,9 @@ func (s *Section) markdown(b *strings.Builder) {
 	for _, t := range s.Turning {
 		fmt.Fprintf(b, "- **%s** against %s: ", t.GameID, t.Opponent)
 		if t.Point.Move > 0 {
-			fmt.Fprintf(b, "move %d, you played `%s`", t.Point.Move, t.Point.Played)
+			fmt.Fprintf(b, "move %d, you played %s", t.Point.Move, code(t.Point.Played))
 			if t.Point.Better != "" {
-				fmt.Fprintf(b, "; the search preferred `%s`", t.Point.Better)
+				fmt.Fprintf(b, "; the search preferred %s", code(t.Point.Better))
 			}
 			fmt.Fprintf(b, ". Before: %s; after: %s. ", t.Before, t.After)
 		}
@@ -57,9 +57,9 @@ func (s *Section) markdown(b *strings.Builder) {
 		b.WriteString("None: every move arrived in time and was legal.\n")
 	}
 	for _, pn := range s.Penalties {
-		fmt.Fprintf(b, "- **%s → %s**, game %s, move %d. %s %s %s", pn.Kind, pn.Penalty, pn.GameID, pn.Move, pn.Rule, pn.Did, pn.Consequence)
+		fmt.Fprintf(b, "- **%s → %s**, game %s, move %d. %s %s %s", pn.Kind, pn.Penalty, pn.GameID, pn.Move, pn.Rule, text(pn.Did), pn.Consequence)
 		if pn.Reply != "" {
-			fmt.Fprintf(b, " The reply it sent: `%s`.", strings.ReplaceAll(pn.Reply, "`", "'"))
+			fmt.Fprintf(b, " The reply it sent: %s.", code(pn.Reply))
 		}
 		fmt.Fprintf(b, "\n\n  Position it was asked to move in:\n\n%s\n", indentBlock(pn.BoardText))
 	}
@@ -72,7 +72,7 @@ func (s *Section) markdown(b *strings.Builder) {
 	}
 	b.WriteString("\n### Games\n\n| game | result | opponent | seat | moves | penalties |\n|---|---|---|---|---|---|\n")
 	for _, g := range s.Games {
-		fmt.Fprintf(b, "| %s | %s | %s | %d | %d | %d |\n", cell(g.ID), g.Outcome, cell(g.Opponent), g.Seat, g.Moves, g.Faults)
+		fmt.Fprintf(b, "| %s | %s | %s | %d | %d | %d |\n", cell(g.ID), text(g.Outcome), cell(g.Opponent), g.Seat, g.Moves, g.Faults)
 	}
 	b.WriteString("\n")
 }
@@ -87,9 +87,19 @@ func indentBlock(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// cell keeps a table cell on its row.
+// text keeps record text (the referee's details, which can quote an
+// agent's reply) from being read as HTML by a mail reader.
+func text(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// code is s as a code span, which shows any text as it is; a backtick,
+// which would end it, becomes a quote.
+func code(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`" }
+
+// cell keeps a table cell on its row, as text.
 func cell(s string) string {
-	return strings.NewReplacer("|", "\\|", "\n", " ").Replace(s)
+	return strings.NewReplacer("|", "\\|", "\n", " ").Replace(text(s))
 }
 
 // WriteIndexMarkdown writes index.md for pages written to files: one line
