@@ -44,9 +44,9 @@ func (m Method) Describe() string {
 	return s
 }
 
-// DefaultBounds are the bounds of an analysis when none are given: enough
-// to solve the endgames of every course game on a laptop in about a
-// second per position.
+// DefaultBounds are the bounds of an analysis when none are given: the
+// node bound decides the time an analysis takes, the depth bound only
+// keeps iterative deepening finite.
 var DefaultBounds = housebots.Bounds{Nodes: 200_000, Depth: 64}
 
 // analyse is a house bot's analysis of one position.
