@@ -3,6 +3,7 @@ package gameview
 import (
 	"html"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -264,6 +265,14 @@ func hexPath(ps []svgPart, at map[[2]int]int, n int, fill string, axis int) []in
 			queue = append(queue, pos)
 		}
 	}
+	// Start in board order, not the map's: of equally short chains the
+	// same one is marked every time the game is drawn.
+	slices.SortFunc(queue, func(a, b [2]int) int {
+		if a[0] != b[0] {
+			return a[0] - b[0]
+		}
+		return a[1] - b[1]
+	})
 	steps := [][2]int{{0, 1}, {0, -1}, {1, 0}, {-1, 0}, {1, -1}, {-1, 1}}
 	for len(queue) > 0 {
 		pos := queue[0]

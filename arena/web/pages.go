@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"maps"
 	"math"
 	"net/http"
@@ -425,17 +426,27 @@ func (s *Server) loadGame(w http.ResponseWriter, r *http.Request) (map[string]an
 		s.fail(w, http.StatusInternalServerError, err)
 		return nil, false
 	}
-	v, err := gameview.Build(s.reg, rec)
+	data, err := gameData(s.reg, rec, leagueName, s.opt.Title)
 	if err != nil {
-		s.fail(w, http.StatusInternalServerError, fmt.Errorf("game %s does not replay: %w", id, err))
+		s.fail(w, http.StatusInternalServerError, err)
 		return nil, false
 	}
+	data["Src"] = si
+	return data, true
+}
+
+// gameData replays rec into what the game templates show.
+func gameData(reg *engine.Registry, rec *record.Game, leagueName, title string) (map[string]any, error) {
+	v, err := gameview.Build(reg, rec)
+	if err != nil {
+		return nil, fmt.Errorf("game %s does not replay: %w", rec.ID, err)
+	}
 	return map[string]any{
-		"Title": s.opt.Title, "PageTitle": "Game " + rec.ID, "Src": si, "League": leagueName, "G": v, "Rec": rec,
+		"Title": title, "PageTitle": "Game " + rec.ID, "League": leagueName, "G": v, "Rec": rec,
 		"Frames": frameViews(v), "Chart": newTimeChart(v), "Last": len(v.Frames) - 1,
 		"Penalties": v.Penalties(), "Initials": gameview.Initials(rec.Agents[0].Name, rec.Agents[1].Name),
 		"Contended": rec.Contention(0) + rec.Contention(1),
-	}, true
+	}, nil
 }
 
 func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
@@ -452,21 +463,55 @@ func (s *Server) downloadGame(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	css, err := staticFS.ReadFile("static/style.css")
-	if err != nil {
+	if err := standalone(data); err != nil {
 		s.fail(w, http.StatusInternalServerError, err)
 		return
 	}
-	js, err := staticFS.ReadFile("static/app.js")
-	if err != nil {
-		s.fail(w, http.StatusInternalServerError, err)
-		return
-	}
-	// Both are the viewer's own embedded files, not agent text.
-	data["CSS"], data["JS"], data["Standalone"] = template.CSS(css), template.JS(js), true
 	rec := data["Rec"].(*record.Game)
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", fileName(rec.ID)+".html"))
 	s.render(w, "gamefile", data)
+}
+
+// standalone inlines the stylesheet and the script into a game's data,
+// for a file that opens without the server.
+func standalone(data map[string]any) error {
+	css, err := staticFS.ReadFile("static/style.css")
+	if err != nil {
+		return err
+	}
+	js, err := staticFS.ReadFile("static/app.js")
+	if err != nil {
+		return err
+	}
+	// Both are the viewer's own embedded files, not agent text.
+	data["CSS"], data["JS"], data["Standalone"] = template.CSS(css), template.JS(js), true
+	return nil
+}
+
+// Stylesheet is the viewer's stylesheet, for pages that inline it (a
+// feedback page draws boards as the viewer does).
+func Stylesheet() (template.CSS, error) {
+	css, err := staticFS.ReadFile("static/style.css")
+	return template.CSS(css), err
+}
+
+// GameFile writes rec (a game of league leagueName) as one HTML file that
+// opens offline: the viewer's "download this game", with every board, the
+// moves, times, penalties and stderr, the stylesheet and the stepping and
+// autoplay script inline. title names the site in its heading.
+func GameFile(w io.Writer, reg *engine.Registry, rec *record.Game, leagueName, title string) error {
+	t, err := parseTemplates()
+	if err != nil {
+		return err
+	}
+	data, err := gameData(reg, rec, leagueName, title)
+	if err != nil {
+		return err
+	}
+	if err := standalone(data); err != nil {
+		return err
+	}
+	return t.ExecuteTemplate(w, "gamefile", data)
 }
 
 // fileName turns a game id ("league/pairing/g000-...") into a file name

@@ -70,6 +70,14 @@ func (s *source) store(ctx context.Context) (*results.SQLite, error) {
 	return st, nil
 }
 
+func parseTemplates() (*template.Template, error) {
+	t, err := template.New("").Funcs(funcs).ParseFS(templateFS, "templates/*.html")
+	if err != nil {
+		return nil, fmt.Errorf("viewer templates: %w", err)
+	}
+	return t, nil
+}
+
 // New returns a viewer of the league directories dirs (each holding a
 // results store, now or once its league starts).
 func New(reg *engine.Registry, dirs []string, opt Options) (*Server, error) {
@@ -79,9 +87,9 @@ func New(reg *engine.Registry, dirs []string, opt Options) (*Server, error) {
 	if opt.Title == "" {
 		opt.Title = "arena"
 	}
-	t, err := template.New("").Funcs(funcs).ParseFS(templateFS, "templates/*.html")
+	t, err := parseTemplates()
 	if err != nil {
-		return nil, fmt.Errorf("viewer templates: %w", err)
+		return nil, err
 	}
 	s := &Server{reg: reg, opt: opt, tmpl: t}
 	for _, d := range dirs {

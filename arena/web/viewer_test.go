@@ -10,7 +10,9 @@ import (
 
 	"arena/arena/record"
 	"arena/arena/results"
+	"arena/arena/web"
 	"arena/engine"
+	"arena/games/all"
 )
 
 // The penalty table, the move list, the move's own line and the time
@@ -127,6 +129,29 @@ func TestDownloadIsSelfContained(t *testing.T) {
 	_, page := get(t, f.srv.URL+"/game?src=0&id="+url.QueryEscape(rec.ID))
 	if !strings.Contains(page, `href="/download?src=0&amp;id=`+url.QueryEscape(rec.ID)) && !strings.Contains(page, `class="download"`) {
 		t.Error("the game page has no download link")
+	}
+}
+
+// web.GameFile writes the same file as the download, for pages built
+// without a server (feedback pages).
+func TestGameFileIsTheDownload(t *testing.T) {
+	f := newFixture(t)
+	rec, _, err := f.store.Record(context.Background(), f.recs[1].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body := get(t, f.srv.URL+"/download?src=0&id="+url.QueryEscape(rec.ID))
+	var b strings.Builder
+	if err := web.GameFile(&b, all.Registry(), rec, "lg/cachex", "arena"); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != body {
+		g, d := b.String(), body
+		i := 0
+		for i < len(g) && i < len(d) && g[i] == d[i] {
+			i++
+		}
+		t.Errorf("GameFile differs from the download at byte %d: %q against %q", i, g[max(0, i-80):min(len(g), i+80)], d[max(0, i-80):min(len(d), i+80)])
 	}
 }
 

@@ -25,15 +25,16 @@ import (
 func newLeagueCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "league",
-		Short: "Run leagues from league files, show their standings, export their results",
+		Short: "Run leagues from league files, show their standings, export their results, write feedback",
 		Long: `A league file (YAML by default; TOML and JSON also work) names the game, its
 parameters, profile overrides, the agents, the format (round-robin, gauntlet,
 ab with an SPRT, swiss, knockout after an optional qualifier), games per
 pairing and seeds. Results go to a SQLite store in the league directory;
 running the same file again resumes where it stopped. league plan estimates
-a league's games and time before it runs. See docs/leagues.md for every key.`,
+a league's games and time before it runs; league report writes a feedback
+page for each entrant. See docs/leagues.md for every key.`,
 	}
-	cmd.AddCommand(newLeagueRunCmd(e), newLeagueStandingsCmd(e), newLeagueExportCmd(e), newLeagueReplayLateCmd(e), newLeaguePlanCmd(e), newLeagueTokenCmd())
+	cmd.AddCommand(newLeagueRunCmd(e), newLeagueStandingsCmd(e), newLeagueExportCmd(e), newLeagueReplayLateCmd(e), newLeaguePlanCmd(e), newLeagueReportCmd(e), newLeagueTokenCmd())
 	return cmd
 }
 

@@ -185,3 +185,14 @@ func strongEval(st engine.State, me int) float64 {
 	}
 	return 0.7*float64(sc[me]-sc[1-me]) + 0.3*float64(own-opp) - float64(danger)
 }
+
+// Analyse is the strong bot's search on st within bounds b, for post-game
+// analysis: the same evaluation, one thread, no random tie-breaks.
+func Analyse(ctx context.Context, st engine.State, b housebots.Bounds) (housebots.Analysis, error) {
+	p, err := fromEngine(st)
+	if err != nil {
+		return housebots.Analysis{}, err
+	}
+	ab := search.AlphaBeta{Eval: strongEval, Terminal: terminal, TT: search.NewTT(4)}
+	return housebots.FromSearch(p, ab.Search(ctx, p, b.Limits())), nil
+}

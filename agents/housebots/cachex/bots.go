@@ -380,3 +380,15 @@ func (b *baseline) candidates(st engine.State, dst []engine.Move) []engine.Move 
 	}
 	return out
 }
+
+// Analyse is the strong bot's search on st within bounds b, for post-game
+// analysis: the same evaluation and candidates, one thread, no random
+// tie-breaks.
+func Analyse(ctx context.Context, st engine.State, b housebots.Bounds) (housebots.Analysis, error) {
+	if _, err := readBoard(st); err != nil {
+		return housebots.Analysis{}, err
+	}
+	s := &strong{}
+	s.ab = search.AlphaBeta{Eval: pathEval, TT: search.NewTT(4), Moves: s.candidates}
+	return housebots.FromSearch(st, s.ab.Search(ctx, st, b.Limits())), nil
+}

@@ -15,8 +15,10 @@ import (
 )
 
 // geomFor builds the geometry for the game's parameters.
-func geomFor(g sdk.Game) (*geom, error) {
-	p := engine.Params(g.Params)
+func geomFor(g sdk.Game) (*geom, error) { return geomOf(engine.Params(g.Params)) }
+
+// geomOf builds the geometry for the parameters rows and cols.
+func geomOf(p engine.Params) (*geom, error) {
 	rows, err := p.Int("rows", 5)
 	if err != nil {
 		return nil, err
@@ -303,4 +305,21 @@ func (s *strong) eval(st engine.State, me int) float64 {
 		v = -v
 	}
 	return v
+}
+
+// Analyse is the strong bot's search on st (a game with parameters p)
+// within bounds b, for post-game analysis: the same evaluation, one
+// thread, no random tie-breaks.
+func Analyse(ctx context.Context, st engine.State, p engine.Params, b housebots.Bounds) (housebots.Analysis, error) {
+	g, err := geomOf(p)
+	if err != nil {
+		return housebots.Analysis{}, err
+	}
+	q, err := fromEngine(g, st)
+	if err != nil {
+		return housebots.Analysis{}, err
+	}
+	s := &strong{g: g, chains: newChainSolver()}
+	s.ab = search.AlphaBeta{Eval: s.eval, Terminal: margin, TT: search.NewTT(4)}
+	return housebots.FromSearch(q, s.ab.Search(ctx, q, b.Limits())), nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"arena/agents/housebots"
+	"arena/engine"
 	"arena/plugins/sdk"
 	"arena/plugins/sdk/search"
 )
@@ -198,4 +199,36 @@ func (s *strong) Move(ctx context.Context, t sdk.Turn) (string, error) {
 		}
 	}
 	return housebots.Format(t, s.mcts.Search(ctx, t.State, lim))
+}
+
+// Analyse is the strong bot's method on st within bounds b, for post-game
+// analysis: the exact misère solver, stopped after b.Nodes nodes and not
+// by the clock; where it does not finish, MCTS with the solver for
+// b.Nodes playouts (one thread, a fixed seed) estimates instead.
+func Analyse(ctx context.Context, st engine.State, b housebots.Bounds) (housebots.Analysis, error) {
+	text := st.Text()
+	m, err := newModel(text)
+	if err != nil {
+		return housebots.Analysis{}, fmt.Errorf("hex analysis: %w", err)
+	}
+	s := newSolver(m, 20)
+	s.maxNodes = b.Nodes
+	free := m.freeSet(text)
+	cm, win, solved := s.best(ctx, free, time.Time{})
+	if solved {
+		a := housebots.Analysis{Value: -search.Win, Proven: true, Nodes: s.nodes}
+		if win {
+			a.Value = search.Win
+			mv, err := m.moveFor(st, cm)
+			if err != nil {
+				return housebots.Analysis{}, fmt.Errorf("hex analysis: the solver's move %s: %w", cm.text(), err)
+			}
+			a.Move = st.FormatMove(mv)
+		} else if ms := st.LegalMoves(nil); len(ms) > 0 {
+			a.Move = st.FormatMove(ms[0]) // every move loses
+		}
+		return a, nil
+	}
+	mc := search.MCTS{C: 0.7, Solver: true, Seed: 1, Threads: 1}
+	return housebots.FromSearch(st, mc.Search(ctx, st, search.Limits{MaxNodes: max(b.Nodes, 1)})), nil
 }

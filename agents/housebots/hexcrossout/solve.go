@@ -16,6 +16,7 @@ type solver struct {
 	table    []uint64 // free<<2 | 2 (known) | win
 	mask     uint64
 	nodes    int64
+	maxNodes int64 // stop after this many nodes (0: no bound)
 	deadline time.Time
 	ctx      context.Context
 	stopped  atomic.Bool
@@ -60,7 +61,7 @@ func (s *solver) win(free uint64) (bool, bool) {
 	}
 	s.nodes++
 	if s.nodes&1023 == 0 {
-		if (!s.deadline.IsZero() && time.Now().After(s.deadline)) || (s.ctx != nil && s.ctx.Err() != nil) {
+		if (!s.deadline.IsZero() && time.Now().After(s.deadline)) || (s.ctx != nil && s.ctx.Err() != nil) || (s.maxNodes > 0 && s.nodes >= s.maxNodes) {
 			s.stopped.Store(true)
 		}
 	}

@@ -295,3 +295,11 @@ func potential(st engine.State, me int) float64 {
 	}
 	return v
 }
+
+// Analyse is the strong bot's search on st within bounds b, for post-game
+// analysis: the same evaluation and move merging, one thread, no random
+// tie-breaks.
+func Analyse(ctx context.Context, st engine.State, b housebots.Bounds) (housebots.Analysis, error) {
+	ab := search.AlphaBeta{Eval: potential, TT: search.NewTT(4), Moves: dedup(true)}
+	return housebots.FromSearch(st, ab.Search(ctx, st, b.Limits())), nil
+}
