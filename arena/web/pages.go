@@ -434,8 +434,17 @@ func (s *Server) loadGame(w http.ResponseWriter, r *http.Request) (map[string]an
 		"Title": s.opt.Title, "PageTitle": "Game " + rec.ID, "Src": si, "League": leagueName, "G": v, "Rec": rec,
 		"Frames": frameViews(v), "Chart": newTimeChart(v), "Last": len(v.Frames) - 1,
 		"Penalties": v.Penalties(), "Initials": gameview.Initials(rec.Agents[0].Name, rec.Agents[1].Name),
-		"Contended": rec.Contention(0) + rec.Contention(1),
+		"Contended": rec.Contention(0) + rec.Contention(1), "Opening": openingText(rec),
 	}, true
+}
+
+// openingText is the game's opening as its suite's file writes it, "" for
+// a game from the start.
+func openingText(rec *record.Game) string {
+	if rec.Opening == nil {
+		return ""
+	}
+	return strings.Join(rec.Opening.Moves, "; ")
 }
 
 func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
