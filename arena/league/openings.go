@@ -18,7 +18,6 @@ type hashedOpenings struct {
 	Count  int             `json:"count"`
 	SHA256 string          `json:"sha256"`
 	Random *RandomOpenings `json:"random,omitempty"`
-	Source string          `json:"-"`
 }
 
 // loadOpenings reads or generates a league's suite; nil when the file
@@ -67,7 +66,7 @@ func (l *League) hashOpenings(c Config) *hashedOpenings {
 	if l.Openings.Len() == 0 {
 		return nil
 	}
-	h := &hashedOpenings{Count: l.Openings.Len(), SHA256: l.Openings.Hash(), Source: l.Openings.Source}
+	h := &hashedOpenings{Count: l.Openings.Len(), SHA256: l.Openings.Hash()}
 	if c.Openings.File == "" {
 		r := c.Openings.Random
 		h.Random = &r

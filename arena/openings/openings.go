@@ -119,6 +119,10 @@ func ReadFile(path string, g engine.Game, params engine.Params) (*Suite, error) 
 		return nil, fmt.Errorf("openings file: %w", err)
 	}
 	defer f.Close()
+	// A pipe or a device could block the league's start or never end.
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("openings file %s: not a regular file", path)
+	}
 	s, err := Read(f, path, g, params)
 	if err != nil {
 		return nil, err

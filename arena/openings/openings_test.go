@@ -109,6 +109,9 @@ func TestReadFile(t *testing.T) {
 	if _, err := openings.ReadFile(filepath.Join(t.TempDir(), "none"), g, engine.Params{}); err == nil {
 		t.Error("a missing file was read")
 	}
+	if _, err := openings.ReadFile(t.TempDir(), g, engine.Params{}); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a directory read as openings: %v", err)
+	}
 }
 
 func TestPlayNamesThePly(t *testing.T) {
