@@ -94,6 +94,13 @@ func TestOpeningsLeagueCancelledAndResumed(t *testing.T) {
 				t.Errorf("%s: move %d %+v, want the opening's %q", g.Match.ID, i, rec.Moves[i], m)
 			}
 		}
+		// Agents that did not see the opening as history would answer for
+		// another position: illegal moves.
+		for _, e := range rec.Events {
+			if e.Kind == "illegal" || e.Kind == "unparseable" {
+				t.Errorf("%s: %s at ply %d: %s", g.Match.ID, e.Kind, e.Ply, e.Detail)
+			}
+		}
 		key := g.Match.Pairing + "#" + string(rune('0'+g.Match.Pair))
 		if other, ok := pairs[key]; ok {
 			if other.Opening.Index != rec.Opening.Index || other.Agents[0].Name != rec.Agents[1].Name {

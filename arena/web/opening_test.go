@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"arena/arena/record"
+	"arena/arena/results"
 	"arena/engine"
 )
 
@@ -40,5 +41,20 @@ func TestGamePageMarksTheOpening(t *testing.T) {
 	_, plain := get(t, f.srv.URL+"/game?src=0&id="+url.QueryEscape(f.recs[0].ID))
 	if strings.Contains(plain, "class=\"meta opening\"") || strings.Contains(plain, "tag opening") {
 		t.Error("a game from the start is marked with an opening")
+	}
+}
+
+// A league played from an opening suite names it on the leagues page.
+func TestLeaguesPageNamesTheSuite(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	l := results.League{Name: "lg/cachex", Game: "cachex", Params: map[string]string{"n": "4"}, Profile: "comp30024-2022", Format: "round-robin",
+		Config: `{"openings":{"count":3,"sha256":"0123456789abcdef"}}`, ConfigHash: "h"}
+	if err := f.store.SaveLeague(ctx, l, []results.Agent{{Name: "alpha", Ref: "builtin:random"}, {Name: "beta" + evil, Ref: "builtin:random"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	_, body := get(t, f.srv.URL+"/")
+	if !strings.Contains(body, `<p class="meta opening">openings: 3 from a file (sha256 0123456789ab), each played with both colours`) {
+		t.Error("the leagues page does not name the opening suite")
 	}
 }
