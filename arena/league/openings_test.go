@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -207,5 +208,30 @@ func TestOpeningsInTheHash(t *testing.T) {
 	gen, _ := loadLeague(t, openingsLeague(t, "openings: {random: {plies: 4, count: 5}}\n"))
 	if gen.Leagues[0].Openings.Len() != 5 || !strings.Contains(gen.Leagues[0].Config, `"random":{"plies":4,"count":5}`) {
 		t.Errorf("generated suite: %d openings, configuration %s", gen.Leagues[0].Openings.Len(), gen.Leagues[0].Config)
+	}
+}
+
+// The documented rule, applied by hand from the match ids: pair k of a
+// pairing plays opening (s + k) mod N, s the seed in its g000 id.
+func TestOpeningRuleFromMatchIDs(t *testing.T) {
+	spec, _ := loadLeague(t, openingsLeague(t, "openings: {file: bohnenspiel.txt}\n"))
+	l := spec.Leagues[0]
+	first := map[string]uint64{}
+	matches := l.Schedule()
+	for _, m := range matches {
+		if m.Index == 0 {
+			_, seed, _ := strings.Cut(m.ID, "-s")
+			s, err := strconv.ParseUint(seed, 10, 64)
+			if err != nil {
+				t.Fatalf("match id %s: %v", m.ID, err)
+			}
+			first[m.Pairing] = s
+		}
+	}
+	for _, m := range matches {
+		want := int((first[m.Pairing] + uint64(m.Pair)) % 3)
+		if got := l.OpeningOf(m); got == nil || got.Index != want || !slices.Equal(got.Moves, l.Openings.Openings[want].Moves) {
+			t.Errorf("%s (pair %d): opening %+v, want %d", m.ID, m.Pair, got, want)
+		}
 	}
 }
