@@ -52,6 +52,9 @@ type Job struct {
 	Overrides  []Override        `json:"overrides,omitempty"`
 	Seed       uint64            `json:"seed"`
 	Seats      [2]Agent          `json:"seats"`
+	// Opening is the start position of the league's suite the game is
+	// played from; nil for the game's own start.
+	Opening *record.Opening `json:"opening,omitempty"`
 }
 
 // msgID is the job's message id: unique per run and attempt, so neither a

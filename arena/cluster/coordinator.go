@@ -261,7 +261,8 @@ func (c *Coordinator) Play(ctx context.Context, l *league.League, m results.Matc
 
 // JobOf describes a league's match as a job.
 func JobOf(l *league.League, m results.Match) Job {
-	j := Job{League: l.Name, ConfigHash: l.Hash, MatchID: m.ID, Game: l.Game.Info().Name, Profile: l.Profile.Name, Seed: m.Seed}
+	j := Job{League: l.Name, ConfigHash: l.Hash, MatchID: m.ID, Game: l.Game.Info().Name, Profile: l.Profile.Name, Seed: m.Seed,
+		Opening: l.OpeningOf(m)}
 	if len(l.Params) > 0 {
 		j.Params = map[string]string{}
 		for k, v := range l.Params {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"arena/arena/record"
@@ -66,6 +67,8 @@ func sameMatch(job *Job, rec *record.Game) error {
 		return fmt.Errorf("parameters %v, the job's are %v", rec.Params, job.Params)
 	case len(rec.Overrides) != len(job.Overrides):
 		return fmt.Errorf("%d profile overrides, the job has %d", len(rec.Overrides), len(job.Overrides))
+	case rec.OpeningIndex() != job.openingIndex() || (rec.Opening != nil && !slices.Equal(rec.Opening.Moves, job.Opening.Moves)):
+		return fmt.Errorf("played from opening %d, the job's is %d", rec.OpeningIndex(), job.openingIndex())
 	}
 	for seat, a := range job.Seats {
 		r := rec.Agents[seat]
@@ -74,6 +77,14 @@ func sameMatch(job *Job, rec *record.Game) error {
 		}
 	}
 	return nil
+}
+
+// openingIndex is the job's opening, -1 for none.
+func (j *Job) openingIndex() int {
+	if j.Opening == nil {
+		return -1
+	}
+	return j.Opening.Index
 }
 
 // sameResult checks the result against the replayed position.

@@ -328,7 +328,7 @@ func (w *Worker) match(j *Job) (referee.Match, map[string]string, error) {
 		}
 		overrides = append(overrides, ov)
 	}
-	m := referee.Match{ID: j.MatchID, Game: g, Params: params, Profile: prof, Overrides: overrides, Seed: j.Seed}
+	m := referee.Match{ID: j.MatchID, Game: g, Params: params, Profile: prof, Overrides: overrides, Seed: j.Seed, Opening: j.Opening}
 	launch := map[string]string{}
 	for seat, a := range j.Seats {
 		local, err := w.localCopy(a)

@@ -116,7 +116,9 @@ func Build(reg *engine.Registry, rec *record.Game) (*Game, error) {
 				}
 			}
 		}
-		if m.Seat >= 0 && m.Seat < 2 {
+		// The opening's moves were the referee's: an agent's first own
+		// move still had the first-move allowance.
+		if m.Seat >= 0 && m.Seat < 2 && m.Source != record.SourceOpening {
 			firstSeen[m.Seat] = true
 		}
 		v.Frames = append(v.Frames, f)

@@ -51,7 +51,7 @@ func runLeague(ctx context.Context, st results.Store, jnl *journal.Journal, p *p
 	r := &leagueRun{st: st, jnl: jnl, l: l, opt: opt, logw: logw, prog: prog, t: newTally(l), pts: p.pts, rp: rp}
 	for _, g := range p.games {
 		r.t.add(g.Record)
-		r.ab = append(r.ab, results.Game{Match: g.Match, Record: &record.Game{Agents: g.Record.Agents, Result: g.Record.Result}})
+		r.ab = append(r.ab, results.Game{Match: g.Match, Record: &record.Game{Agents: g.Record.Agents, Result: g.Record.Result, Opening: g.Record.Opening}})
 	}
 	if len(p.pending) == 0 && l.Format == AB {
 		pairs, llr, lo, hi, d := sprtOf(l.SPRT, l.Agents[0].Name, r.ab)
@@ -142,6 +142,7 @@ func (r *leagueRun) play(ctx context.Context, ref *referee.Referee, pl *procpool
 	rec, err := PlayPinned(ctx, slotPool, *ref, referee.Match{
 		ID: m.ID, Game: r.l.Game, Params: r.l.Params, Profile: r.l.Profile.Clone(), Overrides: r.l.Overrides,
 		Players: [2]referee.Player{players[m.Seats[0]], players[m.Seats[1]]}, Seed: m.Seed,
+		Opening: r.l.OpeningOf(m),
 	}, pl.Pinned)
 	return rec, nil, err
 }
@@ -324,7 +325,7 @@ func (r *leagueRun) count(o outcome, unplayed int) bool {
 func (r *leagueRun) sprt(o outcome, unplayed int) bool {
 	decided := false
 	if r.l.Format == AB {
-		r.ab = append(r.ab, results.Game{Match: o.m, Record: &record.Game{Agents: o.rec.Agents, Result: o.rec.Result}})
+		r.ab = append(r.ab, results.Game{Match: o.m, Record: &record.Game{Agents: o.rec.Agents, Result: o.rec.Result, Opening: o.rec.Opening}})
 		pairs, llr, lo, hi, d := sprtOf(r.l.SPRT, r.l.Agents[0].Name, r.ab)
 		if d != ratings.Continue {
 			decided, r.decided = true, true

@@ -52,6 +52,9 @@ type Config struct {
 	Output          string          `mapstructure:"output" json:"output"`
 	CacheDir        string          `mapstructure:"cache_dir" json:"cache_dir,omitempty"`
 	SPRT            SPRTConfig      `mapstructure:"sprt" json:"sprt"`
+	// Openings gives the league start positions to play from, each with
+	// both colours; none by default (docs/leagues.md, Opening suites).
+	Openings OpeningsConfig `mapstructure:"openings" json:"openings,omitempty"`
 	// Isolation and AgentEnv say how agents are contained, not how games
 	// are played: they stay out of the league's hash, so changing them
 	// does not stop a league from resuming.
@@ -69,6 +72,21 @@ type Config struct {
 // ClusterConfig sends a league's games to workers (docs/cluster.md).
 type ClusterConfig struct {
 	URL string `mapstructure:"url" json:"-"`
+}
+
+// OpeningsConfig is a league's opening suite: a file of move prefixes,
+// or generated random plies.
+type OpeningsConfig struct {
+	File   string         `mapstructure:"file" json:"file,omitempty"`
+	Random RandomOpenings `mapstructure:"random" json:"random,omitempty"`
+}
+
+// RandomOpenings generates a suite (package openings, Random).
+type RandomOpenings struct {
+	Plies int    `mapstructure:"plies" json:"plies,omitempty"`
+	Count int    `mapstructure:"count" json:"count,omitempty"`
+	Seed  uint64 `mapstructure:"seed" json:"seed,omitempty"`
+	Depth int    `mapstructure:"depth" json:"depth,omitempty"`
 }
 
 // QualifierConfig is the first stage of a knockout league: a round-robin
@@ -236,7 +254,7 @@ func configKeys() []string {
 // source names where key's value came from, for error messages.
 func (ld *loader) source(key string) string {
 	top := key
-	if i := strings.IndexAny(top, "[."); i >= 0 && !strings.HasPrefix(top, "sprt.") && !strings.HasPrefix(top, "qualifier.") {
+	if i := strings.IndexAny(top, "[."); i >= 0 && !strings.HasPrefix(top, "sprt.") && !strings.HasPrefix(top, "qualifier.") && !strings.HasPrefix(top, "openings.") {
 		top = top[:i]
 	}
 	if ld.sets[top] {
@@ -370,6 +388,10 @@ func knownKeys(path string) []string {
 		t = reflect.TypeOf(SPRTConfig{})
 	case path == "qualifier":
 		t = reflect.TypeOf(QualifierConfig{})
+	case path == "openings":
+		t = reflect.TypeOf(OpeningsConfig{})
+	case path == "openings.random":
+		t = reflect.TypeOf(RandomOpenings{})
 	case path != "":
 		return nil
 	}

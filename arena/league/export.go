@@ -139,7 +139,8 @@ type standingsJSON struct {
 	Rows      []Row             `json:"standings"`
 	Pairs     []PairRow         `json:"pairs,omitempty"`
 	SPRT      *sprtJSON         `json:"sprt,omitempty"`
-	Arena     []string          `json:"arena,omitempty"` // the arena builds that refereed the games
+	Arena     []string          `json:"arena,omitempty"`    // the arena builds that refereed the games
+	Openings  string            `json:"openings,omitempty"` // the opening suite the games started from
 }
 
 type sprtJSON struct {
@@ -162,7 +163,7 @@ func WriteStandings(w io.Writer, format string, all []*Standings) error {
 		var out []standingsJSON
 		for _, s := range all {
 			j := standingsJSON{League: s.League.Name, Game: s.League.Game, Params: s.League.Params, Profile: s.League.Profile,
-				Overrides: s.League.Overrides, Format: s.League.Format, Scheduled: s.Scheduled, Played: s.Played, Skipped: s.Skipped, Pairs: s.Pairs, Arena: s.Arena}
+				Overrides: s.League.Overrides, Format: s.League.Format, Scheduled: s.Scheduled, Played: s.Played, Skipped: s.Skipped, Pairs: s.Pairs, Arena: s.Arena, Openings: s.Openings}
 			j.Rows = s.Rows
 			if t := s.SPRT; t != nil {
 				j.SPRT = &sprtJSON{SPRTConfig: t.SPRTConfig, A: t.A, B: t.B, Games: t.Games, Pairs: t.Pairs,

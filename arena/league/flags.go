@@ -27,6 +27,16 @@ func keyDoc(key string) string {
 		return "knockout: the Swiss qualifier's rounds"
 	case "qualifier.advance":
 		return "knockout: agents the qualifier sends to the bracket"
+	case "openings.file":
+		return "a file of openings, one move prefix a line ({game}: the game's name)"
+	case "openings.random.plies":
+		return "generated openings: random legal plies from the start"
+	case "openings.random.count":
+		return "generated openings: how many to keep"
+	case "openings.random.seed":
+		return "generated openings: their seed (0: the league's seed)"
+	case "openings.random.depth":
+		return "generated openings: depth of the balance search (0: 3)"
 	case "challenger":
 		return "the challenging agent of a gauntlet"
 	case "games_per_pairing":

@@ -74,6 +74,9 @@ func (s *Standings) WriteText(w io.Writer) error {
 	if len(s.Arena) > 0 {
 		fmt.Fprintf(w, "refereed by %s\n", strings.Join(s.Arena, "; "))
 	}
+	if s.Openings != "" {
+		fmt.Fprintln(w, s.Openings)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "RANK\tAGENT\tGAMES\tW\tD\tL\tSCORE\tELO\t95% CI\tTIMEOUTS\tILLEGAL\tCRASHES")
 	for _, r := range s.Rows {

@@ -509,6 +509,9 @@ func describe(w io.Writer, l *League, total, done int, remote bool) {
 	for _, o := range l.Overrides {
 		fmt.Fprintf(w, "  override %s\n", o)
 	}
+	if line := suiteLine(l.Openings); line != "" {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
 	if l.Format == AB {
 		fmt.Fprintf(w, "  SPRT %s vs %s: elo0=%g elo1=%g alpha=%g beta=%g, %s, at most %d games\n",
 			l.Agents[0].Name, l.Agents[1].Name, l.SPRT.Elo0, l.SPRT.Elo1, l.SPRT.Alpha, l.SPRT.Beta, l.SPRT.Model, total)

@@ -21,6 +21,7 @@ import (
 	"arena/agents/course"
 	"arena/arena/entrants"
 	"arena/arena/league/format"
+	"arena/arena/openings"
 	"arena/arena/ratings"
 	"arena/arena/slots"
 	"arena/engine"
@@ -105,6 +106,9 @@ type League struct {
 	Qualifier     QualifierConfig
 	// Tournament decides the games (package format).
 	Tournament format.Format
+	// Openings are the start positions games are played from (nil: the
+	// game's own start); OpeningOf says which a match plays.
+	Openings *openings.Suite
 	// Concurrency is the number of games played at once; ConcurrencyWhy
 	// says how it was chosen.
 	Concurrency    int
@@ -238,6 +242,8 @@ type hashed struct {
 	Rounds        int              `json:"rounds,omitempty"`
 	TiebreakPairs *int             `json:"tiebreak_pairs,omitempty"`
 	Qualifier     *QualifierConfig `json:"qualifier,omitempty"`
+	// Openings is set only with a suite, so other leagues' hashes stay.
+	Openings *hashedOpenings `json:"openings,omitempty"`
 }
 
 type hashedAgent struct {
@@ -320,6 +326,10 @@ func loadLeague(ld *loader, c Config, gc GameConfig, key string, multi bool, opt
 	if err := l.buildTournament(ld, c, &h); err != nil {
 		return nil, err
 	}
+	if err := l.loadOpenings(ld, c, baseDir); err != nil {
+		return nil, err
+	}
+	h.Openings = l.hashOpenings(c)
 	l.Concurrency, l.ConcurrencyWhy = Concurrency(c.Concurrency, cores, prof)
 	body, err := json.Marshal(h)
 	if err != nil {

@@ -35,6 +35,9 @@ type Standings struct {
 	// Arena lists the arena builds that refereed the games (record.Game's
 	// Arena), sorted; games recorded before the stamp existed add none.
 	Arena []string
+	// Openings says which opening suite the games started from ("" for
+	// the game's own start).
+	Openings string
 }
 
 // Row is one agent's line.
@@ -143,8 +146,9 @@ func Report(ctx context.Context, st results.Store, name string) (*Standings, err
 
 // storedConfig is what standings read back from a league's configuration.
 type storedConfig struct {
-	Agents []hashedAgent `json:"agents"`
-	SPRT   *SPRTConfig   `json:"sprt"`
+	Agents   []hashedAgent   `json:"agents"`
+	SPRT     *SPRTConfig     `json:"sprt"`
+	Openings *hashedOpenings `json:"openings"`
 }
 
 // Compute builds standings from games. names gives the agents in their
@@ -160,6 +164,7 @@ func Compute(l results.League, names []string, scheduled int, games []results.Ga
 	for _, a := range cfg.Agents {
 		t.agent(a.Name)
 	}
+	s.Openings = cfg.Openings.storedLine()
 	for _, g := range games {
 		t.add(s, g)
 	}
@@ -176,10 +181,12 @@ func Compute(l results.League, names []string, scheduled int, games []results.Ga
 	return s
 }
 
-// pairKey is one colour-swapped pair of a pairing.
+// pairKey is one colour-swapped pair of a pairing: the pair's two games,
+// played from one opening (-1: the game's start).
 type pairKey struct {
 	pairing string
 	pair    int
+	opening int
 }
 
 // half holds A's scores in a pair's two games.
@@ -237,7 +244,7 @@ func (t *table) add(s *Standings, g results.Game) {
 		t.pairAB[g.Match.Pairing] = [2]string{rec.Agents[aSeat].Name, rec.Agents[1-aSeat].Name}
 		t.pairOrder = append(t.pairOrder, g.Match.Pairing)
 	}
-	k := pairKey{g.Match.Pairing, g.Match.Pair}
+	k := pairKey{g.Match.Pairing, g.Match.Pair, rec.OpeningIndex()}
 	h := t.halves[k]
 	if h == nil {
 		h = &half{}
@@ -442,7 +449,7 @@ func sprtOf(c SPRTConfig, a string, games []results.Game) (pairs int, llr, lo, h
 		default:
 			wdl.L++
 		}
-		k := fmt.Sprintf("%s#%d", g.Match.Pairing, g.Match.Pair)
+		k := fmt.Sprintf("%s#%d#%d", g.Match.Pairing, g.Match.Pair, g.Record.OpeningIndex())
 		h := halves[k]
 		if h == nil {
 			h = &half{}

@@ -54,9 +54,33 @@ func (g *Game) Check() error {
 			return fmt.Errorf("game %q: move %d: seat %d", g.ID, i, m.Seat)
 		}
 	}
+	if err := g.checkOpening(); err != nil {
+		return err
+	}
 	for i, e := range g.Events {
 		if e.Seat != 0 && e.Seat != 1 {
 			return fmt.Errorf("game %q: event %d: seat %d", g.ID, i, e.Seat)
+		}
+	}
+	return nil
+}
+
+// checkOpening checks the opening's moves are the record's first moves,
+// and the only ones marked as the opening's.
+func (g *Game) checkOpening() error {
+	n := 0
+	if g.Opening != nil {
+		n = len(g.Opening.Moves)
+		if g.Opening.Index < 0 || n == 0 || n > len(g.Moves) {
+			return fmt.Errorf("game %q: opening %d of %d move(s) in a record of %d", g.ID, g.Opening.Index, n, len(g.Moves))
+		}
+	}
+	for i, m := range g.Moves {
+		switch {
+		case i < n && (m.Source != SourceOpening || m.Text != g.Opening.Moves[i]):
+			return fmt.Errorf("game %q: move %d: %s %q, the opening's is %q", g.ID, i, m.Source, m.Text, g.Opening.Moves[i])
+		case i >= n && m.Source == SourceOpening:
+			return fmt.Errorf("game %q: move %d is marked as the opening's, past its %d move(s)", g.ID, i, n)
 		}
 	}
 	return nil

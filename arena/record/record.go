@@ -26,6 +26,9 @@ const (
 	SourceAgent  = "agent"  // the agent's own reply
 	SourceRandom = "random" // a substitute move drawn by the referee
 	SourceSkip   = "skip"   // the turn was skipped
+	// SourceOpening is a move of the opening the game started from, played
+	// by the referee before the agents were asked for any.
+	SourceOpening = "opening"
 )
 
 // Move is one ply.
@@ -144,9 +147,27 @@ type Game struct {
 	// Replays are the earlier plays of this game that a league did not
 	// publish, oldest first, each with the reason it was played again.
 	Replays []Replay `json:"replays,omitempty"`
+	// Opening is the start position a league's opening suite gave the
+	// game: its moves are the record's first moves (source "opening");
+	// nil when the game started from the game's own start.
+	Opening *Opening `json:"opening,omitempty"`
 	// Arena is the build of the arena that refereed the game
 	// (buildinfo.Info.Stamp); records written before it existed lack it.
 	Arena string `json:"arena,omitempty"`
+}
+
+// Opening is one opening of a league's suite.
+type Opening struct {
+	Index int      `json:"index"` // its place in the suite, from 0
+	Moves []string `json:"moves"` // in the game's canonical move text
+}
+
+// OpeningIndex is the index of the game's opening, -1 when it had none.
+func (g *Game) OpeningIndex() int {
+	if g.Opening == nil {
+		return -1
+	}
+	return g.Opening.Index
 }
 
 // Replay is one play of a game that a league withheld and played again.

@@ -62,6 +62,9 @@ type Match struct {
 	Overrides []engine.Override
 	Players   [2]Player // by seat; seat 0 moves first
 	Seed      uint64
+	// Opening, when set, is played from the start before the agents are
+	// asked for a move: they see its moves as the game's history.
+	Opening *record.Opening
 }
 
 // Launcher starts the agent for a seat.
@@ -172,11 +175,39 @@ func (r *Referee) Play(ctx context.Context, m Match) (*record.Game, error) {
 	for i, p := range m.Players {
 		g.rec.Agents[i] = record.Agent{Name: p.Name, Ref: p.Ref, Hash: p.Hash}
 	}
+	if err := g.playOpening(); err != nil {
+		return nil, fmt.Errorf("match %s: opening %d: %w", m.ID, m.Opening.Index, err)
+	}
 	defer g.killAll()
 	if err := g.run(ctx); err != nil {
 		return nil, err
 	}
 	return g.rec, nil
+}
+
+// playOpening plays the match's opening, if any, as the record's first
+// moves. No agent runs yet, so none is told of them but by the history of
+// its first move request, which the protocol sends whole.
+func (g *game) playOpening() error {
+	o := g.m.Opening
+	if o == nil {
+		return nil
+	}
+	for ply, text := range o.Moves {
+		if g.st.Terminal() {
+			return fmt.Errorf("ply %d %q: the game is already over", ply, text)
+		}
+		mv, err := g.st.ParseMove(text)
+		if err != nil {
+			return fmt.Errorf("ply %d %q: %w", ply, text, err)
+		}
+		g.apply(g.st.ToMove(), mv, record.SourceOpening, 0)
+	}
+	if g.st.Terminal() {
+		return errors.New("the game is over after the opening")
+	}
+	g.rec.Opening = &record.Opening{Index: o.Index, Moves: append([]string(nil), g.history...)}
+	return nil
 }
 
 // game is the state of one match in progress.

@@ -445,8 +445,17 @@ func gameData(reg *engine.Registry, rec *record.Game, leagueName, title string) 
 		"Title": title, "PageTitle": "Game " + rec.ID, "League": leagueName, "G": v, "Rec": rec,
 		"Frames": frameViews(v), "Chart": newTimeChart(v), "Last": len(v.Frames) - 1,
 		"Penalties": v.Penalties(), "Initials": gameview.Initials(rec.Agents[0].Name, rec.Agents[1].Name),
-		"Contended": rec.Contention(0) + rec.Contention(1),
+		"Contended": rec.Contention(0) + rec.Contention(1), "Opening": openingText(rec),
 	}, nil
+}
+
+// openingText is the game's opening as its suite's file writes it, "" for
+// a game from the start.
+func openingText(rec *record.Game) string {
+	if rec.Opening == nil {
+		return ""
+	}
+	return strings.Join(rec.Opening.Moves, "; ")
 }
 
 func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
