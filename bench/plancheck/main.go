@@ -13,12 +13,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"arena/arena/league"
@@ -97,11 +99,11 @@ func run(ctx context.Context, game string, think float64, calib, games int) erro
 		return err
 	}
 	fmt.Printf("game %s, house bot at time=%g, 3 agents, round-robin\n", game, think)
-	fmt.Printf("calibration: %d games per pairing played in %s\n", calib, calWall.Round(100*time.Millisecond))
+	fmt.Printf("calibration: %d games per pairing played in %s\n", calib, calWall)
 	fmt.Printf("plan of %d games per pairing without stored games (the profile's limits): %s\n", games, before.Round(time.Second))
 	fmt.Printf("plan of %d games per pairing from the calibration's games: %s\n", games, predicted.Round(100*time.Millisecond))
-	fmt.Printf("measured run of %d games per pairing (arena league run, end to end): %s\n", games, measured.Round(100*time.Millisecond))
-	fmt.Printf("plan / measured: %.2f\n", predicted.Seconds()/measured.Seconds())
+	fmt.Printf("measured run of %d games per pairing (arena league run, end to end): %s\n", games, measured)
+	fmt.Printf("plan / measured: %.2f\n", predicted.Seconds()/measured.wall.Seconds())
 	return nil
 }
 
@@ -137,12 +139,39 @@ func planWall(ctx context.Context, file, stored string) (time.Duration, error) {
 	return wall, nil
 }
 
+// timedRun is one `arena league run`: its wall time, the games it
+// withheld and played again (a late move the machine's load explains),
+// and the load average before and after.
+type timedRun struct {
+	wall          time.Duration
+	withheld      int
+	before, after string
+}
+
+func (r timedRun) String() string {
+	return fmt.Sprintf("%s (%d game(s) withheld and played again; load average %s before, %s after)",
+		r.wall.Round(100*time.Millisecond), r.withheld, r.before, r.after)
+}
+
 // runLeague times `arena league run file` end to end.
-func runLeague(ctx context.Context, arena, file string) (time.Duration, error) {
+func runLeague(ctx context.Context, arena, file string) (timedRun, error) {
+	r := timedRun{before: loadAvg()}
 	start := time.Now()
 	out, err := exec.CommandContext(ctx, arena, "league", "run", file, "--quiet").CombinedOutput()
 	if err != nil {
-		return 0, fmt.Errorf("arena league run %s: %w\n%s", file, err, out)
+		return r, fmt.Errorf("arena league run %s: %w\n%s", file, err, out)
 	}
-	return time.Since(start), nil
+	r.wall = time.Since(start)
+	r.after = loadAvg()
+	r.withheld = bytes.Count(out, []byte("withheld, to be played again"))
+	return r, nil
+}
+
+// loadAvg is the one-minute load average.
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	return strings.Fields(string(b))[0]
 }
