@@ -12,32 +12,17 @@ import (
 	"sync"
 	"time"
 
-	"arena/agents/builtin"
+	"arena/agents/builtin/inproc"
 	"arena/arena/referee"
 	"arena/arena/slots"
 	"arena/engine"
 	"arena/games/all"
 	"arena/plugins/host"
-	"arena/plugins/protocol"
-	"arena/plugins/sdk"
 )
 
-// inProcess is a built-in agent called directly: the ceiling a league of
-// subprocess agents is compared with.
-type inProcess struct{ protocol.Agent }
-
-func (inProcess) Kill()                           {}
-func (inProcess) CPUTime() (time.Duration, error) { return 0, nil }
-func (inProcess) MemoryExceeded() <-chan struct{} { return nil }
-func (inProcess) Stderr() string                  { return "" }
-func inProcessLauncher(ctx context.Context, p referee.Player, _ host.Options) (referee.Handle, error) {
-	a, err := builtin.New(p.Ref[len("builtin:"):])
-	if err != nil {
-		return nil, err
-	}
-	impl := sdk.ServeConfig(a).Plugins[protocol.PluginName].(*protocol.Plugin).Impl
-	return inProcess{impl}, nil
-}
+// inProcessLauncher calls built-in agents in process: the ceiling a
+// league of subprocess agents is compared with.
+var inProcessLauncher referee.Launcher = inproc.Launch
 
 // gameProfile looks game up with its course profile.
 func gameProfile(game string) (engine.Game, engine.Profile, error) {

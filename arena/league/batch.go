@@ -28,8 +28,11 @@ type leagueRun struct {
 	logw io.Writer
 	prog *Progress
 	t    *tally
-	ab   []results.Game     // light copies for the SPRT
+	ab   *sprtPass          // the SPRT's counts (format ab)
 	pts  map[string]float64 // stored match id -> the first seat's points
+	// sched is a static format's schedule, handed out a window at a time
+	// (nil: the format is walked over pts).
+	sched *staticSchedule
 	// decided is set once the SPRT has decided.
 	decided bool
 	// rp withholds the plays whose verdict the machine caused.
@@ -48,13 +51,9 @@ type outcome struct {
 func runLeague(ctx context.Context, st results.Store, jnl *journal.Journal, p *plan, opt RunOptions, logw io.Writer, prog *Progress, rp *replays) error {
 	l := p.l
 	prog.League = l.Name
-	r := &leagueRun{st: st, jnl: jnl, l: l, opt: opt, logw: logw, prog: prog, t: newTally(l), pts: p.pts, rp: rp}
-	for _, g := range p.games {
-		r.t.add(g.Record)
-		r.ab = append(r.ab, results.Game{Match: g.Match, Record: &record.Game{Agents: g.Record.Agents, Result: g.Record.Result, Opening: g.Record.Opening}})
-	}
+	r := &leagueRun{st: st, jnl: jnl, l: l, opt: opt, logw: logw, prog: prog, t: p.t, ab: p.sprt, pts: p.pts, sched: p.sched, rp: rp}
 	if len(p.pending) == 0 && l.Format == AB {
-		pairs, llr, lo, hi, d := sprtOf(l.SPRT, l.Agents[0].Name, r.ab)
+		pairs, llr, lo, hi, d := r.ab.test(l.SPRT)
 		fmt.Fprintf(logw, "  SPRT already decided: %s (LLR %.2f, bounds [%.2f, %.2f], %d pairs)\n", d, llr, lo, hi, pairs)
 		return nil
 	}
@@ -62,6 +61,9 @@ func runLeague(ctx context.Context, st results.Store, jnl *journal.Journal, p *p
 		have := map[string]bool{}
 		for id := range p.pts {
 			have[id] = true
+		}
+		if p.sched != nil {
+			p.sched.ids(have)
 		}
 		if err := opt.Remote.Begin(ctx, l, have); err != nil {
 			return err
@@ -80,16 +82,45 @@ func runLeague(ctx context.Context, st results.Store, jnl *journal.Journal, p *p
 			pending = again
 			continue
 		}
-		_, batch, err := l.Walk(r.pts)
-		if err != nil {
+		var err error
+		if pending, err = r.nextBatch(ctx); err != nil {
 			return err
 		}
-		if err := saveLeague(ctx, st, l, batch); err != nil {
-			return err
-		}
-		pending = missing(batch, r.pts)
 	}
 	return nil
+}
+
+// nextBatch stores and returns the missing games the format hands out
+// next: a static schedule's next window, or the first round with a game
+// missing.
+func (r *leagueRun) nextBatch(ctx context.Context) ([]results.Match, error) {
+	if r.sched != nil {
+		batch := r.sched.window(scheduleWindow)
+		return batch, saveLeague(ctx, r.st, r.l, batch)
+	}
+	_, batch, err := r.l.Walk(r.pts)
+	if err != nil {
+		return nil, err
+	}
+	if err := saveLeague(ctx, r.st, r.l, batch); err != nil {
+		return nil, err
+	}
+	return missing(batch, r.pts), nil
+}
+
+// stored notes a newly stored game for the format.
+func (r *leagueRun) stored(m results.Match, rec *record.Game) {
+	if r.sched == nil || !r.sched.mark(m) {
+		r.pts[m.ID] = rec.Outcome(0)
+	}
+}
+
+// notHandedOut is the number of missing games not yet handed to workers.
+func (r *leagueRun) notHandedOut() int {
+	if r.sched == nil {
+		return 0
+	}
+	return r.sched.left
 }
 
 // missing lists the matches not yet stored.
@@ -301,8 +332,8 @@ func (r *leagueRun) playBatch(ctx context.Context, pending []results.Match) erro
 			}
 		}
 		finished++
-		r.pts[o.m.ID] = o.rec.Outcome(0)
-		if added && r.count(o, len(pending)-finished) {
+		r.stored(o.m, o.rec)
+		if added && r.count(o, len(pending)-finished+r.notHandedOut()) {
 			halt()
 			decide()
 		}
@@ -325,8 +356,8 @@ func (r *leagueRun) count(o outcome, unplayed int) bool {
 func (r *leagueRun) sprt(o outcome, unplayed int) bool {
 	decided := false
 	if r.l.Format == AB {
-		r.ab = append(r.ab, results.Game{Match: o.m, Record: &record.Game{Agents: o.rec.Agents, Result: o.rec.Result, Opening: o.rec.Opening}})
-		pairs, llr, lo, hi, d := sprtOf(r.l.SPRT, r.l.Agents[0].Name, r.ab)
+		r.ab.add(o.m, o.rec)
+		pairs, llr, lo, hi, d := r.ab.test(r.l.SPRT)
 		if d != ratings.Continue {
 			decided, r.decided = true, true
 			r.prog.Total -= unplayed

@@ -20,11 +20,7 @@ import (
 // one record.Game per line (docs/records.md), in schedule order.
 func WriteRecords(ctx context.Context, st results.Store, leagues []string, w io.Writer) error {
 	for _, name := range leagues {
-		games, err := st.Games(ctx, name)
-		if err != nil {
-			return err
-		}
-		for _, g := range games {
+		err := eachGame(ctx, st, name, func(g results.Game) error {
 			line, err := g.Record.MarshalLine()
 			if err != nil {
 				return err
@@ -32,6 +28,10 @@ func WriteRecords(ctx context.Context, st results.Store, leagues []string, w io.
 			if _, err := w.Write(line); err != nil {
 				return fmt.Errorf("write records: %w", err)
 			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil

@@ -3,9 +3,20 @@ package league
 import (
 	"testing"
 
+	"arena/arena/ratings"
 	"arena/arena/record"
 	"arena/arena/results"
 )
+
+// sprtOf evaluates the SPRT for agent a over its opponent, as a league
+// run counts its games.
+func sprtOf(c SPRTConfig, a string, games []results.Game) (pairs int, llr, lo, hi float64, d ratings.Decision) {
+	p := newSPRTPass(a)
+	for _, g := range games {
+		p.add(g.Match, g.Record)
+	}
+	return p.test(c)
+}
 
 // withOpenings gives each game of pairGames an opening: game i plays
 // openings[i].

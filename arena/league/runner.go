@@ -251,8 +251,12 @@ type plan struct {
 	l       *League
 	batch   []results.Match    // the first round with a game missing
 	pending []results.Match    // its missing games
-	games   []results.Game     // stored, for the tally and the SPRT
-	pts     map[string]float64 // stored match id -> the first seat's points
+	pts     map[string]float64 // stored match id -> the first seat's points (not of sched's games)
+	sched   *staticSchedule    // a static format's schedule (nil: the format is walked)
+	stored  int                // games stored
+	t       *tally             // the stored games' points, for the leader
+	sprt    *sprtPass          // the stored games' SPRT counts (format ab)
+	missing int                // games of the schedule not stored (pending lists them unless sched)
 	kept    int                // stored games the format has handed out
 	extra   int                // stored games outside the schedule
 	total   int                // games the league plays (as planned, for swiss and knockout)
@@ -263,25 +267,49 @@ type plan struct {
 func planLeagues(ctx context.Context, st results.Store, s *Spec) ([]*plan, error) {
 	var plans []*plan
 	for _, l := range s.Leagues {
-		games, err := st.Games(ctx, l.Name)
+		p, err := planStored(ctx, st, l)
 		if err != nil {
 			return nil, err
 		}
-		p := &plan{l: l, games: games, pts: make(map[string]float64, len(games))}
-		for _, g := range games {
-			p.pts[g.Match.ID] = g.Record.Outcome(0)
+		if p.sched != nil {
+			// A static schedule is handed out a window at a time.
+			p.kept = p.sched.count()
+			p.missing = p.sched.left
+			p.batch = p.sched.window(scheduleWindow)
+			p.pending = p.batch
+		} else {
+			res, batch, err := l.Walk(p.pts)
+			if err != nil {
+				return nil, err
+			}
+			p.batch, p.pending = batch, missing(batch, p.pts)
+			p.kept = len(res) + len(batch) - len(p.pending)
+			p.missing = len(p.pending)
 		}
-		res, batch, err := l.Walk(p.pts)
-		if err != nil {
-			return nil, err
-		}
-		p.batch, p.pending = batch, missing(batch, p.pts)
-		p.kept = len(res) + len(batch) - len(p.pending)
-		p.extra = len(games) - p.kept
-		p.total = max(l.Tournament.Planned(), p.kept+len(p.pending))
+		p.extra = p.stored - p.kept
+		p.total = max(l.Tournament.Planned(), p.kept+p.missing)
 		plans = append(plans, p)
 	}
 	return plans, nil
+}
+
+// planStored counts a league's stored games in one pass, a record at a
+// time: which are stored (a bit per game of a static schedule, points by
+// match id otherwise), the tally and the SPRT.
+func planStored(ctx context.Context, st results.Store, l *League) (*plan, error) {
+	p := &plan{l: l, pts: map[string]float64{}, sched: newStaticSchedule(l), t: newTally(l), sprt: newSPRTPass(l.Agents[0].Name)}
+	err := eachGame(ctx, st, l.Name, func(g results.Game) error {
+		p.stored++
+		if p.sched == nil || !p.sched.mark(g.Match) {
+			p.pts[g.Match.ID] = g.Record.Outcome(0)
+		}
+		p.t.add(g.Record)
+		if l.Format == AB {
+			p.sprt.add(g.Match, g.Record)
+		}
+		return nil
+	})
+	return p, err
 }
 
 // checkChanged refuses a changed configuration before touching anything;
@@ -299,7 +327,7 @@ func checkChanged(ctx context.Context, st results.Store, s *Spec, plans []*plan,
 			continue
 		}
 		changes = append(changes, c...)
-		line := fmt.Sprintf("league %s: keeps %d stored game(s) of the new schedule, plays %d missing game(s)", p.l.Name, p.kept, len(p.pending))
+		line := fmt.Sprintf("league %s: keeps %d stored game(s) of the new schedule, plays %d missing game(s)", p.l.Name, p.kept, p.missing)
 		if p.extra > 0 {
 			mixed = true
 			line += fmt.Sprintf("; %d stored game(s) are not in the new schedule and stay in the standings, mixed with the new games", p.extra)
@@ -336,12 +364,12 @@ func saveLeagues(ctx context.Context, st results.Store, plans []*plan) (total, d
 			return 0, 0, err
 		}
 		if p.l.Format == AB && len(p.pending) > 0 {
-			if _, _, _, _, d := sprtOf(p.l.SPRT, p.l.Agents[0].Name, p.games); d != ratings.Continue {
-				p.pending = nil
+			if _, _, _, _, d := p.sprt.test(p.l.SPRT); d != ratings.Continue {
+				p.pending, p.missing = nil, 0
 			}
 		}
 		if p.l.Format == AB {
-			p.total = p.kept + len(p.pending)
+			p.total = p.kept + p.missing
 		}
 		total += p.total
 		done += p.kept
@@ -649,16 +677,16 @@ func dropContended(ctx context.Context, st results.Store, s *Spec, rps map[strin
 		return errors.New("replay-late: the results store cannot delete games")
 	}
 	for _, l := range s.Leagues {
-		games, err := st.Games(ctx, l.Name)
-		if err != nil {
-			return err
-		}
 		var ids []string
-		for _, g := range games {
+		err := eachGame(ctx, st, l.Name, func(g results.Game) error {
 			if why := g.Record.MachineCaused(); why != "" {
 				ids = append(ids, g.Match.ID)
 				rps[l.Name].dropped(g, "league replay-late: "+why)
 			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		if len(ids) == 0 {
 			fmt.Fprintf(logw, "league %s: no game has a late move marked possibly contention\n", l.Name)

@@ -15,18 +15,15 @@ type StageTables struct {
 }
 
 // stageTables replays a stored swiss or knockout league's format over its
-// games; other formats have no tables of their own (nil).
-func stageTables(sl results.League, games []results.Game) (*StageTables, error) {
+// games' points (match id -> the first seat's points); other formats have
+// no tables of their own (nil).
+func stageTables(sl results.League, pts map[string]float64) (*StageTables, error) {
 	if sl.Format != Swiss && sl.Format != Knockout {
 		return nil, nil
 	}
 	l, err := storedLeague(sl)
 	if err != nil {
 		return nil, err
-	}
-	pts := make(map[string]float64, len(games))
-	for _, g := range games {
-		pts[g.Match.ID] = g.Record.Outcome(0)
 	}
 	res, _, err := l.Walk(pts)
 	if err != nil {

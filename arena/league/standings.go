@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 
 	"arena/arena/ratings"
@@ -113,17 +115,14 @@ func penaltyClass(kind string) string {
 	return ""
 }
 
-// Report computes the standings of a stored league.
+// Report computes the standings of a stored league in one pass over its
+// stored games, holding one record at a time.
 func Report(ctx context.Context, st results.Store, name string) (*Standings, error) {
 	l, agents, err := st.League(ctx, name)
 	if err != nil {
 		return nil, err
 	}
-	matches, err := st.Matches(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	games, err := st.Games(ctx, name)
+	scheduled, err := matchCount(ctx, st, name)
 	if err != nil {
 		return nil, err
 	}
@@ -131,8 +130,25 @@ func Report(ctx context.Context, st results.Store, name string) (*Standings, err
 	for i, a := range agents {
 		names[i] = a.Name
 	}
-	s := Compute(l, names, len(matches), games)
-	if s.Stages, err = stageTables(l, games); err != nil {
+	pass := newStandingsPass(l, names, scheduled)
+	// Swiss and knockout tables replay the format over the results: a few
+	// games per entrant and round, kept as points by match id.
+	var stagePts map[string]float64
+	if l.Format == Swiss || l.Format == Knockout {
+		stagePts = map[string]float64{}
+	}
+	err = eachGame(ctx, st, name, func(g results.Game) error {
+		pass.add(g)
+		if stagePts != nil {
+			stagePts[g.Match.ID] = g.Record.Outcome(0)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	s := pass.finish()
+	if s.Stages, err = stageTables(l, stagePts); err != nil {
 		return nil, err
 	}
 	if s.Stages != nil && l.Format == Swiss {
@@ -154,28 +170,73 @@ type storedConfig struct {
 // Compute builds standings from games. names gives the agents in their
 // configured order; agents found only in games are added.
 func Compute(l results.League, names []string, scheduled int, games []results.Game) *Standings {
-	s := &Standings{League: l, Scheduled: scheduled, Played: len(games), Arena: arenaBuilds(games)}
-	t := &table{idx: map[string]int{}, cross: map[[2]int]*Cell{}, halves: map[pairKey]*half{}, pairAB: map[string][2]string{}}
-	for _, n := range names {
-		t.agent(n)
-	}
-	var cfg storedConfig
-	_ = json.Unmarshal([]byte(l.Config), &cfg)
-	for _, a := range cfg.Agents {
-		t.agent(a.Name)
-	}
-	s.Openings = cfg.Openings.storedLine()
+	p := newStandingsPass(l, names, scheduled)
 	for _, g := range games {
-		t.add(s, g)
+		p.add(g)
 	}
-	t.rank(s, len(games))
-	s.Pairs = t.pairRows()
-	if l.Format == AB && cfg.SPRT != nil {
-		st := &SPRTStatus{SPRTConfig: *cfg.SPRT, Games: len(games)}
-		if len(cfg.Agents) == 2 {
-			st.A, st.B = cfg.Agents[0].Name, cfg.Agents[1].Name
+	return p.finish()
+}
+
+// standingsPass builds standings game by game, holding per agent, per pair
+// of agents and per unfinished colour-swapped pair, never per game: a
+// league of any length is counted in the memory of its field.
+type standingsPass struct {
+	s      *Standings
+	t      *table
+	cfg    storedConfig
+	sprt   *sprtPass // format ab only
+	builds map[string]bool
+}
+
+func newStandingsPass(l results.League, names []string, scheduled int) *standingsPass {
+	p := &standingsPass{
+		s: &Standings{League: l, Scheduled: scheduled},
+		t: &table{idx: map[string]int{}, cross: map[[2]int]*Cell{}, totals: map[[2]int]*ratings.Totals{},
+			halves: map[pairKey]*half{}, pairs: map[string]*PairRow{}},
+		builds: map[string]bool{},
+	}
+	for _, n := range names {
+		p.t.agent(n)
+	}
+	_ = json.Unmarshal([]byte(l.Config), &p.cfg)
+	for _, a := range p.cfg.Agents {
+		p.t.agent(a.Name)
+	}
+	p.s.Openings = p.cfg.Openings.storedLine()
+	if l.Format == AB && p.cfg.SPRT != nil {
+		a := ""
+		if len(p.cfg.Agents) == 2 {
+			a = p.cfg.Agents[0].Name
 		}
-		st.Pairs, st.LLR, st.Lower, st.Upper, st.Decision = sprtOf(*cfg.SPRT, st.A, games)
+		p.sprt = newSPRTPass(a)
+	}
+	return p
+}
+
+// add counts one stored game.
+func (p *standingsPass) add(g results.Game) {
+	p.s.Played++
+	p.t.add(p.s, g)
+	if g.Record != nil && g.Record.Arena != "" {
+		p.builds[g.Record.Arena] = true
+	}
+	if p.sprt != nil {
+		p.sprt.add(g.Match, g.Record)
+	}
+}
+
+// finish fits, ranks and summarises what was added.
+func (p *standingsPass) finish() *Standings {
+	s := p.s
+	s.Arena = slices.Sorted(maps.Keys(p.builds))
+	p.t.rank(s, s.Played)
+	s.Pairs = p.t.pairRows()
+	if p.sprt != nil {
+		st := &SPRTStatus{SPRTConfig: *p.cfg.SPRT, Games: s.Played}
+		if len(p.cfg.Agents) == 2 {
+			st.A, st.B = p.cfg.Agents[0].Name, p.cfg.Agents[1].Name
+		}
+		st.Pairs, st.LLR, st.Lower, st.Upper, st.Decision = p.sprt.test(*p.cfg.SPRT)
 		s.SPRT = st
 	}
 	return s
@@ -195,14 +256,16 @@ type half struct {
 	have  [2]bool
 }
 
-// table accumulates the standings game by game.
+// table accumulates the standings game by game. A colour-swapped pair is
+// held in halves only until its second game comes, then counted in its
+// pairing's row.
 type table struct {
 	idx       map[string]int
 	rows      []*Row
 	cross     map[[2]int]*Cell
-	fitGames  []ratings.Game
+	totals    map[[2]int]*ratings.Totals // by seats' agents, for the fit
 	halves    map[pairKey]*half
-	pairAB    map[string][2]string
+	pairs     map[string]*PairRow
 	pairOrder []string
 }
 
@@ -226,7 +289,13 @@ func (t *table) add(s *Standings, g results.Game) {
 	for seat := range 2 {
 		t.addSeat(rec, seat, ix)
 	}
-	t.fitGames = append(t.fitGames, ratings.Game{A: ix[0], B: ix[1], ScoreA: rec.Outcome(0)})
+	tot := t.totals[ix]
+	if tot == nil {
+		tot = &ratings.Totals{A: ix[0], B: ix[1]}
+		t.totals[ix] = tot
+	}
+	tot.Games++
+	tot.PointsA += rec.Outcome(0)
 	skipped := rec.Skipped()
 	if skipped[0] || skipped[1] {
 		s.Skipped++
@@ -240,8 +309,10 @@ func (t *table) add(s *Standings, g results.Game) {
 
 	// A is seat 0 in even games of a pairing, seat 1 in odd ones.
 	aSeat := g.Match.Index % 2
-	if _, ok := t.pairAB[g.Match.Pairing]; !ok {
-		t.pairAB[g.Match.Pairing] = [2]string{rec.Agents[aSeat].Name, rec.Agents[1-aSeat].Name}
+	pr := t.pairs[g.Match.Pairing]
+	if pr == nil {
+		pr = &PairRow{Pairing: g.Match.Pairing, A: rec.Agents[aSeat].Name, B: rec.Agents[1-aSeat].Name}
+		t.pairs[g.Match.Pairing] = pr
 		t.pairOrder = append(t.pairOrder, g.Match.Pairing)
 	}
 	k := pairKey{g.Match.Pairing, g.Match.Pair, rec.OpeningIndex()}
@@ -252,6 +323,10 @@ func (t *table) add(s *Standings, g results.Game) {
 	}
 	h.score[aSeat] = rec.Outcome(aSeat)
 	h.have[aSeat] = true
+	if h.have[0] && h.have[1] {
+		_ = pr.Penta.Add(h.score[0], h.score[1])
+		delete(t.halves, k)
+	}
 }
 
 // addSeat counts one seat's side of a game.
@@ -302,7 +377,7 @@ func (t *table) rank(s *Standings, games int) {
 	fitted := false
 	if games == 0 {
 		s.FitNote = "no games yet"
-	} else if f, err := ratings.FitBT(len(rows), t.fitGames, ratings.Options{}); err != nil {
+	} else if f, err := ratings.FitBTTotals(len(rows), t.totalsList(), ratings.Options{}); err != nil {
 		s.FitNote = "ratings: " + err.Error()
 	} else {
 		fit, fitted = f, true
@@ -356,25 +431,31 @@ func (t *table) rank(s *Standings, games int) {
 	}
 }
 
-// pairRows are the pentanomial summaries, one per pairing, of the
-// complete pairs.
-func (t *table) pairRows() []PairRow {
-	pentas := map[string]*PairRow{}
-	for _, p := range t.pairOrder {
-		ab := t.pairAB[p]
-		pentas[p] = &PairRow{Pairing: p, A: ab[0], B: ab[1]}
+// totalsList is the fit's input in a fixed order, so the fit does not
+// depend on map order.
+func (t *table) totalsList() []ratings.Totals {
+	out := make([]ratings.Totals, 0, len(t.totals))
+	for _, tot := range t.totals {
+		out = append(out, *tot)
 	}
-	for k, h := range t.halves {
-		pr := pentas[k.pairing]
-		if h.have[0] && h.have[1] {
-			_ = pr.Penta.Add(h.score[0], h.score[1])
-		} else {
-			pr.Unpaired++
+	slices.SortFunc(out, func(x, y ratings.Totals) int {
+		if x.A != y.A {
+			return x.A - y.A
 		}
+		return x.B - y.B
+	})
+	return out
+}
+
+// pairRows are the pentanomial summaries, one per pairing, of the
+// complete pairs; a pair still missing a game is counted unpaired.
+func (t *table) pairRows() []PairRow {
+	for k := range t.halves {
+		t.pairs[k.pairing].Unpaired++
 	}
 	var out []PairRow
 	for _, p := range t.pairOrder {
-		pr := pentas[p]
+		pr := t.pairs[p]
 		pr.Elo, pr.EloLo, pr.EloHi = math.NaN(), math.NaN(), math.NaN()
 		if pr.Penta.N() > 0 {
 			pr.Elo, pr.EloLo, pr.EloHi = pr.Penta.Elo()
@@ -395,20 +476,6 @@ const pairLevel = 0.95
 // was won outright (or lost), the exact binomial bound on the pairs still
 // says something one-sided: with n pairs all won, the chance of winning a
 // pair is at least tail^(1/n). Any other collapsed interval is unknown.
-// arenaBuilds is the distinct arena builds that refereed games, sorted.
-func arenaBuilds(games []results.Game) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, g := range games {
-		if g.Record != nil && g.Record.Arena != "" && !seen[g.Record.Arena] {
-			seen[g.Record.Arena] = true
-			out = append(out, g.Record.Arena)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
 func pairBounds(n int, est, lo, hi float64) (float64, float64, string) {
 	if lo != hi && !math.IsNaN(lo) && !math.IsNaN(hi) {
 		return lo, hi, ""
@@ -424,53 +491,59 @@ func pairBounds(n int, est, lo, hi float64) (float64, float64, string) {
 	return math.NaN(), math.NaN(), "too few games"
 }
 
-// sprtOf evaluates the SPRT for agent a over its opponent.
-func sprtOf(c SPRTConfig, a string, games []results.Game) (pairs int, llr, lo, hi float64, d ratings.Decision) {
+// sprtPass counts an ab league's games for its SPRT as they come: W/D/L
+// and the pentanomial counts of complete pairs, with only the pairs still
+// missing a game held apart.
+type sprtPass struct {
+	a      string
+	penta  ratings.Penta
+	wdl    ratings.WDL
+	halves map[pairKey]*half
+}
+
+func newSPRTPass(a string) *sprtPass {
+	return &sprtPass{a: a, halves: map[pairKey]*half{}}
+}
+
+// add counts one stored game of match m.
+func (p *sprtPass) add(m results.Match, rec *record.Game) {
+	aSeat := seatOf(rec, p.a)
+	if aSeat < 0 {
+		return
+	}
+	sc := rec.Outcome(aSeat)
+	switch {
+	case rec.Result.Draw:
+		p.wdl.D++
+	case sc == 1:
+		p.wdl.W++
+	default:
+		p.wdl.L++
+	}
+	k := pairKey{m.Pairing, m.Pair, rec.OpeningIndex()}
+	h := p.halves[k]
+	if h == nil {
+		h = &half{}
+		p.halves[k] = h
+	}
+	h.score[m.Index%2] = sc
+	h.have[m.Index%2] = true
+	if h.have[0] && h.have[1] {
+		_ = p.penta.Add(h.score[0], h.score[1])
+		delete(p.halves, k)
+	}
+}
+
+// test runs the SPRT over the games added.
+func (p *sprtPass) test(c SPRTConfig) (pairs int, llr, lo, hi float64, d ratings.Decision) {
 	t := ratings.SPRT{Elo0: c.Elo0, Elo1: c.Elo1, Alpha: c.Alpha, Beta: c.Beta}
-	var penta ratings.Penta
-	var wdl ratings.WDL
-	type half struct {
-		s    [2]float64
-		have [2]bool
-	}
-	halves := map[string]*half{}
-	var keys []string
-	for _, g := range games {
-		aSeat := seatOf(g.Record, a)
-		if aSeat < 0 {
-			continue
-		}
-		sc := g.Record.Outcome(aSeat)
-		switch {
-		case g.Record.Result.Draw:
-			wdl.D++
-		case sc == 1:
-			wdl.W++
-		default:
-			wdl.L++
-		}
-		k := fmt.Sprintf("%s#%d#%d", g.Match.Pairing, g.Match.Pair, g.Record.OpeningIndex())
-		h := halves[k]
-		if h == nil {
-			h = &half{}
-			halves[k] = h
-			keys = append(keys, k)
-		}
-		h.s[g.Match.Index%2] = sc
-		h.have[g.Match.Index%2] = true
-	}
-	for _, k := range keys {
-		if h := halves[k]; h.have[0] && h.have[1] {
-			_ = penta.Add(h.s[0], h.s[1])
-		}
-	}
 	var r ratings.SPRTResult
 	if c.Model == Trinomial {
-		r = t.TestWDL(wdl)
+		r = t.TestWDL(p.wdl)
 	} else {
-		r = t.TestPenta(penta)
+		r = t.TestPenta(p.penta)
 	}
-	return penta.N(), r.LLR, r.Lower, r.Upper, r.Decision
+	return p.penta.N(), r.LLR, r.Lower, r.Upper, r.Decision
 }
 
 func seatOf(rec *record.Game, name string) int {

@@ -139,6 +139,44 @@ func FitBT(n int, games []Game, opt Options) (Fit, error) {
 	for _, g := range games {
 		tab.add(g)
 	}
+	return fitTabulated(n, tab, opt)
+}
+
+// Totals are the games agent A played against B and A's points in them:
+// all a Bradley–Terry fit needs of those games.
+type Totals struct {
+	A, B           int
+	Games, PointsA float64
+}
+
+// FitBTTotals is FitBT over games given as totals per pair of agents, so
+// a caller that counts games as they come holds one entry per pair, not
+// per game. Totals of the same pair in either order add up.
+func FitBTTotals(n int, totals []Totals, opt Options) (Fit, error) {
+	if n < 1 {
+		return Fit{}, fmt.Errorf("ratings: need at least one agent, got %d", n)
+	}
+	opt, err := opt.resolve(n)
+	if err != nil {
+		return Fit{}, err
+	}
+	tab := newTabulator(n)
+	for k, t := range totals {
+		switch {
+		case t.A < 0 || t.A >= n || t.B < 0 || t.B >= n:
+			return Fit{}, fmt.Errorf("ratings: totals %d: agents %d, %d not in [0,%d)", k, t.A, t.B, n)
+		case t.A == t.B:
+			return Fit{}, fmt.Errorf("ratings: totals %d: agent %d plays itself", k, t.A)
+		case !(t.Games >= 0 && t.PointsA >= 0 && t.PointsA <= t.Games):
+			return Fit{}, fmt.Errorf("ratings: totals %d: %v points in %v games", k, t.PointsA, t.Games)
+		}
+		tab.addTotals(t)
+	}
+	return fitTabulated(n, tab, opt)
+}
+
+// fitTabulated fits the games tab holds; opt is resolved.
+func fitTabulated(n int, tab *tabulator, opt Options) (Fit, error) {
 	p := &problem{n: n, pairs: tab.pairs(nil), prior: opt.Prior}
 	if p.prior == 0 && !p.stronglyConnected() {
 		return Fit{}, ErrNoMLE
@@ -264,6 +302,15 @@ func (t *tabulator) add(g Game) {
 		i, j, s = j, i, 1-s
 	}
 	t.games[i*t.n+j]++
+	t.score[i*t.n+j] += s
+}
+
+func (t *tabulator) addTotals(x Totals) {
+	i, j, s := x.A, x.B, x.PointsA
+	if i > j {
+		i, j, s = j, i, x.Games-s
+	}
+	t.games[i*t.n+j] += x.Games
 	t.score[i*t.n+j] += s
 }
 

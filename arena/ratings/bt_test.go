@@ -360,3 +360,36 @@ func TestGradHess(t *testing.T) {
 		}
 	}
 }
+
+// TestFitTotalsSameAsGames checks that a fit from per-pair totals is the
+// fit of the games they count, with pairs given in either order.
+func TestFitTotalsSameAsGames(t *testing.T) {
+	games := []Game{{A: 0, B: 1, ScoreA: 1}, {A: 1, B: 0, ScoreA: 0.5}, {A: 0, B: 2, ScoreA: 0}, {A: 2, B: 1, ScoreA: 1},
+		{A: 1, B: 2, ScoreA: 1}, {A: 0, B: 1, ScoreA: 0}, {A: 2, B: 0, ScoreA: 0.5}, {A: 0, B: 1, ScoreA: 1}}
+	want, err := FitBT(3, games, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var totals []Totals
+	for _, g := range games {
+		totals = append(totals, Totals{A: g.A, B: g.B, Games: 1, PointsA: g.ScoreA})
+	}
+	// Merged: 0-1 three times as (0,1) and once as (1,0).
+	totals = append(totals[:0:0], Totals{A: 0, B: 1, Games: 3, PointsA: 2}, Totals{A: 1, B: 0, Games: 1, PointsA: 0.5})
+	for _, g := range games[2:5] {
+		totals = append(totals, Totals{A: g.A, B: g.B, Games: 1, PointsA: g.ScoreA})
+	}
+	totals = append(totals, Totals{A: 2, B: 0, Games: 1, PointsA: 0.5})
+	got, err := FitBTTotals(3, totals, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if math.Abs(got.Ratings[i].Elo-want.Ratings[i].Elo) > 1e-9 || math.Abs(got.Ratings[i].SE-want.Ratings[i].SE) > 1e-9 {
+			t.Errorf("agent %d: totals %+v, games %+v", i, got.Ratings[i], want.Ratings[i])
+		}
+	}
+	if _, err := FitBTTotals(3, []Totals{{A: 0, B: 1, Games: 1, PointsA: 2}}, Options{}); err == nil {
+		t.Error("2 points in 1 game accepted")
+	}
+}

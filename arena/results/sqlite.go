@@ -389,6 +389,15 @@ func (s *SQLite) Matches(ctx context.Context, league string) ([]Match, error) {
 	return out, rows.Err()
 }
 
+// MatchCount is the number of the league's scheduled matches.
+func (s *SQLite) MatchCount(ctx context.Context, league string) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM matches WHERE league = ?`, league).Scan(&n); err != nil {
+		return 0, fmt.Errorf("league %s: matches: %w", league, err)
+	}
+	return n, nil
+}
+
 // AddGame stores one finished game in one transaction; the game row's
 // primary key (the match id) makes a second write of the same match a
 // no-op.
@@ -532,28 +541,41 @@ func (s *SQLite) Done(ctx context.Context, league string) (map[string]bool, erro
 
 // Games returns the league's games with their matches.
 func (s *SQLite) Games(ctx context.Context, league string) ([]Game, error) {
+	var out []Game
+	err := s.EachGame(ctx, league, func(g Game) error {
+		out = append(out, g)
+		return nil
+	})
+	return out, err
+}
+
+// EachGame calls fn with each of the league's games in schedule order,
+// decoding one record at a time, so a pass over a league of any size holds
+// one game; an error from fn stops the pass and is returned.
+func (s *SQLite) EachGame(ctx context.Context, league string, fn func(Game) error) error {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+matchCols+`, g.record FROM games g JOIN matches m ON m.id = g.match_id
 		WHERE g.league = ? ORDER BY m.seq, m.id`, league)
 	if err != nil {
-		return nil, fmt.Errorf("league %s: games: %w", league, err)
+		return fmt.Errorf("league %s: games: %w", league, err)
 	}
 	defer rows.Close()
-	var out []Game
 	for rows.Next() {
 		var m Match
 		var seed int64
-		var body string
+		var body []byte
 		if err := rows.Scan(&m.ID, &m.League, &m.Pairing, &m.Pair, &m.Index, &m.Seq, &m.Seats[0], &m.Seats[1], &seed, &body); err != nil {
-			return nil, fmt.Errorf("league %s: games: %w", league, err)
+			return fmt.Errorf("league %s: games: %w", league, err)
 		}
 		m.Seed = uint64(seed)
 		rec := new(record.Game)
-		if err := json.Unmarshal([]byte(body), rec); err != nil {
-			return nil, fmt.Errorf("league %s: game %s: decode record: %w", league, m.ID, err)
+		if err := json.Unmarshal(body, rec); err != nil {
+			return fmt.Errorf("league %s: game %s: decode record: %w", league, m.ID, err)
 		}
-		out = append(out, Game{Match: m, Record: rec})
+		if err := fn(Game{Match: m, Record: rec}); err != nil {
+			return err
+		}
 	}
-	return out, rows.Err()
+	return rows.Err()
 }
 
 // DeleteGames removes the stored games of the given matches of a league,

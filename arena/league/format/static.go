@@ -95,3 +95,29 @@ func cmpDesc(x, y float64) int {
 	}
 	return 0
 }
+
+// Len is the number of games in the schedule.
+func (s *Static) Len() int { return len(s.pairings) * s.games }
+
+// At is the i-th game of the schedule (All()[i]), computed without
+// listing the others.
+func (s *Static) At(i int) Game {
+	n := len(s.pairings)
+	k, rest := i/(2*n), i%(2*n)
+	p := s.pairings[rest/2]
+	return Game{A: p[0], B: p[1], Pair: k, Index: 2*k + rest%2}
+}
+
+// Position is the place of g in the schedule, or false when the schedule
+// has no such game.
+func (s *Static) Position(g Game) (int, bool) {
+	if g.Stage != 0 || g.Round != 0 || g.Pair < 0 || g.Index/2 != g.Pair || 2*g.Pair >= s.games {
+		return 0, false
+	}
+	for j, p := range s.pairings {
+		if p == [2]string{g.A, g.B} {
+			return (g.Pair*len(s.pairings)+j)*2 + g.Index%2, true
+		}
+	}
+	return 0, false
+}

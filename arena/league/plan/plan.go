@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -42,8 +43,13 @@ type StagePlan struct {
 	PliesFrom         string
 	MoveCPU, MoveWall time.Duration
 	TimeFrom          string
-	CPUHours          float64
-	Wall              time.Duration
+	// GameWall is one game's share of a worker's wall time: measured over
+	// the stored games' runs where there are some (moveStats.slot: set-up
+	// and the work between games included), else Plies × MoveWall.
+	GameWall time.Duration
+	GameFrom string
+	CPUHours float64
+	Wall     time.Duration
 }
 
 // LeaguePlan is a league's plan before it runs.
@@ -59,6 +65,47 @@ type moveStats struct {
 	games, moves    int
 	cpuMS, wallMS   float64
 	cpuMoves, plies int
+	spans           []gameSpan // games with a start and an end
+}
+
+// gameSpan is when a stored game started and ended.
+type gameSpan struct{ start, end time.Time }
+
+// sessionGap is the pause between stored games taken for the end of one
+// run and the start of another: longer than any game's own set-up, and
+// added to the games' mean length, it leaves a run's games together.
+const sessionGap = 10 * time.Second
+
+// slot is a game's share of a worker's wall time, as measured: the
+// spans of the runs that played the stored games (first start to last
+// end, the pauses between runs left out) times the workers that played
+// them, over the games. Unlike a game's own length it holds everything
+// between games (the store, kept processes checked and handed on, new
+// processes started). workers is the concurrency the games were played
+// at; 0 when no game has a start and an end.
+func (m *moveStats) slot(workers int) time.Duration {
+	if len(m.spans) == 0 {
+		return 0
+	}
+	slices.SortFunc(m.spans, func(a, b gameSpan) int { return a.start.Compare(b.start) })
+	var own time.Duration
+	for _, sp := range m.spans {
+		own += sp.end.Sub(sp.start)
+	}
+	gap := sessionGap + own/time.Duration(len(m.spans))
+	var busy time.Duration
+	first, last := m.spans[0].start, m.spans[0].end
+	for _, sp := range m.spans[1:] {
+		if sp.start.Sub(last) > gap {
+			busy += last.Sub(first)
+			first = sp.start
+		}
+		if sp.end.After(last) {
+			last = sp.end
+		}
+	}
+	busy += last.Sub(first)
+	return busy * time.Duration(max(1, workers)) / time.Duration(len(m.spans))
 }
 
 // measure reads the plies and move times of a league's stored games.
@@ -67,12 +114,11 @@ func measure(ctx context.Context, st results.Store, name string) (moveStats, err
 	if st == nil {
 		return m, nil
 	}
-	games, err := st.Games(ctx, name)
-	if err != nil {
-		return m, err
-	}
-	for _, g := range games {
+	err := league.EachGame(ctx, st, name, func(g results.Game) error {
 		m.games++
+		if r := g.Record; !r.Started.IsZero() && r.Ended.After(r.Started) {
+			m.spans = append(m.spans, gameSpan{r.Started, r.Ended})
+		}
 		m.plies += len(g.Record.Moves)
 		for _, mv := range g.Record.Moves {
 			if mv.Source != "agent" {
@@ -85,8 +131,9 @@ func measure(ctx context.Context, st results.Store, name string) (moveStats, err
 				m.cpuMS += *mv.MoveCPUMS
 			}
 		}
-	}
-	return m, nil
+		return nil
+	})
+	return m, err
 }
 
 // randomPlies is the mean length of n random games.
@@ -162,10 +209,9 @@ func Plan(ctx context.Context, s *league.Spec, st results.Store, opt Options) ([
 		for stage := 0; stage < len(byStage); stage++ {
 			sp := base
 			sp.Stage, sp.Rounds = stageName(l, stage), byStage[stage]
-			wallGame := time.Duration(sp.Plies * float64(sp.MoveWall))
 			for _, n := range sp.Rounds {
 				sp.Games += n
-				sp.Wall += time.Duration((n+lp.Workers-1)/lp.Workers) * wallGame
+				sp.Wall += time.Duration((n+lp.Workers-1)/lp.Workers) * sp.GameWall
 			}
 			sp.CPUHours = float64(sp.Games) * sp.Plies * sp.MoveCPU.Hours()
 			lp.Stages = append(lp.Stages, sp)
@@ -215,6 +261,11 @@ func gameCost(l *league.League, ms moveStats, playouts int) (StagePlan, error) {
 			sp.MoveCPU = ms2(ms.cpuMS / float64(ms.cpuMoves))
 		}
 		sp.TimeFrom = fmt.Sprintf("measured over %d stored move(s)", ms.moves)
+		sp.GameWall, sp.GameFrom = time.Duration(sp.Plies*float64(sp.MoveWall)), "plies × a ply's wall"
+		if slot := ms.slot(l.Concurrency); slot > 0 {
+			sp.GameWall = slot
+			sp.GameFrom = fmt.Sprintf("the stored games' runs at %d game(s) at a time", l.Concurrency)
+		}
 		return sp, nil
 	}
 	p := l.Profile
@@ -230,6 +281,7 @@ func gameCost(l *league.League, ms moveStats, playouts int) (StagePlan, error) {
 		sp.TimeFrom = "the profile's CPU budget, both spent in full (an upper bound)"
 	}
 	sp.MoveCPU = sp.MoveWall
+	sp.GameWall, sp.GameFrom = time.Duration(sp.Plies*float64(sp.MoveWall)), "plies × a ply's wall"
 	return sp, nil
 }
 
@@ -252,8 +304,8 @@ func Write(w io.Writer, plans []LeaguePlan) error {
 		}
 		if len(lp.Stages) > 0 {
 			sp := lp.Stages[0]
-			fmt.Fprintf(w, "  plies from %s; a ply's time (%s agent CPU, %s wall) from %s\n",
-				sp.PliesFrom, sp.MoveCPU.Round(time.Millisecond), sp.MoveWall.Round(time.Millisecond), sp.TimeFrom)
+			fmt.Fprintf(w, "  plies from %s; a ply's time (%s agent CPU, %s wall) from %s;\n  a game's share of a worker %s from %s\n",
+				sp.PliesFrom, sp.MoveCPU.Round(time.Millisecond), sp.MoveWall.Round(time.Millisecond), sp.TimeFrom, sp.GameWall.Round(time.Millisecond), sp.GameFrom)
 		}
 	}
 	return nil

@@ -115,3 +115,39 @@ func TestPlanFromStoredGames(t *testing.T) {
 		t.Errorf("%d games in %s", sp.Games, sp.Wall)
 	}
 }
+
+// TestPlanWallFromStoredRuns checks the wall time a plan takes from the
+// stored games' runs: each game's share of a worker is the runs' spans
+// (first start to last end, the pause between runs left out) over the
+// games, so the work between games counts and the night between two runs
+// does not.
+func TestPlanWallFromStoredRuns(t *testing.T) {
+	spec := load(t, "game: bohnenspiel\ngames_per_pairing: 4\nagents:\n  - {name: a, agent: greedy}\n  - {name: b, agent: random}\n  - {name: c, agent: random}\n")
+	t0 := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	ms := func(x float64) *float64 { return &x }
+	game := func(start float64) results.Game {
+		// 1 s of game, 0.5 s between games; 2 plies of 300 ms wall, 200 ms CPU.
+		mv := record.Move{Source: "agent", WallMS: 300, MoveCPUMS: ms(200)}
+		return results.Game{Record: &record.Game{Started: at(start), Ended: at(start + 1), Moves: []record.Move{mv, mv}}}
+	}
+	// A run of four games, then one of two a day later: busy 5.5 s and
+	// 2.5 s for 6 games played one at a time.
+	st := storedGames{games: []results.Game{game(0), game(1.5), game(3), game(4.5), game(86400), game(86401.5)}}
+	plans, err := plan.Plan(context.Background(), spec, st, plan.Options{Workers: 1, Cores: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := plans[0].Stages[0]
+	slot := 8 * time.Second / 6
+	if sp.GameWall != slot {
+		t.Errorf("a game's wall %s, want 8s of runs over 6 games (%s)", sp.GameWall, slot)
+	}
+	// Three pairings of 4 games, one at a time.
+	if sp.Games != 12 || sp.Wall != 12*slot {
+		t.Errorf("%d games in %s, want 12 in %s", sp.Games, sp.Wall, 12*slot)
+	}
+	if want := 12 * 2 * (200 * time.Millisecond).Hours(); sp.CPUHours != want {
+		t.Errorf("CPU-hours %g, want %g (12 games of 2 plies of 200ms)", sp.CPUHours, want)
+	}
+}

@@ -1,0 +1,155 @@
+package league
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"arena/agents/builtin/inproc"
+	"arena/arena/record"
+	"arena/arena/results"
+	"arena/arena/slots"
+	"arena/games/all"
+)
+
+// wholeReads is the league directory's store that fails the test when
+// anything reads a league's games into memory at once, and remembers the
+// most matches handed to it in one SaveLeague.
+type wholeReads struct {
+	*results.SQLite
+	t         *testing.T
+	mostSaved int
+}
+
+func (s *wholeReads) Games(ctx context.Context, league string) ([]results.Game, error) {
+	s.t.Errorf("league %s: every game read into memory at once", league)
+	return s.SQLite.Games(ctx, league)
+}
+
+func (s *wholeReads) Matches(ctx context.Context, league string) ([]results.Match, error) {
+	s.t.Errorf("league %s: the whole schedule read into memory", league)
+	return s.SQLite.Matches(ctx, league)
+}
+
+func (s *wholeReads) SaveLeague(ctx context.Context, l results.League, agents []results.Agent, matches []results.Match) error {
+	s.mostSaved = max(s.mostSaved, len(matches))
+	return s.SQLite.SaveLeague(ctx, l, agents, matches)
+}
+
+// TestRunHoldsNoPerGameState plays a round-robin league of more games
+// than a schedule window and checks what the runner keeps: the schedule
+// handed out a window at a time, stored games known by one bit each (no
+// map of ids), and standings, the records export and the next run's plan
+// made by streaming the store, never by reading every game at once.
+func TestRunHoldsNoPerGameState(t *testing.T) {
+	const games = 3*scheduleWindow + 36 // 4 windows, the last partial
+	dir := t.TempDir()
+	file := filepath.Join(dir, "mem.yaml")
+	body := fmt.Sprintf("name: mem\ngame: dots-and-boxes\nformat: round-robin\ngames_per_pairing: %d\nseed: 1\noutput: %s\nagents:\n  - {name: a, agent: builtin:random}\n  - {name: b, agent: builtin:random}\n",
+		games, filepath.Join(dir, "out"))
+	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec, err := Load(file, Options{Registry: all.Registry(), Sources: Sources{NoEnv: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	db, err := results.OpenDir(ctx, spec.Output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st := &wholeReads{SQLite: db, t: t}
+	pool, err := slots.New(filepath.Join(dir, "slots"), spec.Machine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	played := 0
+	err = Run(ctx, spec, RunOptions{Launch: inproc.Launch, Store: st, Slots: pool, Warn: func(string) {},
+		OnGame: func(Progress) { played++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if played != games {
+		t.Fatalf("%d games played, want %d", played, games)
+	}
+	if st.mostSaved > scheduleWindow {
+		t.Errorf("%d matches handed out at once, want at most a window (%d)", st.mostSaved, scheduleWindow)
+	}
+
+	plans, err := planLeagues(ctx, st, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := plans[0]
+	if p.sched == nil || len(p.pts) != 0 {
+		t.Fatalf("stored games of a round robin kept as %d ids by match (sched %v), want one bit each", len(p.pts), p.sched != nil)
+	}
+	if len(p.sched.done) != (games+63)/64 || p.kept != games || p.missing != 0 || len(p.pending) != 0 {
+		t.Errorf("plan after the run: %d words, kept %d, missing %d, pending %d; want %d words, all %d kept",
+			len(p.sched.done), p.kept, p.missing, len(p.pending), (games+63)/64, games)
+	}
+
+	s, err := Report(ctx, st, spec.Leagues[0].Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Played != games || s.Scheduled != games || len(s.Pairs) != 1 || s.Pairs[0].Penta.N() != games/2 || s.Pairs[0].Unpaired != 0 {
+		t.Errorf("standings: played %d of %d, pairs %+v", s.Played, s.Scheduled, s.Pairs)
+	}
+	var n int
+	if err := WriteRecords(ctx, st, []string{spec.Leagues[0].Name}, countLines{&n}); err != nil {
+		t.Fatal(err)
+	}
+	if n != games {
+		t.Errorf("records export: %d lines, want %d", n, games)
+	}
+}
+
+type countLines struct{ n *int }
+
+func (c countLines) Write(b []byte) (int, error) {
+	for _, x := range b {
+		if x == '\n' {
+			*c.n++
+		}
+	}
+	return len(b), nil
+}
+
+// TestStandingsPassHoldsPairsOnlyUntilComplete counts many colour-swapped
+// pairs and checks that a pair is held apart only until its second game,
+// and the fit's input is one entry per pair of seats.
+func TestStandingsPassHoldsPairsOnlyUntilComplete(t *testing.T) {
+	p := newStandingsPass(results.League{Name: "p"}, []string{"a", "b", "c"}, 0)
+	names := []string{"a", "b", "c"}
+	n := 0
+	for pair := range 500 {
+		for i, x := range names {
+			for _, y := range names[i+1:] {
+				for idx := 2 * pair; idx <= 2*pair+1; idx++ {
+					seats := [2]string{x, y}
+					if idx%2 == 1 {
+						seats = [2]string{y, x}
+					}
+					rec := &record.Game{Agents: [2]record.Agent{{Name: seats[0]}, {Name: seats[1]}}, Result: record.Result{Winner: n % 2}}
+					p.add(results.Game{Match: results.Match{Pairing: x + "-vs-" + y, Pair: pair, Index: idx, Seats: seats}, Record: rec})
+					n++
+					if len(p.t.halves) > 1 {
+						t.Fatalf("after %d games %d pairs held apart, want at most 1", n, len(p.t.halves))
+					}
+				}
+			}
+		}
+	}
+	if len(p.t.totals) != 6 {
+		t.Errorf("fit input: %d entries, want one per ordered pair of agents (6)", len(p.t.totals))
+	}
+	s := p.finish()
+	if s.Played != n || len(s.Pairs) != 3 || s.Pairs[0].Penta.N() != 500 {
+		t.Errorf("played %d of %d, pairs %+v", s.Played, n, s.Pairs)
+	}
+}
