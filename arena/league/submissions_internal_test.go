@@ -48,6 +48,10 @@ func TestVersionsExplain(t *testing.T) {
 // classLeague loads a league of Lua submissions in the given format and
 // stores it, with every game of its first round won by the first seat.
 func classLeague(t *testing.T, format string) (*Spec, *results.SQLite, []*plan) {
+	return classLeagueWith(t, "format: "+format+"\n")
+}
+
+func classLeagueWith(t *testing.T, keys string) (*Spec, *results.SQLite, []*plan) {
 	t.Helper()
 	dir := t.TempDir()
 	for _, n := range []string{"ann", "bob", "cy", "dee"} {
@@ -60,7 +64,7 @@ func classLeague(t *testing.T, format string) (*Spec, *results.SQLite, []*plan) 
 		}
 	}
 	file := filepath.Join(dir, "class.yaml")
-	body := "game: bohnenspiel\nentrants:\n  dir: subs\nformat: " + format + "\n"
+	body := "game: bohnenspiel\nentrants:\n  dir: subs\n" + keys
 	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -140,5 +144,17 @@ func TestResubmissionRefusedMidSwiss(t *testing.T) {
 	}
 	if c, _ := changed(ctx, st, plans[0].l, plans[0].versions); len(c) == 0 {
 		t.Fatal("forced: the changed hash is not reported as a change")
+	}
+}
+
+// A gauntlet replays the resubmission's games against the challenger only.
+func TestResubmissionReplaysGauntlet(t *testing.T) {
+	s, st, plans := classLeagueWith(t, "format: gauntlet\nchallenger: bob\n")
+	if err := planVersions(context.Background(), st, s, plans, RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	p := plans[0]
+	if len(p.versions.replace) != 2 || len(p.pending) != 2 || p.kept != 4 {
+		t.Fatalf("replace %d, pending %d, kept %d; want ann-vs-bob's 2 replayed and 4 kept", len(p.versions.replace), len(p.pending), p.kept)
 	}
 }

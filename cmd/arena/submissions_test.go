@@ -235,3 +235,25 @@ func live(t *testing.T, dir string) ([]results.Game, string) {
 	t.Fatal("ann not stored")
 	return nil, ""
 }
+
+// A Cachex-shaped package in a submissions folder is detected and plays
+// (it needs the course's Python with numpy).
+func TestSubmissionsCachexPackage(t *testing.T) {
+	if err := exec.Command("/usr/bin/python3", "-c", "import numpy").Run(); err != nil {
+		t.Skipf("no /usr/bin/python3 with numpy (%v): apt-get install python3 python3-numpy", err)
+	}
+	dir := t.TempDir()
+	subs := filepath.Join(dir, "submissions")
+	copyTree(t, "../../agents/course/testdata/cachex/team_a", filepath.Join(subs, "team_a"))
+	if err := os.WriteFile(filepath.Join(subs, "ann.lua"), []byte(firstLegalLua), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "class.yaml")
+	if err := os.WriteFile(file, []byte("game: cachex\nparams:\n  n: 4\nentrants:\n  dir: submissions\ngames_per_pairing: 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _ := submissionsRun(t, file, filepath.Join(dir, "out"))
+	if got := playedGames(t, stdout); got != "2" || !strings.Contains(stdout, "team_a") || !strings.Contains(stdout, "ann") {
+		t.Fatalf("played %s games:\n%s", got, stdout)
+	}
+}
