@@ -59,13 +59,14 @@ func (opt Options) Excluding(refused []entrants.Refusal) Options {
 
 // checkFix is the fix for a submission that failed a check: the command
 // that shows what is wrong, as its author would run it.
-func checkFix(source string) string {
-	return "run `arena check " + source + " --game GAME` and fix what it reports"
+func checkFix(ref, game string) string {
+	return "run `arena check " + ref + " --game " + game + "` and fix what it reports"
 }
 
-// PreflightRefusal is a submission's refusal for a failed pre-flight check.
-func PreflightRefusal(a *Agent, err error) entrants.Refusal {
-	return entrants.Refusal{Name: a.Name, Source: a.Source, Reason: "failed the pre-flight check: " + err.Error(), Fix: checkFix(a.Source)}
+// PreflightRefusal is a submission's refusal for a failed pre-flight check
+// on game.
+func PreflightRefusal(a *Agent, game string, err error) entrants.Refusal {
+	return entrants.Refusal{Name: a.Name, Source: a.Source, Reason: "failed the pre-flight check: " + err.Error(), Fix: checkFix(a.Ref, game)}
 }
 
 // prepareAgents builds the Go agents and runs the pre-flight check. The

@@ -371,7 +371,7 @@ func (l *League) addAgents(ld *loader, c Config, gc GameConfig, h *hashed, opt O
 			}
 			if err != nil && ac.source != "" {
 				return &entrantRefusedError{entrants.Refusal{Name: a.Name, Source: ac.source,
-					Reason: err.Error(), Fix: checkFix(ac.source)}}
+					Reason: err.Error(), Fix: checkFix(a.Ref, gname)}}
 			}
 			if err != nil {
 				return ld.errorf(akey, "%v", err)

@@ -62,7 +62,7 @@ func entrantFailures(s *league.Spec, fails []checkFailure) ([]checkFailure, []en
 		}
 		if !seen[a.Name] {
 			seen[a.Name] = true
-			left = append(left, league.PreflightRefusal(a, f.err))
+			left = append(left, league.PreflightRefusal(a, f.item.game.Info().Name, f.err))
 		}
 	}
 	return listed, left
