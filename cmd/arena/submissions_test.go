@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"arena/arena/results"
 )
@@ -20,6 +21,9 @@ const firstLegalLua = "function choose_move(state, clock) return state:legal_mov
 func submissionsRun(t *testing.T, file, out string, extra ...string) (string, string) {
 	t.Helper()
 	e, stdout, stderr := testEnv(t)
+	// Generous: a JVM or an SDK binary starting on a loaded machine must
+	// pass every run's pre-flight check, or it would leave the league.
+	e.preflightTimeout = 2 * time.Minute
 	args := append([]string{"league", "run", file, "--output", out}, extra...)
 	if err := run(t, e, args...); err != nil {
 		t.Fatalf("league run %v: %v\n%s\n%s", extra, err, stdout, stderr)
@@ -89,7 +93,7 @@ func TestSubmissionsOverTime(t *testing.T) {
 	put("zed/agent.lua", firstLegalLua, 0o644)
 
 	file := filepath.Join(dir, "class.yaml")
-	if err := os.WriteFile(file, []byte("game: bohnenspiel\nentrants:\n  dir: submissions\ngames_per_pairing: 2\n"), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte("game: bohnenspiel\nentrants:\n  dir: submissions\ngames_per_pairing: 2\noverrides:\n  startup-timeout: 2m\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	league := filepath.Join(dir, "out")
