@@ -29,7 +29,10 @@ type versions struct {
 	added   []string             // agents the stored run did not have
 	changed map[string][2]string // resubmitted entrant -> stored hash, new hash
 	order   []string             // the resubmitted entrants in listing order
-	replace []string             // match ids of the stored games they replace
+	// left are stored entrants refused this run (a broken resubmission):
+	// their stored games are superseded too, and nothing replaces them.
+	left    []string
+	replace []string // match ids of the stored games they replace
 }
 
 func (v *versions) resubmitted(name string) bool {
@@ -38,6 +41,11 @@ func (v *versions) resubmitted(name string) bool {
 	}
 	_, ok := v.changed[name]
 	return ok
+}
+
+// replaces reports whether a stored game of name is superseded.
+func (v *versions) replaces(name string) bool {
+	return v.resubmitted(name) || v != nil && slices.Contains(v.left, name)
 }
 
 // replayable formats take new and resubmitted entrants while under way.
@@ -64,13 +72,19 @@ func planVersions(ctx context.Context, st results.Store, s *Spec, plans []*plan,
 	for _, e := range s.Entrants {
 		fromDir[e.Name] = true
 	}
+	refused := map[string]bool{}
+	for _, r := range s.Refused {
+		if r.Name != "" {
+			refused[r.Name] = true
+		}
+	}
 	for _, p := range plans {
-		v, err := storedVersions(ctx, st, p.l, fromDir)
+		v, err := storedVersions(ctx, st, p.l, fromDir, refused)
 		if err != nil {
 			return err
 		}
 		p.versions = v
-		if len(v.added)+len(v.changed) == 0 {
+		if len(v.added)+len(v.changed)+len(v.left) == 0 {
 			continue
 		}
 		if !replayable(p.l.Format) && len(p.games) > 0 {
@@ -84,7 +98,7 @@ func planVersions(ctx context.Context, st results.Store, s *Spec, plans []*plan,
 		}
 		var keep []results.Game
 		for _, g := range p.games {
-			if v.resubmitted(g.Match.Seats[0]) || v.resubmitted(g.Match.Seats[1]) {
+			if v.replaces(g.Match.Seats[0]) || v.replaces(g.Match.Seats[1]) {
 				v.replace = append(v.replace, g.Match.ID)
 			} else {
 				keep = append(keep, g)
@@ -103,8 +117,9 @@ func planVersions(ctx context.Context, st results.Store, s *Spec, plans []*plan,
 	return nil
 }
 
-// storedVersions finds the league's new agents and resubmitted entrants.
-func storedVersions(ctx context.Context, st results.Store, l *League, fromDir map[string]bool) (*versions, error) {
+// storedVersions finds the league's new agents, resubmitted entrants and
+// stored entrants refused this run.
+func storedVersions(ctx context.Context, st results.Store, l *League, fromDir, refused map[string]bool) (*versions, error) {
 	_, agents, err := st.League(ctx, l.Name)
 	if errors.Is(err, results.ErrNotFound) {
 		return &versions{}, nil
@@ -117,6 +132,15 @@ func storedVersions(ctx context.Context, st results.Store, l *League, fromDir ma
 		byName[a.Name] = a
 	}
 	v := &versions{stored: true, changed: map[string][2]string{}}
+	current := map[string]bool{}
+	for _, a := range l.Agents {
+		current[a.Name] = true
+	}
+	for _, a := range agents {
+		if refused[a.Name] && !current[a.Name] {
+			v.left = append(v.left, a.Name)
+		}
+	}
 	for _, a := range l.Agents {
 		sa, ok := byName[a.Name]
 		switch {
@@ -140,6 +164,9 @@ func (v *versions) describe() []string {
 	for _, n := range v.order {
 		out = append(out, n+" resubmitted ("+v.hashChange(n)+")")
 	}
+	for _, n := range v.left {
+		out = append(out, n+" refused this run")
+	}
 	return out
 }
 
@@ -153,7 +180,7 @@ func (v *versions) hashChange(name string) string {
 // and every stored agent still there, in the same order (pairings are
 // named by it), unchanged unless it is a resubmission.
 func (v *versions) explains(oldCfg, newCfg string) bool {
-	if v == nil || !v.stored || len(v.added)+len(v.changed) == 0 {
+	if v == nil || !v.stored || len(v.added)+len(v.changed)+len(v.left) == 0 {
 		return false
 	}
 	var a, b map[string]json.RawMessage
@@ -176,6 +203,9 @@ func (v *versions) explains(oldCfg, newCfg string) bool {
 	}
 	i := 0
 	for _, o := range was {
+		if slices.Contains(v.left, o.Name) {
+			continue
+		}
 		for i < len(now) && now[i].Name != o.Name {
 			i++
 		}
@@ -235,6 +265,9 @@ func (v *versions) summary(p *plan) []string {
 	if fresh > 0 {
 		parts = append(parts, fmt.Sprintf("%d new game(s) for %s", fresh, strings.Join(v.added, ", ")))
 	}
+	if len(v.left) > 0 {
+		parts = append(parts, fmt.Sprintf("%s refused this run: %d stored game(s) superseded, none replayed", strings.Join(v.left, ", "), len(v.replace)-again))
+	}
 	if len(v.order) > 0 {
 		var hs []string
 		for _, n := range v.order {
@@ -271,8 +304,10 @@ func supersede(ctx context.Context, st results.Store, plans []*plan, logw io.Wri
 			return fmt.Errorf("league %s: the results store cannot keep superseded games, so resubmissions cannot replace theirs", p.l.Name)
 		}
 		var whys []string
-		for _, n := range v.order {
-			whys = append(whys, n+" resubmitted ("+v.hashChange(n)+")")
+		for _, c := range v.describe() {
+			if !strings.HasPrefix(c, "new entrant ") {
+				whys = append(whys, c)
+			}
 		}
 		why := strings.Join(whys, ", ")
 		n, err := sup.Supersede(ctx, p.l.Name, v.replace, why)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"arena/arena/entrants"
 	"arena/arena/record"
 	"arena/arena/results"
 	"arena/games/all"
@@ -156,5 +157,43 @@ func TestResubmissionReplaysGauntlet(t *testing.T) {
 	p := plans[0]
 	if len(p.versions.replace) != 2 || len(p.pending) != 2 || p.kept != 4 {
 		t.Fatalf("replace %d, pending %d, kept %d; want ann-vs-bob's 2 replayed and 4 kept", len(p.versions.replace), len(p.pending), p.kept)
+	}
+}
+
+// A stored entrant refused this run (a broken resubmission) leaves the
+// league: its stored games are superseded, none is replayed, the others
+// are kept, and the run is no change to refuse.
+func TestRefusedEntrantLeavesLeague(t *testing.T) {
+	s, st, _ := classLeague(t, RoundRobin)
+	ctx := context.Background()
+	s, err := Load(s.File, Options{Registry: all.Registry(), Sources: Sources{NoEnv: true}, Cores: 2,
+		Exclude: map[string]entrants.Refusal{"ann": {Name: "ann", Source: "subs/ann.lua", Reason: "failed the pre-flight check", Fix: "fix it"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans, err := planLeagues(ctx, st, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := planVersions(ctx, st, s, plans, RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	p := plans[0]
+	if len(p.versions.replace) != 6 || len(p.pending) != 0 || p.kept != 6 || p.extra != 0 {
+		t.Fatalf("replace %d, pending %d, kept %d, extra %d; want ann's 6 superseded, the other 6 kept", len(p.versions.replace), len(p.pending), p.kept, p.extra)
+	}
+	if c, err := changed(ctx, st, p.l, p.versions); err != nil || len(c) != 0 {
+		t.Fatalf("changed = %v, %v; a refused entrant is no change to refuse", c, err)
+	}
+	if got := strings.Join(p.versions.summary(p), "; "); got != "ann refused this run: 6 stored game(s) superseded, none replayed; 6 stored game(s) kept" {
+		t.Errorf("summary %q", got)
+	}
+	var log strings.Builder
+	if err := supersede(ctx, st, plans, &log); err != nil {
+		t.Fatal(err)
+	}
+	old, err := st.SupersededGames(ctx, p.l.Name)
+	if err != nil || len(old) != 6 || old[0].Why != "ann refused this run" {
+		t.Fatalf("superseded %d games (%v), first %+v", len(old), err, old)
 	}
 }
