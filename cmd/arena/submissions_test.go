@@ -190,6 +190,23 @@ func TestSubmissionsOverTime(t *testing.T) {
 	if got := playedGames(t, stdout); got != "0" || !strings.Contains(stdout, "nothing to play; "+strconv.Itoa(total)+" stored game(s) kept") {
 		t.Errorf("unchanged run played %s:\n%s", got, stdout)
 	}
+
+	// A broken resubmission leaves the league: its games are superseded,
+	// none is played, and refused.txt says why.
+	put("ann.lua", "local cfg = nil\ncfg.depth = 3\n"+firstLegalLua, 0o644)
+	stdout, _ = submissionsRun(t, file, league)
+	if got := playedGames(t, stdout); got != "0" || !strings.Contains(stdout, "ann refused this run: "+strconv.Itoa(annGames)+" stored game(s) superseded") {
+		t.Errorf("broken resubmission run played %s:\n%s", got, stdout)
+	}
+	if games, _ := live(t, league); len(games) != total-annGames {
+		t.Errorf("%d live games after ann was refused, want %d", len(games), total-annGames)
+	}
+	if n := len(superseded(t, league)); n != 2*annGames {
+		t.Errorf("%d superseded games, want both versions' %d", n, 2*annGames)
+	}
+	if report, _ := os.ReadFile(filepath.Join(league, RefusedFile)); !strings.Contains(lineWith(string(report), filepath.Join(subs, "ann.lua")+":"), "attempt to index") {
+		t.Errorf("refused.txt does not name ann with its reason:\n%s", report)
+	}
 }
 
 func lineWith(s, sub string) string {
