@@ -50,6 +50,9 @@ type Entrant struct {
 
 // Refusal is a submission that cannot enter: what it is, why, and the fix.
 type Refusal struct {
+	// Name is the entrant's name where it has one (a submission refused
+	// after it was classified); empty for one that could not be.
+	Name   string
 	Source string
 	Reason string
 	Fix    string

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"arena/arena/entrants"
 	"arena/arena/league/gobuild"
 )
 
@@ -27,8 +28,21 @@ func fileHash(path string) (string, error) {
 
 // Prepare builds the Go package agents of every league into the cache
 // (once per distinct package) and fills in their launch paths and hashes.
-// log receives one line per build.
+// log receives one line per build. A submission (entrants) that does not
+// build is an error too; Run leaves such submissions out instead.
 func Prepare(ctx context.Context, s *Spec, log io.Writer) error {
+	refused, err := prepare(ctx, s, log)
+	if err == nil && len(refused) > 0 {
+		err = &EntrantsRefusedError{Refused: refused}
+	}
+	return err
+}
+
+// prepare is Prepare with the submissions that do not build returned as
+// refusals, their agents left unbuilt.
+func prepare(ctx context.Context, s *Spec, log io.Writer) ([]entrants.Refusal, error) {
+	var refused []entrants.Refusal
+	failed := map[string]bool{}
 	built := map[string]*Agent{}
 	for _, l := range s.Leagues {
 		for _, a := range l.Agents {
@@ -39,19 +53,28 @@ func Prepare(ctx context.Context, s *Spec, log io.Writer) error {
 				a.Launch, a.Hash = b.Launch, b.Hash
 				continue
 			}
+			if failed[a.Path] {
+				continue
+			}
 			bin, err := gobuild.Package(ctx, a.Path, s.CacheDir, log)
+			if err != nil && a.Source != "" && ctx.Err() == nil {
+				failed[a.Path] = true
+				refused = append(refused, entrants.Refusal{Name: a.Name, Source: a.Source,
+					Reason: "does not build: " + err.Error(), Fix: "make it a main package that builds with `go build` against the arena SDK"})
+				continue
+			}
 			if err != nil {
-				return fmt.Errorf("%s: agent %s (%s): %w", s.File, a.Name, a.Ref, err)
+				return nil, fmt.Errorf("%s: agent %s (%s): %w", s.File, a.Name, a.Ref, err)
 			}
 			h, err := fileHash(bin)
 			if err != nil {
-				return fmt.Errorf("agent %s: %w", a.Name, err)
+				return nil, fmt.Errorf("agent %s: %w", a.Name, err)
 			}
 			a.Launch, a.Hash = bin, h
 			built[a.Path] = a
 		}
 	}
-	return nil
+	return refused, nil
 }
 
 // FileHash is the content hash the league records for an agent's script or

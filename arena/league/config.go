@@ -118,6 +118,9 @@ type AgentConfig struct {
 	Options map[string]string `mapstructure:"options" json:"options,omitempty"`
 	// Games limits the agent to some games of a multi-game file.
 	Games []string `mapstructure:"games" json:"games,omitempty"`
+	// source is the submission an entry of entrants came from; empty for
+	// the file's agents.
+	source string
 }
 
 // SPRTConfig configures the sequential test of format ab.

@@ -19,7 +19,7 @@ type EntrantsConfig struct {
 // submission arena cannot classify, or whose name cannot name an agent,
 // is refused into s.Refused and the league is played without it; one that
 // would share a name with another agent stops the load, naming both.
-func (s *Spec) addEntrants(ld *loader, c *Config, baseDir string) error {
+func (s *Spec) addEntrants(ld *loader, c *Config, baseDir string, exclude map[string]entrants.Refusal) error {
 	e := c.Entrants
 	if e.Dir == "" && e.Glob == "" {
 		return nil
@@ -59,8 +59,12 @@ func (s *Spec) addEntrants(ld *loader, c *Config, baseDir string) error {
 		if i, dup := listed[en.Name]; dup {
 			return ld.errorf(key, "%s would be named %q, which agents[%d] already is: rename one", en.Source, en.Name, i)
 		}
+		if r, ok := exclude[en.Name]; ok {
+			s.Refused = append(s.Refused, r)
+			continue
+		}
 		listed[en.Name] = len(c.Agents)
-		c.Agents = append(c.Agents, AgentConfig{Name: en.Name, Agent: en.Ref, Options: en.Options})
+		c.Agents = append(c.Agents, AgentConfig{Name: en.Name, Agent: en.Ref, Options: en.Options, source: en.Source})
 		s.Entrants = append(s.Entrants, en)
 	}
 	return nil

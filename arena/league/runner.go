@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"arena/arena/entrants"
 	"arena/arena/league/journal"
 	"arena/arena/ratings"
 	"arena/arena/record"
@@ -45,8 +46,13 @@ type RunOptions struct {
 	// happens, from the game's goroutine.
 	OnEvent func(m *referee.Match, e record.Event)
 	// Preflight checks the agents after Go agents are built and before any
-	// game; an error refuses the run.
+	// game; an error refuses the run, except an *EntrantsRefusedError:
+	// those submissions are left out (Reload).
 	Preflight func(ctx context.Context, s *Spec) error
+	// Reload loads the league again without the refused submissions (and
+	// those it already left out), for the run to go on among the rest
+	// (Options.Excluding); nil refuses the run instead.
+	Reload func(refused []entrants.Refusal) (*Spec, error)
 	// Log receives the run's notes: each league's setup and overrides,
 	// builds, SPRT decisions. nil discards them.
 	Log io.Writer
@@ -82,6 +88,9 @@ type RunOptions struct {
 	// every game its own store commit, as with a Store given here.
 	CommitEvery    int
 	CommitInterval time.Duration
+	// DryRun stops after saying what the run would add, replay and keep
+	// (league run --dry-run): nothing is played or superseded.
+	DryRun bool
 	// NoReuse starts a fresh process for every agent of every game. By
 	// default a worker keeps the processes of built-in and Lua agents
 	// (Reusable) for its next game: each game starts with a fresh agent
@@ -139,13 +148,9 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 		}
 		defer unlock()
 	}
-	if err := Prepare(ctx, s, logw); err != nil {
+	s, err := prepareAgents(ctx, s, opt, logw)
+	if err != nil {
 		return err
-	}
-	if opt.Preflight != nil {
-		if err := opt.Preflight(ctx, s); err != nil {
-			return err
-		}
 	}
 	st, jnl, closeStore, err := openStore(ctx, s, opt, logw)
 	if err != nil {
@@ -168,7 +173,18 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 	if err != nil {
 		return err
 	}
+	// Entrants added or resubmitted since the stored run (submissions.go).
+	if err := planVersions(ctx, st, s, plans, opt); err != nil {
+		return err
+	}
 	if err := checkChanged(ctx, st, s, plans, opt, logw); err != nil {
+		return err
+	}
+	announce(logw, plans)
+	if opt.DryRun {
+		return nil
+	}
+	if err := supersede(ctx, st, plans, logw); err != nil {
 		return err
 	}
 	total, done, err := saveLeagues(ctx, st, plans)
@@ -260,6 +276,9 @@ type plan struct {
 	kept    int                // stored games the format has handed out
 	extra   int                // stored games outside the schedule
 	total   int                // games the league plays (as planned, for swiss and knockout)
+	// versions are the entrants added and resubmitted since the stored
+	// run, and the stored games the resubmissions replace.
+	versions *versions
 }
 
 // planLeagues finds each league's stored games and what its format hands
@@ -267,38 +286,52 @@ type plan struct {
 func planLeagues(ctx context.Context, st results.Store, s *Spec) ([]*plan, error) {
 	var plans []*plan
 	for _, l := range s.Leagues {
-		p, err := planStored(ctx, st, l)
+		p, err := planOf(ctx, st, l, nil)
 		if err != nil {
 			return nil, err
 		}
-		if p.sched != nil {
-			// A static schedule is handed out a window at a time.
-			p.kept = p.sched.count()
-			p.missing = p.sched.left
-			p.batch = p.sched.window(scheduleWindow)
-			p.pending = p.batch
-		} else {
-			res, batch, err := l.Walk(p.pts)
-			if err != nil {
-				return nil, err
-			}
-			p.batch, p.pending = batch, missing(batch, p.pts)
-			p.kept = len(res) + len(batch) - len(p.pending)
-			p.missing = len(p.pending)
-		}
-		p.extra = p.stored - p.kept
-		p.total = max(l.Tournament.Planned(), p.kept+p.missing)
 		plans = append(plans, p)
 	}
 	return plans, nil
 }
 
+// planOf is a league's plan given its stored games, leaving out those
+// skip says a resubmission replaces (nil: none).
+func planOf(ctx context.Context, st results.Store, l *League, skip func(results.Match) bool) (*plan, error) {
+	p, err := planStored(ctx, st, l, skip)
+	if err != nil {
+		return nil, err
+	}
+	if p.sched != nil {
+		// A static schedule is handed out a window at a time.
+		p.kept = p.sched.count()
+		p.missing = p.sched.left
+		p.batch = p.sched.window(scheduleWindow)
+		p.pending = p.batch
+	} else {
+		res, batch, err := l.Walk(p.pts)
+		if err != nil {
+			return nil, err
+		}
+		p.batch, p.pending = batch, missing(batch, p.pts)
+		p.kept = len(res) + len(batch) - len(p.pending)
+		p.missing = len(p.pending)
+	}
+	p.extra = p.stored - p.kept
+	p.total = max(l.Tournament.Planned(), p.kept+p.missing)
+	return p, nil
+}
+
 // planStored counts a league's stored games in one pass, a record at a
 // time: which are stored (a bit per game of a static schedule, points by
-// match id otherwise), the tally and the SPRT.
-func planStored(ctx context.Context, st results.Store, l *League) (*plan, error) {
+// match id otherwise), the tally and the SPRT; games skip names are left
+// out.
+func planStored(ctx context.Context, st results.Store, l *League, skip func(results.Match) bool) (*plan, error) {
 	p := &plan{l: l, pts: map[string]float64{}, sched: newStaticSchedule(l), t: newTally(l), sprt: newSPRTPass(l.Agents[0].Name)}
 	err := eachGame(ctx, st, l.Name, func(g results.Game) error {
+		if skip != nil && skip(g.Match) {
+			return nil
+		}
 		p.stored++
 		if p.sched == nil || !p.sched.mark(g.Match) {
 			p.pts[g.Match.ID] = g.Record.Outcome(0)
@@ -319,7 +352,7 @@ func checkChanged(ctx context.Context, st results.Store, s *Spec, plans []*plan,
 	var changes, plansText []string
 	mixed := false
 	for _, p := range plans {
-		c, err := changed(ctx, st, p.l)
+		c, err := changed(ctx, st, p.l, p.versions)
 		if err != nil {
 			return err
 		}
@@ -451,7 +484,7 @@ func storeAgents(l *League) []results.Agent {
 }
 
 // changed compares a league with its stored version.
-func changed(ctx context.Context, st results.Store, l *League) ([]string, error) {
+func changed(ctx context.Context, st results.Store, l *League, v *versions) ([]string, error) {
 	stored, agents, err := st.League(ctx, l.Name)
 	if errors.Is(err, results.ErrNotFound) {
 		return nil, nil
@@ -460,12 +493,12 @@ func changed(ctx context.Context, st results.Store, l *League) ([]string, error)
 		return nil, err
 	}
 	var out []string
-	if stored.ConfigHash != l.Hash {
+	if stored.ConfigHash != l.Hash && !v.explains(stored.Config, l.Config) {
 		out = append(out, fmt.Sprintf("league %s: configuration changed (%s)", l.Name, configDiff(stored.Config, l.Config)))
 	}
 	for _, a := range l.Agents {
 		for _, sa := range agents {
-			if sa.Name == a.Name && sa.Hash != a.Hash {
+			if sa.Name == a.Name && sa.Hash != a.Hash && !v.resubmitted(a.Name) {
 				out = append(out, fmt.Sprintf("league %s: agent %s (%s) changed: content hash %s, was %s", l.Name, a.Name, a.Ref, short(a.Hash), short(sa.Hash)))
 			}
 		}

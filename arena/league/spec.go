@@ -11,6 +11,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -126,6 +127,10 @@ type Agent struct {
 	Path    string // the script, binary or package directory on disk
 	Options map[string]string
 	Hash    string // content hash of the script or binary ("" for built-ins)
+	// Source is the submission the agent came from (entrants.dir or glob);
+	// empty for the file's agents. A submission that fails a check before
+	// play is left out; a listed agent refuses the run.
+	Source string
 }
 
 // Options for Load.
@@ -139,13 +144,29 @@ type Options struct {
 	// Cores caps the CPU slots concurrency is planned for (--cores); 0
 	// means every slot the process may use (slots.Detect).
 	Cores int
+	// Exclude leaves out the entrants of these names, refused for the
+	// given reasons (a failed build or pre-flight check, found by Run).
+	Exclude map[string]entrants.Refusal
 }
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+#-]*$`)
 
 // Load reads, checks and resolves a league file. Every error names the file
 // (or the environment variable or flag the value came from) and the key.
+// An entrant from a folder that CheckAgent refuses is left out, into
+// Spec.Refused, and the league loaded again without it.
 func Load(file string, opt Options) (*Spec, error) {
+	for {
+		s, err := load(file, opt)
+		var er *entrantRefusedError
+		if !errors.As(err, &er) {
+			return s, err
+		}
+		opt.Exclude = withRefusal(opt.Exclude, er.refusal)
+	}
+}
+
+func load(file string, opt Options) (*Spec, error) {
 	if opt.Registry == nil {
 		return nil, fmt.Errorf("league %s: no game registry", file)
 	}
@@ -180,7 +201,7 @@ func Load(file string, opt Options) (*Spec, error) {
 		return nil, err
 	}
 
-	if err := s.addEntrants(ld, &c, baseDir); err != nil {
+	if err := s.addEntrants(ld, &c, baseDir, opt.Exclude); err != nil {
 		return nil, err
 	}
 	s.Config = c
@@ -358,10 +379,15 @@ func (l *League) addAgents(ld *loader, c Config, gc GameConfig, h *hashed, opt O
 				err = opt.CheckAgent(a.Launch, gname)
 				checked[a.Launch+"\x00"+gname] = err
 			}
+			if err != nil && ac.source != "" {
+				return &entrantRefusedError{entrants.Refusal{Name: a.Name, Source: ac.source,
+					Reason: err.Error(), Fix: checkFix(a.Ref, gname)}}
+			}
 			if err != nil {
 				return ld.errorf(akey, "%v", err)
 			}
 		}
+		a.Source = ac.source
 		l.Agents = append(l.Agents, a)
 		h.Agents = append(h.Agents, hashedAgent{Name: a.Name, Agent: a.Ref, Options: a.Options})
 	}

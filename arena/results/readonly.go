@@ -45,7 +45,12 @@ func OpenLive(ctx context.Context, path string) (*SQLite, error) {
 		db.Close()
 		return nil, fmt.Errorf("results store %s: %w", path, err)
 	}
-	return &SQLite{db: db, path: path}, nil
+	st := &SQLite{db: db, path: path}
+	if err := st.detectVersions(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("results store %s: %w", path, err)
+	}
+	return st, nil
 }
 
 // Record returns one stored game by its match id, with its league's name,

@@ -116,6 +116,8 @@ CREATE TABLE IF NOT EXISTS stderr (
 type SQLite struct {
 	db   *sql.DB
 	path string
+	// versioned: the games table has the superseded mark (versions.go).
+	versioned bool
 }
 
 var _ Store = (*SQLite)(nil)
@@ -178,7 +180,11 @@ func OpenReadOnly(ctx context.Context, path string) (*SQLite, error) {
 	}
 	db.SetMaxOpenConns(1)
 	s := &SQLite{db: db, path: path}
-	if err := s.checkVersion(ctx); err != nil {
+	err = s.checkVersion(ctx)
+	if err == nil {
+		err = s.detectVersions(ctx)
+	}
+	if err != nil {
 		db.Close()
 		if mode == "mode=ro" {
 			return nil, fmt.Errorf("results store %s (read-only): %w (its write-ahead log %s-wal holds games not yet in the file; reading them needs write access to the directory, or a league run to fold them in)", path, err, path)
@@ -205,7 +211,10 @@ func (s *SQLite) init(ctx context.Context) error {
 	if _, err := s.db.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES ('schema', ?) ON CONFLICT(key) DO NOTHING`, fmt.Sprint(schemaVersion)); err != nil {
 		return fmt.Errorf("schema version: %w", err)
 	}
-	return s.checkVersion(ctx)
+	if err := s.checkVersion(ctx); err != nil {
+		return err
+	}
+	return s.migrate(ctx)
 }
 
 // checkVersion refuses a store of another schema version.
@@ -253,14 +262,16 @@ func (s *SQLite) SaveLeague(ctx context.Context, l League, agents []Agent, match
 	if l.Overrides == nil {
 		l.Overrides = []string{}
 	}
-	_, err = tx.ExecContext(ctx, `
+	if _, err = tx.ExecContext(ctx, `
 		INSERT INTO leagues(name, game, params, profile, overrides, format, config_hash, config, created, updated)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(name) DO UPDATE SET game = excluded.game, params = excluded.params, profile = excluded.profile,
 			overrides = excluded.overrides, format = excluded.format, config_hash = excluded.config_hash,
 			config = excluded.config, updated = excluded.updated`,
-		l.Name, l.Game, mustJSON(l.Params), l.Profile, mustJSON(l.Overrides), l.Format, l.ConfigHash, l.Config, now, now)
-	if err != nil {
+		l.Name, l.Game, mustJSON(l.Params), l.Profile, mustJSON(l.Overrides), l.Format, l.ConfigHash, l.Config, now, now); err != nil {
+		return fmt.Errorf("save league %s: %w", l.Name, err)
+	}
+	if err := saveVersions(ctx, tx, l.Name, agents, now); err != nil {
 		return fmt.Errorf("save league %s: %w", l.Name, err)
 	}
 	for _, a := range agents {
@@ -373,7 +384,7 @@ func scanMatch(r scanner) (Match, error) {
 
 // Matches lists a league's schedule.
 func (s *SQLite) Matches(ctx context.Context, league string) ([]Match, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+matchCols+` FROM matches m WHERE m.league = ? ORDER BY m.seq, m.id`, league)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+matchCols+` FROM matches m WHERE m.league = ?`+s.liveMatches()+` ORDER BY m.seq, m.id`, league)
 	if err != nil {
 		return nil, fmt.Errorf("league %s: matches: %w", league, err)
 	}
@@ -456,8 +467,8 @@ func newGameWriter(ctx context.Context, tx *sql.Tx) (*gameWriter, error) {
 		dst **sql.Stmt
 		sql string
 	}{
-		{&w.game, `INSERT INTO games(match_id, league, winner, draw, score0, score1, reason, forfeit, plies, started, ended, record)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(match_id) DO NOTHING`},
+		{&w.game, `INSERT INTO games(match_id, league, winner, draw, score0, score1, reason, forfeit, plies, started, ended, record, hash0, hash1)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(match_id) DO NOTHING`},
 		{&w.move, `INSERT INTO moves(game_id, idx, ply, seat, text, source, wall_ms, cpu_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&w.event, `INSERT INTO events(game_id, idx, ply, seat, kind, penalty, detail, reply) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&w.penalty, `INSERT INTO penalties(game_id, seat, kind, count) VALUES (?, ?, ?, ?)`},
@@ -484,7 +495,7 @@ func (w *gameWriter) add(ctx context.Context, league string, g *record.Game) (bo
 		s1 = sql.NullInt64{Int64: int64(g.Result.Scores[1]), Valid: true}
 	}
 	res, err := w.game.ExecContext(ctx, g.ID, league, g.Result.Winner, g.Result.Draw, s0, s1, g.Result.Reason, g.Result.Forfeit, len(g.Moves),
-		ts(g.Started), ts(g.Ended), string(body))
+		ts(g.Started), ts(g.Ended), string(body), g.Agents[0].Hash, g.Agents[1].Hash)
 	if err != nil {
 		if strings.Contains(err.Error(), "FOREIGN KEY") {
 			return false, fmt.Errorf("game %s: no such match in league %s", g.ID, league)
@@ -523,7 +534,7 @@ func (w *gameWriter) add(ctx context.Context, league string, g *record.Game) (bo
 
 // Done returns the ids of the league's played matches.
 func (s *SQLite) Done(ctx context.Context, league string) (map[string]bool, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT match_id FROM games WHERE league = ?`, league)
+	rows, err := s.db.QueryContext(ctx, `SELECT g.match_id FROM games g WHERE g.league = ?`+s.liveGames(), league)
 	if err != nil {
 		return nil, fmt.Errorf("league %s: played games: %w", league, err)
 	}
@@ -554,24 +565,17 @@ func (s *SQLite) Games(ctx context.Context, league string) ([]Game, error) {
 // one game; an error from fn stops the pass and is returned.
 func (s *SQLite) EachGame(ctx context.Context, league string, fn func(Game) error) error {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+matchCols+`, g.record FROM games g JOIN matches m ON m.id = g.match_id
-		WHERE g.league = ? ORDER BY m.seq, m.id`, league)
+		WHERE g.league = ?`+s.liveGames()+` ORDER BY m.seq, m.id`, league)
 	if err != nil {
 		return fmt.Errorf("league %s: games: %w", league, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var m Match
-		var seed int64
-		var body []byte
-		if err := rows.Scan(&m.ID, &m.League, &m.Pairing, &m.Pair, &m.Index, &m.Seq, &m.Seats[0], &m.Seats[1], &seed, &body); err != nil {
-			return fmt.Errorf("league %s: games: %w", league, err)
+		g, err := scanGame(rows, league)
+		if err != nil {
+			return err
 		}
-		m.Seed = uint64(seed)
-		rec := new(record.Game)
-		if err := json.Unmarshal(body, rec); err != nil {
-			return fmt.Errorf("league %s: game %s: decode record: %w", league, m.ID, err)
-		}
-		if err := fn(Game{Match: m, Record: rec}); err != nil {
+		if err := fn(g); err != nil {
 			return err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"arena/arena/entrants"
 	"arena/arena/league"
 	"arena/arena/league/gobuild"
 	"arena/arena/referee"
@@ -53,6 +55,8 @@ type runFlags struct {
 	replayLate bool
 	// cl sends the games to workers (docs/cluster.md).
 	cl clusterFlags
+	// dryRun says what the run would add, replay and keep, and plays nothing.
+	dryRun bool
 }
 
 func newLeagueRunCmd(e *env) *cobra.Command {
@@ -70,7 +74,15 @@ be counted together, --force must be given twice.
 Before the first game every distinct agent is started once, completes the
 handshake and opens a game (a Lua script runs its top level and init); an
 agent that fails is refused with the reason and nothing is played, unless
---allow-broken. Each penalty is printed when it happens (--quiet: not).
+--allow-broken. A submission from entrants.dir or entrants.glob that fails
+(does not build, crashes at start, does not speak the protocol) is left
+out instead, into refused.txt with its reason and fix, and the league is
+played among the rest. Each penalty is printed when it happens (--quiet: not).
+
+Run again after submissions changed, it plays only what changed: the games
+of new entrants, and the games of a resubmitted entrant (a new content
+hash), whose old games stay in the store marked superseded and leave the
+standings. It says so before it starts; --dry-run says it and stops.
 
 Built-in and Lua agents keep their process from one game to the next of a
 worker (each game starts with a new agent state; records name the process,
@@ -108,6 +120,7 @@ A second run on a directory in use is a setup error (exit status 1).
 	f.CountVar(&rf.force, "force", "continue a league whose configuration or agents changed since it started; twice (--force --force) when old and new games would be mixed")
 	f.BoolVarP(&rf.quiet, "quiet", "q", false, "do not print each penalty as it happens")
 	f.BoolVar(&rf.fresh, "fresh-processes", false, "start a new process for every agent of every game (built-in and Lua agents otherwise keep theirs across games)")
+	f.BoolVar(&rf.dryRun, "dry-run", false, "say what the run would add, replay and keep (after building and checking the agents), and play nothing")
 	f.BoolVar(&rf.broken, "allow-broken", false, "enter agents that fail the pre-flight check anyway (their games record the course's penalties)")
 	f.StringVar(&rf.serve, "serve", "", "also serve the live web viewer of this league on ADDR (\":8080\" is loopback port 8080), until Ctrl-C")
 	rf.cl.add(f)
@@ -178,7 +191,12 @@ fewer --cores, so the replayed games get the cores their agents are owed.`,
 // league directory (their own flags, such as export's --format, are not
 // league keys).
 func (e *env) loadLeague(cmd *cobra.Command, file string, sets []string, forRun bool) (*league.Spec, error) {
-	opt := league.Options{Registry: e.registry, Sources: league.Sources{Sets: sets}}
+	return e.loadLeagueWith(cmd, file, league.Options{Registry: e.registry, Sources: league.Sources{Sets: sets}}, forRun)
+}
+
+// loadLeagueWith is loadLeague with the options given (Exclude: the
+// submissions a run left out).
+func (e *env) loadLeagueWith(cmd *cobra.Command, file string, opt league.Options, forRun bool) (*league.Spec, error) {
 	refused := false
 	if forRun {
 		opt.Sources.Flags = cmd.Flags()
@@ -222,7 +240,7 @@ func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf 
 	for _, w := range spec.Warnings {
 		fmt.Fprintln(e.stderr, "warning:", w)
 	}
-	if err := reportRefused(e.stderr, spec); err != nil {
+	if err := reportRefused(e.stderr, spec, nil); err != nil {
 		return err
 	}
 	records := filepath.Join(spec.Output, league.RecordsFile)
@@ -249,11 +267,9 @@ func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf 
 		Warn:       func(msg string) { fmt.Fprintln(e.stderr, "warning:", msg) },
 		OnEvent:    plog.onEvent,
 		Runtime:    courseRuntime,
-		Preflight: func(ctx context.Context, s *league.Spec) error {
-			refused, err := e.refusal(ctx, e.preflightCheck(ctx, launch, leagueCheckItems(s)), rf.broken)
-			broken.refused = refused
-			return err
-		},
+		DryRun:     rf.dryRun,
+		Preflight:  e.leaguePreflight(launch, rf.broken, broken),
+		Reload:     e.reloader(cmd, file, rf, &spec),
 		OnStart: func(total, done int) {
 			started = true
 			fmt.Fprintf(out, "league file %s, results in %s\n", spec.File, spec.Output)
@@ -645,9 +661,10 @@ func leagueGC() {
 const RefusedFile = "refused.txt"
 
 // reportRefused prints the submissions (entrants.dir) the league plays
-// without, each with its reason and fix, and writes them beside the
-// results; with none refused it removes an earlier report.
-func reportRefused(w io.Writer, spec *league.Spec) error {
+// without, each with its reason and fix (but those of an earlier report,
+// already printed), and writes them all beside the results; with none
+// refused it removes an earlier report.
+func reportRefused(w io.Writer, spec *league.Spec, earlier []entrants.Refusal) error {
 	path := filepath.Join(spec.Output, RefusedFile)
 	if len(spec.Refused) == 0 {
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -655,12 +672,22 @@ func reportRefused(w io.Writer, spec *league.Spec) error {
 		}
 		return nil
 	}
-	var b strings.Builder
+	var b, news strings.Builder
 	fmt.Fprintf(&b, "%d submission(s) left out of league %s; the league is played among the rest:\n", len(spec.Refused), spec.Config.Name)
+	more := 0
 	for _, r := range spec.Refused {
-		fmt.Fprintf(&b, "  %s: %s\n    fix: %s\n", r.Source, r.Reason, r.Fix)
+		line := fmt.Sprintf("  %s: %s\n    fix: %s\n", r.Source, r.Reason, r.Fix)
+		b.WriteString(line)
+		if !slices.Contains(earlier, r) {
+			news.WriteString(line)
+			more++
+		}
 	}
-	fmt.Fprint(w, b.String())
+	if len(earlier) == 0 {
+		fmt.Fprint(w, b.String())
+	} else {
+		fmt.Fprintf(w, "%d more submission(s) left out of league %s:\n%s", more, spec.Config.Name, news.String())
+	}
 	if err := os.MkdirAll(spec.Output, 0o755); err != nil {
 		return fmt.Errorf("league directory: %w", err)
 	}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"arena/arena/entrants"
+	"arena/arena/league"
+	"arena/arena/referee"
+)
+
+// leaguePreflight is league run's pre-flight check: a listed agent that
+// fails refuses the run (unless allowBroken, which enters every agent); a
+// submission that fails is handed back to be left out.
+func (e *env) leaguePreflight(launch referee.Launcher, allowBroken bool, broken *brokenTally) func(context.Context, *league.Spec) error {
+	return func(ctx context.Context, s *league.Spec) error {
+		fails := e.preflightCheck(ctx, launch, leagueCheckItems(s))
+		var left []entrants.Refusal
+		if !allowBroken {
+			fails, left = entrantFailures(s, fails)
+		}
+		refused, err := e.refusal(ctx, fails, allowBroken)
+		broken.refused = refused
+		if err == nil && len(left) > 0 {
+			err = &league.EntrantsRefusedError{Refused: left}
+		}
+		return err
+	}
+}
+
+// reloader is league run's Reload: the league file loaded again without
+// the refused submissions, which *spec then points to.
+func (e *env) reloader(cmd *cobra.Command, file string, rf runFlags, spec **league.Spec) func([]entrants.Refusal) (*league.Spec, error) {
+	return func(refused []entrants.Refusal) (*league.Spec, error) {
+		ns, err := e.reloadWithout(cmd, file, rf, *spec, refused)
+		if err == nil {
+			*spec = ns
+		}
+		return ns, err
+	}
+}
+
+// entrantFailures splits pre-flight failures into those of listed agents,
+// which refuse the run, and those of submissions (entrants.dir or glob),
+// which are left out of it.
+func entrantFailures(s *league.Spec, fails []checkFailure) ([]checkFailure, []entrants.Refusal) {
+	agents := map[string]*league.Agent{}
+	for _, l := range s.Leagues {
+		for _, a := range l.Agents {
+			agents[a.Name] = a
+		}
+	}
+	var listed []checkFailure
+	var left []entrants.Refusal
+	seen := map[string]bool{}
+	for _, f := range fails {
+		a := agents[f.item.player.Name]
+		if a == nil || a.Source == "" {
+			listed = append(listed, f)
+			continue
+		}
+		if !seen[a.Name] {
+			seen[a.Name] = true
+			left = append(left, league.PreflightRefusal(a, f.item.game.Info().Name, f.err))
+		}
+	}
+	return listed, left
+}
+
+// reloadWithout loads the league file again leaving out the refused
+// submissions besides those already left out, and reports the new ones.
+func (e *env) reloadWithout(cmd *cobra.Command, file string, rf runFlags, was *league.Spec, refused []entrants.Refusal) (*league.Spec, error) {
+	opt := league.Options{Registry: e.registry, Sources: league.Sources{Sets: rf.sets}}
+	for _, r := range was.Refused {
+		if r.Name != "" {
+			refused = append(refused, r)
+		}
+	}
+	spec, err := e.loadLeagueWith(cmd, file, opt.Excluding(refused), true)
+	if err != nil {
+		return nil, err
+	}
+	if err := reportRefused(e.stderr, spec, was.Refused); err != nil {
+		return nil, err
+	}
+	return spec, nil
+}
