@@ -25,3 +25,6 @@ const WorkerConsumer = workerConsumer
 // LeaseRequest and LeaseReply are the lease protocol's messages.
 type LeaseRequest = leaseRequest
 type LeaseReply = leaseReply
+
+// BenchmarkPlayouts plays the benchmark's playouts.
+var BenchmarkPlayouts = playouts

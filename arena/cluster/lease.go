@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -39,12 +40,14 @@ const (
 	leaseStored     = "stored"     // the match has its result: drop the job
 	leaseSuperseded = "superseded" // a later delivery of the job holds it
 	leaseLost       = "lost"       // renewal refused: another delivery took it over
+	leaseSlow       = "slow"       // the worker is too slow for the league's wall-clock games
 )
 
 type leaseReply struct {
-	OK     bool   `json:"ok"`
-	Token  string `json:"token,omitempty"`
-	Reason string `json:"reason,omitempty"`
+	OK      bool   `json:"ok"`
+	Token   string `json:"token,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+	Message string `json:"message,omitempty"` // why, for the worker's console
 }
 
 func (c *Coordinator) onLease(msg *nats.Msg) {
@@ -56,6 +59,7 @@ func (c *Coordinator) onLease(msg *nats.Msg) {
 	now := time.Now()
 	c.mu.Lock()
 	c.heard, c.heardFrom = now, user
+	c.seen(user, req.Worker, now)
 	rep := c.grant(user, req, now)
 	c.mu.Unlock()
 	b, _ := json.Marshal(rep)
@@ -83,15 +87,12 @@ func (c *Coordinator) grant(user string, req leaseRequest, now time.Time) leaseR
 	if cur != nil && cur.delivery > req.Delivery {
 		return leaseReply{Reason: leaseSuperseded}
 	}
+	if w := c.waiting[req.MatchID]; w != nil && w.perMove && c.cfg.refusesSlow() && c.cfg.classOf(req.Worker.Score) == ClassSlow {
+		return c.refuseSlow(user, req.Worker.Score)
+	}
 	l := &lease{token: secret()[:16], delivery: req.Delivery, worker: user, seen: now}
 	c.leases[req.MatchID] = l
 	return leaseReply{OK: true, Token: l.token}
-}
-
-func (c *Coordinator) onHello(msg *nats.Msg) {
-	c.mu.Lock()
-	c.heard, c.heardFrom = time.Now(), subjectUser(msg.Subject)
-	c.mu.Unlock()
 }
 
 // watch makes sure nothing hangs: every job waited for is in the stream,
@@ -110,6 +111,7 @@ func (c *Coordinator) watch() {
 		case <-t.C:
 		}
 		c.check()
+		c.saveBook()
 	}
 }
 
@@ -172,4 +174,18 @@ func (c *Coordinator) check() {
 			go c.publish(context.Background(), w)
 		}
 	}
+}
+
+// refuseSlow refuses a slow worker a wall-clock game, saying so on the
+// console once per worker; c.mu is held.
+func (c *Coordinator) refuseSlow(user string, score float64) leaseReply {
+	msg := fmt.Sprintf("benchmark score %.1f is under the league's threshold %.1f (cluster.min_speed %.2f × the coordinator's %.1f): no wall-clock game for this worker",
+		score, c.cfg.minSpeed()*c.cfg.ReferenceScore, c.cfg.minSpeed(), c.cfg.ReferenceScore)
+	c.refusal = "worker " + user + ": " + msg
+	c.refused(user, "slow: "+msg)
+	if !c.saidSlow[user] {
+		c.saidSlow[user] = true
+		c.logf("refused worker %s: %s", user, msg)
+	}
+	return leaseReply{Reason: leaseSlow, Message: msg}
 }

@@ -211,8 +211,8 @@ func runLeague(t *testing.T, ctx context.Context, srv *cluster.Server, cfg clust
 	return done, start
 }
 
-// storedBy is who played each stored game.
-func storedBy(t *testing.T, out string) map[string]string {
+// storedGames are the small league's stored games.
+func storedGames(t *testing.T, out string) []results.Game {
 	t.Helper()
 	st, err := results.OpenDirReadOnly(context.Background(), out)
 	if err != nil {
@@ -223,8 +223,14 @@ func storedBy(t *testing.T, out string) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return games
+}
+
+// storedBy is who played each stored game.
+func storedBy(t *testing.T, out string) map[string]string {
+	t.Helper()
 	by := map[string]string{}
-	for _, g := range games {
+	for _, g := range storedGames(t, out) {
 		by[g.Match.ID] = g.Record.Worker.Name
 	}
 	return by
