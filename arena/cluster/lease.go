@@ -27,8 +27,8 @@ type lease struct {
 	seen     time.Time
 }
 
-// leaseRequest claims (no token) or renews (token) a job's lease.
-type leaseRequest struct {
+// LeaseRequest claims (no token) or renews (token) a job's lease.
+type LeaseRequest struct {
 	MatchID  string        `json:"match_id"`
 	Delivery uint64        `json:"delivery"`
 	Token    string        `json:"token,omitempty"`
@@ -43,7 +43,7 @@ const (
 	leaseSlow       = "slow"       // the worker is too slow for the league's wall-clock games
 )
 
-type leaseReply struct {
+type LeaseReply struct {
 	OK      bool   `json:"ok"`
 	Token   string `json:"token,omitempty"`
 	Reason  string `json:"reason,omitempty"`
@@ -51,7 +51,7 @@ type leaseReply struct {
 }
 
 func (c *Coordinator) onLease(msg *nats.Msg) {
-	var req leaseRequest
+	var req LeaseRequest
 	if err := json.Unmarshal(msg.Data, &req); err != nil {
 		return
 	}
@@ -67,9 +67,9 @@ func (c *Coordinator) onLease(msg *nats.Msg) {
 }
 
 // grant decides a lease request; c.mu is held.
-func (c *Coordinator) grant(user string, req leaseRequest, now time.Time) leaseReply {
+func (c *Coordinator) grant(user string, req LeaseRequest, now time.Time) LeaseReply {
 	if c.stored[req.MatchID] || c.delivered[req.MatchID] {
-		return leaseReply{Reason: leaseStored}
+		return LeaseReply{Reason: leaseStored}
 	}
 	cur := c.leases[req.MatchID]
 	if req.Token != "" {
@@ -78,21 +78,21 @@ func (c *Coordinator) grant(user string, req leaseRequest, now time.Time) leaseR
 			// Granted by a coordinator that has since restarted: adopted.
 			c.leases[req.MatchID] = &lease{token: req.Token, delivery: req.Delivery, worker: user, seen: now}
 		case cur.token != req.Token:
-			return leaseReply{Reason: leaseLost}
+			return LeaseReply{Reason: leaseLost}
 		default:
 			cur.seen = now
 		}
-		return leaseReply{OK: true, Token: req.Token}
+		return LeaseReply{OK: true, Token: req.Token}
 	}
 	if cur != nil && cur.delivery > req.Delivery {
-		return leaseReply{Reason: leaseSuperseded}
+		return LeaseReply{Reason: leaseSuperseded}
 	}
 	if w := c.waiting[req.MatchID]; w != nil && w.perMove && c.cfg.refusesSlow() && c.cfg.classOf(req.Worker.Score) == ClassSlow {
 		return c.refuseSlow(user, req.Worker.Score)
 	}
 	l := &lease{token: secret()[:16], delivery: req.Delivery, worker: user, seen: now}
 	c.leases[req.MatchID] = l
-	return leaseReply{OK: true, Token: l.token}
+	return LeaseReply{OK: true, Token: l.token}
 }
 
 // watch makes sure nothing hangs: every job waited for is in the stream,
@@ -178,7 +178,7 @@ func (c *Coordinator) check() {
 
 // refuseSlow refuses a slow worker a wall-clock game, saying so on the
 // console once per worker; c.mu is held.
-func (c *Coordinator) refuseSlow(user string, score float64) leaseReply {
+func (c *Coordinator) refuseSlow(user string, score float64) LeaseReply {
 	msg := fmt.Sprintf("benchmark score %.1f is under the league's threshold %.1f (cluster.min_speed %.2f × the coordinator's %.1f): no wall-clock game for this worker",
 		score, c.cfg.minSpeed()*c.cfg.ReferenceScore, c.cfg.minSpeed(), c.cfg.ReferenceScore)
 	c.refusal = "worker " + user + ": " + msg
@@ -187,5 +187,5 @@ func (c *Coordinator) refuseSlow(user string, score float64) leaseReply {
 		c.saidSlow[user] = true
 		c.logf("refused worker %s: %s", user, msg)
 	}
-	return leaseReply{Reason: leaseSlow, Message: msg}
+	return LeaseReply{Reason: leaseSlow, Message: msg}
 }

@@ -35,10 +35,7 @@ func honest(t *testing.T, job *cluster.Job) *record.Game {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := &record.Game{Schema: record.SchemaVersion, ID: job.MatchID, Game: job.Game, Params: job.Params, Profile: job.Profile, Seed: job.Seed, Start: st.Text()}
-	for seat, a := range job.Seats {
-		rec.Agents[seat] = record.Agent{Name: a.Name, Ref: a.Ref, Hash: a.Hash}
-	}
+	rec := job.NewRecord(st.Text())
 	for !st.Terminal() {
 		m := st.LegalMoves(nil)[0]
 		rec.Moves = append(rec.Moves, record.Move{Ply: len(rec.Moves), Seat: st.ToMove(), Text: st.FormatMove(m), Source: record.SourceAgent})

@@ -192,15 +192,15 @@ func (w *Worker) hello(ctx context.Context) {
 }
 
 // askLease claims (token "") or renews a job's lease.
-func (w *Worker) askLease(ctx context.Context, job *Job, delivery uint64, token string) (leaseReply, error) {
-	body, _ := json.Marshal(leaseRequest{MatchID: job.MatchID, Delivery: delivery, Token: token, Worker: w.Machine})
+func (w *Worker) askLease(ctx context.Context, job *Job, delivery uint64, token string) (LeaseReply, error) {
+	body, _ := json.Marshal(LeaseRequest{MatchID: job.MatchID, Delivery: delivery, Token: token, Worker: w.Machine})
 	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	msg, err := w.nc.RequestWithContext(rctx, w.names.lease+"."+w.me, body)
 	if err != nil {
-		return leaseReply{}, err
+		return LeaseReply{}, err
 	}
-	var rep leaseReply
+	var rep LeaseReply
 	err = json.Unmarshal(msg.Data, &rep)
 	return rep, err
 }
