@@ -61,6 +61,12 @@ func TestLeagueOnAWorker(t *testing.T) {
 	if r.err != nil || !strings.Contains(r.stdout, "== worker worker1 on ") || !strings.Contains(r.stdout, "2 game(s)") {
 		t.Fatalf("standings --by-worker: %v\n%s%s", r.err, r.stdout, r.stderr)
 	}
+	// The class depends on this machine's load when the worker joined:
+	// only that there is one is checked.
+	r = arena(t, ctx, bin, "league", "standings", out, "--by-class")
+	if r.err != nil || !strings.Contains(r.stdout, "== worker class ") || !strings.Contains(r.stdout, "2 game(s)") {
+		t.Fatalf("standings --by-class: %v\n%s%s", r.err, r.stdout, r.stderr)
+	}
 	r = arena(t, ctx, bin, "league", "replay-late", file, "--output", out, "--isolation", "off")
 	if r.err != nil || !strings.Contains(r.stdout, "no game has a late move marked possibly contention") || !strings.Contains(r.stdout, "0 game(s) played") {
 		t.Fatalf("replay-late: %v\n%s%s", r.err, r.stdout, r.stderr)
