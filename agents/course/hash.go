@@ -30,42 +30,62 @@ func Hash(path string) (string, error) {
 		if err := hashFile(h, path); err != nil {
 			return "", err
 		}
-		sib, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "*.py"))
-		sort.Strings(sib)
-		for _, f := range sib {
-			if f == path {
-				continue
-			}
+		for _, f := range Siblings(path) {
 			if err := hashNamed(h, filepath.Base(f), f); err != nil {
 				return "", err
 			}
 		}
 		return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 	}
-	var files []string
-	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && p != path && skipDirs[d.Name()] {
-			return filepath.SkipDir
-		}
-		if d.Type().IsRegular() {
-			files = append(files, p)
-		}
-		return nil
-	})
+	files, err := Files(path)
 	if err != nil {
 		return "", fmt.Errorf("hash %s: %w", path, err)
 	}
-	sort.Strings(files)
-	for _, f := range files {
-		rel, _ := filepath.Rel(path, f)
-		if err := hashNamed(h, filepath.ToSlash(rel), f); err != nil {
+	for _, rel := range files {
+		if err := hashNamed(h, rel, filepath.Join(path, filepath.FromSlash(rel))); err != nil {
 			return "", err
 		}
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// Siblings are the Python modules beside a course script, in sorted
+// order: part of its content (Hash), since it imports them as its own.
+func Siblings(script string) []string {
+	sib, _ := filepath.Glob(filepath.Join(filepath.Dir(script), "*.py"))
+	sort.Strings(sib)
+	out := sib[:0]
+	for _, f := range sib {
+		if f != script {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Files are the files of a course agent's folder that make its content
+// (Hash), as slash-separated names relative to dir, in sorted order:
+// what a copy of the agent on another machine must hold.
+func Files(dir string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != dir && skipDirs[d.Name()] {
+			return filepath.SkipDir
+		}
+		if d.Type().IsRegular() {
+			rel, _ := filepath.Rel(dir, p)
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	return files, nil
 }
 
 // hashNamed adds a file under its name, both NUL-terminated.

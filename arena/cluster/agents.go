@@ -1,9 +1,10 @@
 package cluster
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -121,9 +122,11 @@ func indexDir(dir string) (map[string]string, error) {
 }
 
 // localCopy is the launch reference of this machine's copy of an agent,
-// checked against the hash the league recorded: at the coordinator's path,
-// or found by hash in the agent directory.
-func (w *Worker) localCopy(a Agent) (string, error) {
+// checked against the hash the league recorded: found by hash in the
+// agent directory, else fetched from the coordinator's object store into
+// the cache, else (a coordinator that shipped nothing) at the
+// coordinator's path. A course agent is then prepared for the game, once.
+func (w *Worker) localCopy(ctx context.Context, a Agent, game string) (string, error) {
 	if a.Kind == league.KindBuiltin {
 		return a.Launch, nil
 	}
@@ -131,22 +134,59 @@ func (w *Worker) localCopy(a Agent) (string, error) {
 		return "", fmt.Errorf("agent %s (%s): the league recorded no content hash to check this machine's copy against", a.Name, a.Ref)
 	}
 	prefix, path, query := launchParts(a.Launch)
-	if w.index != nil {
-		p, err := w.index.find(a.Kind, a.Hash)
-		if err != nil {
-			return "", fmt.Errorf("agent %s (%s): %w", a.Name, a.Ref, err)
+	p, err := w.copyPath(ctx, a, path)
+	if err != nil {
+		return "", fmt.Errorf("agent %s (%s): %w", a.Name, a.Ref, err)
+	}
+	launch := prefix + p + query
+	if a.Kind == league.KindCourse && w.Prepare != nil {
+		if err := w.prepare(ctx, a.Hash, launch, game); err != nil {
+			return "", fmt.Errorf("agent %s (%s): prepare %s: %w", a.Name, a.Ref, p, err)
 		}
-		return prefix + p + query, nil
+	}
+	return launch, nil
+}
+
+// copyPath finds or fetches the agent's files.
+func (w *Worker) copyPath(ctx context.Context, a Agent, path string) (string, error) {
+	if w.index != nil {
+		if p, err := w.index.find(a.Kind, a.Hash); err == nil {
+			return p, nil
+		} else if w.cache == nil {
+			return "", err
+		}
+	}
+	if w.cache != nil {
+		p, err := w.cache.path(ctx, a.Kind, a.Hash)
+		if !errors.Is(err, errNotShipped) {
+			return p, err
+		}
 	}
 	h, err := ContentHash(a.Kind, path)
 	if err != nil {
-		return "", fmt.Errorf("agent %s (%s): no copy on this machine: %w", a.Name, a.Ref, err)
+		return "", fmt.Errorf("not shipped by the coordinator, and no copy on this machine: %w", err)
 	}
 	if h != a.Hash {
-		return "", fmt.Errorf("agent %s (%s): this machine's copy %s has content hash %s, the league recorded %s", a.Name, a.Ref, path, h, a.Hash)
+		return "", fmt.Errorf("this machine's copy %s has content hash %s, the league recorded %s", path, h, a.Hash)
 	}
-	if _, err := os.Stat(path); err != nil {
-		return "", fmt.Errorf("agent %s (%s): %w", a.Name, a.Ref, err)
+	return path, nil
+}
+
+// prepare runs Prepare once per agent and game in this process.
+func (w *Worker) prepare(ctx context.Context, hash, launch, game string) error {
+	w.prepMu.Lock()
+	defer w.prepMu.Unlock()
+	key := hash + "\x00" + game
+	if err, done := w.prepared[key]; done {
+		return err
 	}
-	return prefix + path + query, nil
+	err := w.Prepare(ctx, launch, game)
+	if ctx.Err() != nil {
+		return err // cancelled, not judged: asked again next time
+	}
+	if w.prepared == nil {
+		w.prepared = map[string]error{}
+	}
+	w.prepared[key] = err
+	return err
 }

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -50,7 +51,7 @@ func TestAgentDirFindsCopiesByContentHash(t *testing.T) {
 				t.Fatal(err)
 			}
 			a := Agent{Name: "a", Ref: course.Prefix + c.path, Launch: course.Prefix + c.path + "?depth=2", Kind: league.KindCourse, Hash: h}
-			got, err := w.localCopy(a)
+			got, err := w.localCopy(context.Background(), a, "dots-and-boxes")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,7 +61,7 @@ func TestAgentDirFindsCopiesByContentHash(t *testing.T) {
 		}
 	}
 	a := Agent{Name: "gone", Ref: "course:x", Launch: "course:x", Kind: league.KindCourse, Hash: "sha256:00"}
-	if _, err := w.localCopy(a); err == nil {
+	if _, err := w.localCopy(context.Background(), a, "dots-and-boxes"); err == nil {
 		t.Fatal("an agent with no copy was found")
 	}
 }
@@ -77,12 +78,12 @@ func TestCourseAgentAtTheCoordinatorsPath(t *testing.T) {
 	}
 	w := &Worker{}
 	a := Agent{Name: "a", Ref: "course:bot.py", Launch: course.Prefix + bot + "?x=1", Kind: league.KindCourse, Hash: h}
-	got, err := w.localCopy(a)
+	got, err := w.localCopy(context.Background(), a, "dots-and-boxes")
 	if err != nil || got != a.Launch {
 		t.Fatalf("got %q, %v", got, err)
 	}
 	writeFile(t, dir, "helper.py", "changed = True\n")
-	if _, err := w.localCopy(a); err == nil {
+	if _, err := w.localCopy(context.Background(), a, "dots-and-boxes"); err == nil {
 		t.Fatal("a course agent whose sibling module changed was taken")
 	}
 }

@@ -190,13 +190,13 @@ func (c *Credentials) users() []*server.User {
 			continue
 		}
 		out = append(out, &server.User{Username: m.Name, Password: m.Password, Permissions: &server.Permissions{
-			Publish: &server.SubjectPermission{Allow: []string{
+			Publish: &server.SubjectPermission{Allow: append([]string{
 				n.resultsSubject + "." + m.Name, n.lease + "." + m.Name, n.hello + "." + m.Name,
 				"$JS.API.INFO",
 				"$JS.API.CONSUMER.INFO." + n.jobsStream + "." + workerConsumer,
 				"$JS.API.CONSUMER.MSG.NEXT." + n.jobsStream + "." + workerConsumer,
 				"$JS.ACK." + n.jobsStream + "." + workerConsumer + ".>",
-			}},
+			}, objectReader(n.agents)...)},
 			Subscribe: &server.SubjectPermission{Allow: []string{inboxPrefix(m.Name) + ".>"}},
 		}})
 	}
@@ -288,4 +288,18 @@ func serverCert(ca *x509.Certificate, caKey *ecdsa.PrivateKey, hosts []string) (
 func serial() *big.Int {
 	n, _ := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 120))
 	return n
+}
+
+// objectReader are the API subjects that read an object store (its
+// stream's info, an object's metadata, an ordered consumer over its
+// chunks and that consumer's flow control), and nothing that writes,
+// purges or deletes it.
+func objectReader(bucket string) []string {
+	s := "OBJ_" + bucket
+	return []string{
+		"$JS.API.STREAM.INFO." + s, "$JS.API.STREAM.MSG.GET." + s, "$JS.API.DIRECT.GET." + s + ".>",
+		"$JS.API.CONSUMER.CREATE." + s, "$JS.API.CONSUMER.CREATE." + s + ".>",
+		"$JS.API.CONSUMER.INFO." + s + ".>", "$JS.API.CONSUMER.DELETE." + s + ".>",
+		"$JS.FC." + s + ".>",
+	}
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"arena/arena/cluster/workerbook"
 	"arena/arena/record"
 )
 
@@ -106,9 +107,33 @@ type Config struct {
 	// NoWorkerAfter is how long jobs may wait with no worker heard from
 	// before the coordinator says so (default 15 s).
 	NoWorkerAfter time.Duration
+	// MaxAgentBytes bounds one shipped agent's files together, on the
+	// coordinator when it ships and on a worker when it fetches (default
+	// DefaultMaxAgentBytes).
+	MaxAgentBytes int64
+	// ReferenceScore is the benchmark score worker scores are compared
+	// with: the coordinator's own, measured when it starts, unless given.
+	ReferenceScore float64
+	// MinSpeed is the fraction of ReferenceScore under which a worker is
+	// slow (the league's cluster.min_speed, default DefaultMinSpeed).
+	MinSpeed float64
+	// SlowWorkers says what becomes of slow workers under a wall-clock
+	// profile: SlowClass (the default) plays their games in class "slow",
+	// SlowRefuse refuses them such games.
+	SlowWorkers string
+	// Book, when set, receives what the coordinator knows of its workers
+	// (the viewer's workers page).
+	Book *workerbook.Book
 	// Log receives the coordinator's notices: refused results,
 	// republished jobs, no live worker.
 	Log io.Writer
+}
+
+func (c Config) maxAgentBytes() int64 {
+	if c.MaxAgentBytes > 0 {
+		return c.MaxAgentBytes
+	}
+	return DefaultMaxAgentBytes
 }
 
 func (c Config) ackWait() time.Duration {

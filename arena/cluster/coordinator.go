@@ -43,11 +43,14 @@ type Coordinator struct {
 	heardFrom string
 	refusal   string // the last reason a worker gave for refusing a job
 	saidIdle  time.Time
+	saidSlow  map[string]bool // slow workers told they get no wall-clock game
+	book      workerBook
 }
 
 // waiting is one published job and the game waiting for its result.
 type waiting struct {
 	job      Job
+	perMove  bool // timed by the wall clock: the worker's speed is in the verdict
 	game     engine.Game
 	params   engine.Params
 	ch       chan delivery
@@ -74,6 +77,16 @@ func Dial(ctx context.Context, ep Endpoint, cfg Config) (*Coordinator, error) {
 	if err != nil {
 		return fail(err)
 	}
+	if cfg.ReferenceScore <= 0 {
+		if cfg.ReferenceScore, err = Benchmark(ctx); err != nil {
+			return fail(err)
+		}
+	}
+	switch cfg.SlowWorkers {
+	case "", SlowClass, SlowRefuse:
+	default:
+		return fail(fmt.Errorf("slow workers %q: want %s or %s", cfg.SlowWorkers, SlowClass, SlowRefuse))
+	}
 	n := namesOf(ep.scope())
 	cons, err := setUp(ctx, js, n, cfg)
 	if err != nil {
@@ -84,8 +97,11 @@ func Dial(ctx context.Context, ep Endpoint, cfg Config) (*Coordinator, error) {
 		return fail(err)
 	}
 	c := &Coordinator{nc: nc, js: js, jobs: jobs, names: n, cfg: cfg, run: secret()[:12], stop: make(chan struct{}),
-		waiting: map[string]*waiting{}, stored: map[string]bool{}, delivered: map[string]bool{}, leases: map[string]*lease{},
-		heard: time.Now()}
+		waiting: map[string]*waiting{}, stored: map[string]bool{}, delivered: map[string]bool{}, leases: map[string]*lease{}, saidSlow: map[string]bool{},
+		heard: time.Now(), book: workerBook{book: cfg.Book}}
+	if err := c.book.load(ctx); err != nil {
+		return fail(err)
+	}
 	if c.lsub, err = nc.Subscribe(n.lease+".*", c.onLease); err != nil {
 		return fail(err)
 	}
@@ -95,6 +111,11 @@ func Dial(ctx context.Context, ep Endpoint, cfg Config) (*Coordinator, error) {
 	if c.cc, err = cons.Consume(c.route); err != nil {
 		return fail(err)
 	}
+	policy := "they play in class slow"
+	if cfg.refusesSlow() {
+		policy = "they are refused wall-clock games"
+	}
+	c.logf("cluster: coordinator benchmark score %.1f; workers under %.1f (cluster.min_speed %.2f) are slow: %s", cfg.ReferenceScore, cfg.minSpeed()*cfg.ReferenceScore, cfg.minSpeed(), policy)
 	c.done.Add(1)
 	go c.watch()
 	return c, nil
@@ -105,6 +126,7 @@ func Dial(ctx context.Context, ep Endpoint, cfg Config) (*Coordinator, error) {
 func (c *Coordinator) Close() {
 	close(c.stop)
 	c.done.Wait()
+	c.saveBook()
 	c.cc.Stop()
 	c.nc.Close()
 }
@@ -135,8 +157,10 @@ func (c *Coordinator) route(msg jetstream.Msg) {
 		_ = msg.Term()
 		return
 	}
-	// The worker's name is the user it authenticated as, whatever it says.
+	// The worker's name is the user it authenticated as, whatever it says;
+	// its class is the coordinator's judgement of its score.
 	res.Worker.Name = subjectUser(msg.Subject())
+	res.Worker.Class = c.cfg.classOf(res.Worker.Score)
 	if res.Record != nil {
 		res.Record.Worker = &res.Worker
 	}
@@ -153,6 +177,7 @@ func (c *Coordinator) route(msg jetstream.Msg) {
 		return
 	}
 	if l := c.leases[res.MatchID]; l != nil && l.token != res.Lease {
+		c.refused(res.Worker.Name, "stale result of match "+res.MatchID)
 		c.mu.Unlock()
 		c.logf("refused a stale result of match %s from worker %s: its lease was given to a later delivery (worker %s)", res.MatchID, res.Worker.Name, l.worker)
 		_ = msg.Ack()
@@ -162,14 +187,17 @@ func (c *Coordinator) route(msg jetstream.Msg) {
 		if err := Verify(w.game, w.params, &w.job, res.Record); err != nil {
 			delete(c.leases, res.MatchID)
 			w.job.Attempt++
+			c.refused(res.Worker.Name, fmt.Sprintf("result of match %s failed verification: %v", res.MatchID, err))
 			c.mu.Unlock()
 			c.logf("refused the result of match %s from worker %s: %v; the job is published again", res.MatchID, res.Worker.Name, err)
 			_ = msg.Ack()
 			go c.publish(context.Background(), w)
 			return
 		}
+		c.book.get(res.Worker.Name).Games++
 	} else {
 		c.refusal = fmt.Sprintf("worker %s: %s", res.Worker.Name, res.Error)
+		c.refused(res.Worker.Name, res.Error)
 	}
 	delete(c.waiting, res.MatchID)
 	delete(c.leases, res.MatchID)
@@ -180,9 +208,14 @@ func (c *Coordinator) route(msg jetstream.Msg) {
 
 // Begin implements league.Remote. Jobs left in the stream by an earlier
 // run are purged: this run publishes what is pending under its own ids.
+// The league's agents are shipped first, so every job's agents can be
+// fetched.
 func (c *Coordinator) Begin(ctx context.Context, l *league.League, stored map[string]bool) error {
 	if err := c.jobs.Purge(ctx); err != nil {
 		return fmt.Errorf("cluster: purge old jobs: %w", err)
+	}
+	if err := c.ship(ctx, l); err != nil {
+		return fmt.Errorf("cluster: %w", err)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -223,7 +256,7 @@ func (c *Coordinator) publish(ctx context.Context, w *waiting) error {
 // waits for its verified result. The returned commit acknowledges the
 // result; the runner calls it once the game is stored.
 func (c *Coordinator) Play(ctx context.Context, l *league.League, m results.Match) (*record.Game, func() error, error) {
-	w := &waiting{job: JobOf(l, m), game: l.Game, params: l.Params, ch: make(chan delivery, 1)}
+	w := &waiting{job: JobOf(l, m), perMove: l.Profile.Time == engine.PerMove, game: l.Game, params: l.Params, ch: make(chan delivery, 1)}
 	w.job.Run = c.run
 	c.mu.Lock()
 	c.waiting[m.ID] = w

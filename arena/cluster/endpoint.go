@@ -55,6 +55,7 @@ type names struct {
 	jobsStream, jobsSubject       string
 	resultsStream, resultsSubject string // resultsSubject ends in the worker's user
 	lease, hello                  string // request subjects, ending in the worker's user
+	agents                        string // the object store of agents, named by content hash
 }
 
 func namesOf(scope string) names {
@@ -62,6 +63,7 @@ func namesOf(scope string) names {
 		jobsStream: "ARENA_JOBS_" + scope, jobsSubject: "arena." + scope + ".jobs",
 		resultsStream: "ARENA_RESULTS_" + scope, resultsSubject: "arena." + scope + ".results",
 		lease: "arena." + scope + ".lease", hello: "arena." + scope + ".hello",
+		agents: "ARENA_AGENTS_" + scope,
 	}
 }
 

@@ -22,6 +22,5 @@ func Subjects(scope string) (jobsStream, results, lease string) {
 // WorkerConsumer is the durable consumer workers take jobs from.
 const WorkerConsumer = workerConsumer
 
-// LeaseRequest and LeaseReply are the lease protocol's messages.
-type LeaseRequest = leaseRequest
-type LeaseReply = leaseReply
+// BenchmarkPlayouts plays the benchmark's playouts.
+var BenchmarkPlayouts = playouts

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -26,8 +27,8 @@ type lease struct {
 	seen     time.Time
 }
 
-// leaseRequest claims (no token) or renews (token) a job's lease.
-type leaseRequest struct {
+// LeaseRequest claims (no token) or renews (token) a job's lease.
+type LeaseRequest struct {
 	MatchID  string        `json:"match_id"`
 	Delivery uint64        `json:"delivery"`
 	Token    string        `json:"token,omitempty"`
@@ -39,16 +40,18 @@ const (
 	leaseStored     = "stored"     // the match has its result: drop the job
 	leaseSuperseded = "superseded" // a later delivery of the job holds it
 	leaseLost       = "lost"       // renewal refused: another delivery took it over
+	leaseSlow       = "slow"       // the worker is too slow for the league's wall-clock games
 )
 
-type leaseReply struct {
-	OK     bool   `json:"ok"`
-	Token  string `json:"token,omitempty"`
-	Reason string `json:"reason,omitempty"`
+type LeaseReply struct {
+	OK      bool   `json:"ok"`
+	Token   string `json:"token,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+	Message string `json:"message,omitempty"` // why, for the worker's console
 }
 
 func (c *Coordinator) onLease(msg *nats.Msg) {
-	var req leaseRequest
+	var req LeaseRequest
 	if err := json.Unmarshal(msg.Data, &req); err != nil {
 		return
 	}
@@ -56,6 +59,7 @@ func (c *Coordinator) onLease(msg *nats.Msg) {
 	now := time.Now()
 	c.mu.Lock()
 	c.heard, c.heardFrom = now, user
+	c.seen(user, req.Worker, now)
 	rep := c.grant(user, req, now)
 	c.mu.Unlock()
 	b, _ := json.Marshal(rep)
@@ -63,9 +67,9 @@ func (c *Coordinator) onLease(msg *nats.Msg) {
 }
 
 // grant decides a lease request; c.mu is held.
-func (c *Coordinator) grant(user string, req leaseRequest, now time.Time) leaseReply {
+func (c *Coordinator) grant(user string, req LeaseRequest, now time.Time) LeaseReply {
 	if c.stored[req.MatchID] || c.delivered[req.MatchID] {
-		return leaseReply{Reason: leaseStored}
+		return LeaseReply{Reason: leaseStored}
 	}
 	cur := c.leases[req.MatchID]
 	if req.Token != "" {
@@ -74,24 +78,21 @@ func (c *Coordinator) grant(user string, req leaseRequest, now time.Time) leaseR
 			// Granted by a coordinator that has since restarted: adopted.
 			c.leases[req.MatchID] = &lease{token: req.Token, delivery: req.Delivery, worker: user, seen: now}
 		case cur.token != req.Token:
-			return leaseReply{Reason: leaseLost}
+			return LeaseReply{Reason: leaseLost}
 		default:
 			cur.seen = now
 		}
-		return leaseReply{OK: true, Token: req.Token}
+		return LeaseReply{OK: true, Token: req.Token}
 	}
 	if cur != nil && cur.delivery > req.Delivery {
-		return leaseReply{Reason: leaseSuperseded}
+		return LeaseReply{Reason: leaseSuperseded}
+	}
+	if w := c.waiting[req.MatchID]; w != nil && w.perMove && c.cfg.refusesSlow() && c.cfg.classOf(req.Worker.Score) == ClassSlow {
+		return c.refuseSlow(user, req.Worker.Score)
 	}
 	l := &lease{token: secret()[:16], delivery: req.Delivery, worker: user, seen: now}
 	c.leases[req.MatchID] = l
-	return leaseReply{OK: true, Token: l.token}
-}
-
-func (c *Coordinator) onHello(msg *nats.Msg) {
-	c.mu.Lock()
-	c.heard, c.heardFrom = time.Now(), subjectUser(msg.Subject)
-	c.mu.Unlock()
+	return LeaseReply{OK: true, Token: l.token}
 }
 
 // watch makes sure nothing hangs: every job waited for is in the stream,
@@ -110,6 +111,7 @@ func (c *Coordinator) watch() {
 		case <-t.C:
 		}
 		c.check()
+		c.saveBook()
 	}
 }
 
@@ -172,4 +174,18 @@ func (c *Coordinator) check() {
 			go c.publish(context.Background(), w)
 		}
 	}
+}
+
+// refuseSlow refuses a slow worker a wall-clock game, saying so on the
+// console once per worker; c.mu is held.
+func (c *Coordinator) refuseSlow(user string, score float64) LeaseReply {
+	msg := fmt.Sprintf("benchmark score %.1f is under the league's threshold %.1f (cluster.min_speed %.2f × the coordinator's %.1f): no wall-clock game for this worker",
+		score, c.cfg.minSpeed()*c.cfg.ReferenceScore, c.cfg.minSpeed(), c.cfg.ReferenceScore)
+	c.refusal = "worker " + user + ": " + msg
+	c.refused(user, "slow: "+msg)
+	if !c.saidSlow[user] {
+		c.saidSlow[user] = true
+		c.logf("refused worker %s: %s", user, msg)
+	}
+	return LeaseReply{Reason: leaseSlow, Message: msg}
 }

@@ -35,10 +35,7 @@ func honest(t *testing.T, job *cluster.Job) *record.Game {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := &record.Game{Schema: record.SchemaVersion, ID: job.MatchID, Game: job.Game, Params: job.Params, Profile: job.Profile, Seed: job.Seed, Start: st.Text()}
-	for seat, a := range job.Seats {
-		rec.Agents[seat] = record.Agent{Name: a.Name, Ref: a.Ref, Hash: a.Hash}
-	}
+	rec := job.NewRecord(st.Text())
 	for !st.Terminal() {
 		m := st.LegalMoves(nil)[0]
 		rec.Moves = append(rec.Moves, record.Move{Ply: len(rec.Moves), Seat: st.ToMove(), Text: st.FormatMove(m), Source: record.SourceAgent})
@@ -211,8 +208,8 @@ func runLeague(t *testing.T, ctx context.Context, srv *cluster.Server, cfg clust
 	return done, start
 }
 
-// storedBy is who played each stored game.
-func storedBy(t *testing.T, out string) map[string]string {
+// storedGames are the small league's stored games.
+func storedGames(t *testing.T, out string) []results.Game {
 	t.Helper()
 	st, err := results.OpenDirReadOnly(context.Background(), out)
 	if err != nil {
@@ -223,8 +220,14 @@ func storedBy(t *testing.T, out string) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return games
+}
+
+// storedBy is who played each stored game.
+func storedBy(t *testing.T, out string) map[string]string {
+	t.Helper()
 	by := map[string]string{}
-	for _, g := range games {
+	for _, g := range storedGames(t, out) {
 		by[g.Match.ID] = g.Record.Worker.Name
 	}
 	return by

@@ -40,20 +40,34 @@ type Worker struct {
 	// Concurrency is the number of games at once (default: half the
 	// slots, at least 1).
 	Concurrency int
-	// AgentDir, when set, is where this machine keeps its copies of the
-	// league's script, binary and course agents, found by content hash;
-	// otherwise they are expected at the coordinator's paths.
+	// CacheDir is where agents fetched from the coordinator's object store
+	// are kept, one folder per content hash (required to fetch).
+	CacheDir string
+	// Prepare readies a course agent at a local launch reference for a
+	// game once per process, before its first game here (compiling a
+	// COMP424 repository, checking a Python agent's imports); nil: none.
+	Prepare func(ctx context.Context, launch, game string) error
+	// AgentDir, when set, is where this machine keeps its own copies of
+	// the league's script, binary and course agents, found by content
+	// hash before anything is fetched.
 	AgentDir string
-	// Machine describes this worker in every result.
+	// Machine describes this worker in every result; Run fills in its
+	// benchmark score.
 	Machine record.Worker
-	Config  Config
+	// Benchmark measures this machine when the worker joins (nil:
+	// Benchmark); tests give a fixed score.
+	Benchmark func(ctx context.Context) (float64, error)
+	Config    Config
 	// Log receives one line per game and per refused job.
 	Log io.Writer
 
-	index *agentIndex
-	nc    *nats.Conn
-	names names
-	me    string // the subject token this worker publishes under
+	index    *agentIndex
+	cache    *agentCache
+	prepMu   sync.Mutex
+	prepared map[string]error // hash and game → what Prepare said
+	nc       *nats.Conn
+	names    names
+	me       string // the subject token this worker publishes under
 }
 
 var unsafeSubject = regexp.MustCompile(`[^A-Za-z0-9_-]`)
@@ -108,11 +122,24 @@ func (w *Worker) Run(ctx context.Context) error {
 	if w.AgentDir != "" {
 		w.index = &agentIndex{dir: w.AgentDir}
 	}
+	bench := w.Benchmark
+	if bench == nil {
+		bench = Benchmark
+	}
+	score, err := bench(ctx)
+	if err != nil {
+		return fmt.Errorf("worker %s: %w", w.Machine.Name, err)
+	}
+	w.Machine.Score = score
+	fmt.Fprintf(logw, "benchmark score %.1f (Pentago-Twist playouts per millisecond)\n", score)
 	js, cons, err := w.connectWorker(ctx, logw)
 	if err != nil {
 		return err
 	}
 	defer w.nc.Close()
+	if w.CacheDir != "" {
+		w.cache = &agentCache{dir: w.CacheDir, limit: w.Config.maxAgentBytes(), js: js, names: w.names, checked: map[string]string{}}
+	}
 	n := w.Concurrency
 	if n <= 0 {
 		n = 1
@@ -165,15 +192,15 @@ func (w *Worker) hello(ctx context.Context) {
 }
 
 // askLease claims (token "") or renews a job's lease.
-func (w *Worker) askLease(ctx context.Context, job *Job, delivery uint64, token string) (leaseReply, error) {
-	body, _ := json.Marshal(leaseRequest{MatchID: job.MatchID, Delivery: delivery, Token: token, Worker: w.Machine})
+func (w *Worker) askLease(ctx context.Context, job *Job, delivery uint64, token string) (LeaseReply, error) {
+	body, _ := json.Marshal(LeaseRequest{MatchID: job.MatchID, Delivery: delivery, Token: token, Worker: w.Machine})
 	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	msg, err := w.nc.RequestWithContext(rctx, w.names.lease+"."+w.me, body)
 	if err != nil {
-		return leaseReply{}, err
+		return LeaseReply{}, err
 	}
-	var rep leaseReply
+	var rep LeaseReply
 	err = json.Unmarshal(msg.Data, &rep)
 	return rep, err
 }
@@ -189,7 +216,7 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 	if meta, err := msg.Metadata(); err == nil {
 		delivery = meta.NumDelivered
 	}
-	m, launch, err := w.match(job)
+	m, launch, err := w.match(ctx, job)
 	if err != nil {
 		// Never a silent game: the coordinator is told, and the job waits
 		// for a worker whose copies match.
@@ -202,6 +229,9 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 	case err != nil:
 		_ = msg.NakWithDelay(2 * time.Second)
 		return fmt.Sprintf("match %s put back: the coordinator did not grant a lease: %v", job.MatchID, err)
+	case rep.Reason == leaseSlow:
+		_ = msg.NakWithDelay(w.Config.ackWait())
+		return fmt.Sprintf("match %s refused by the coordinator: %s", job.MatchID, rep.Message)
 	case rep.Reason == leaseStored:
 		_ = msg.Ack()
 		return fmt.Sprintf("match %s already has its result: job dropped", job.MatchID)
@@ -303,7 +333,7 @@ func (w *Worker) publish(ctx context.Context, js jetstream.JetStream, res *Resul
 
 // match turns a job into a referee match with this machine's agent
 // copies, each checked against the hash the league recorded.
-func (w *Worker) match(j *Job) (referee.Match, map[string]string, error) {
+func (w *Worker) match(ctx context.Context, j *Job) (referee.Match, map[string]string, error) {
 	g, err := w.Registry.Lookup(j.Game)
 	if err != nil {
 		return referee.Match{}, nil, err
@@ -331,7 +361,7 @@ func (w *Worker) match(j *Job) (referee.Match, map[string]string, error) {
 	m := referee.Match{ID: j.MatchID, Game: g, Params: params, Profile: prof, Overrides: overrides, Seed: j.Seed, Opening: j.Opening}
 	launch := map[string]string{}
 	for seat, a := range j.Seats {
-		local, err := w.localCopy(a)
+		local, err := w.localCopy(ctx, a, j.Game)
 		if err != nil {
 			return referee.Match{}, nil, err
 		}

@@ -72,6 +72,12 @@ type Config struct {
 // ClusterConfig sends a league's games to workers (docs/cluster.md).
 type ClusterConfig struct {
 	URL string `mapstructure:"url" json:"-"`
+	// MinSpeed is the fraction of the coordinator's benchmark score under
+	// which a worker is slow (default 0.75); SlowWorkers says whether a
+	// slow worker plays wall-clock games in a class of its own ("class",
+	// the default) or is refused them ("refuse").
+	MinSpeed    float64 `mapstructure:"min_speed" json:"-"`
+	SlowWorkers string  `mapstructure:"slow_workers" json:"-"`
 }
 
 // OpeningsConfig is a league's opening suite: a file of move prefixes,

@@ -59,6 +59,10 @@ func keyDoc(key string) string {
 		return "how often a game whose verdict the machine caused is played again (0: never)"
 	case "cluster.url":
 		return "play the games on cluster workers through this NATS JetStream server (docs/cluster.md)"
+	case "cluster.min_speed":
+		return "the fraction of the coordinator's benchmark score under which a cluster worker is slow (default 0.75)"
+	case "cluster.slow_workers":
+		return "what slow cluster workers get under a wall-clock profile: class (their games in class slow, the default) or refuse"
 	case "sprt.elo0":
 		return "SPRT H0 Elo (format ab)"
 	case "sprt.elo1":
@@ -101,7 +105,7 @@ func AddFlags(fs *pflag.FlagSet) {
 		switch k {
 		case "games_per_pairing", "concurrency", "machine_replays":
 			fs.Int(FlagName(k), 0, usage)
-		case "sprt.elo0", "sprt.elo1", "sprt.alpha", "sprt.beta":
+		case "sprt.elo0", "sprt.elo1", "sprt.alpha", "sprt.beta", "cluster.min_speed":
 			fs.Float64(FlagName(k), 0, usage)
 		default:
 			fs.String(FlagName(k), "", usage)

@@ -566,6 +566,21 @@ type WorkerStandings struct {
 // whose agents time out more may be slower or busier than the others.
 // Games played without a cluster form the group with an empty name.
 func ReportByWorker(ctx context.Context, st results.Store, name string) ([]WorkerStandings, error) {
+	return reportGrouped(ctx, st, name, func(w record.Worker) string { return w.Name })
+}
+
+// ReportByWorkerClass splits a stored league's standings by the class of
+// the worker that played each game (record.Worker.Class: standard, or
+// slow when its benchmark score was under the league's threshold), so
+// verdicts of slow machines stand apart. Games played without a cluster,
+// or by workers with no class, form the group with an empty class.
+func ReportByWorkerClass(ctx context.Context, st results.Store, name string) ([]WorkerStandings, error) {
+	return reportGrouped(ctx, st, name, func(w record.Worker) string { return w.Class })
+}
+
+// reportGrouped splits the standings by a key of the worker; each group's
+// Worker is the last game's.
+func reportGrouped(ctx context.Context, st results.Store, name string, key func(record.Worker) string) ([]WorkerStandings, error) {
 	l, agents, err := st.League(ctx, name)
 	if err != nil {
 		return nil, err
@@ -585,8 +600,8 @@ func ReportByWorker(ctx context.Context, st results.Store, name string) ([]Worke
 		if g.Record.Worker != nil {
 			w = *g.Record.Worker
 		}
-		groups[w.Name] = append(groups[w.Name], g)
-		machines[w.Name] = w
+		groups[key(w)] = append(groups[key(w)], g)
+		machines[key(w)] = w
 	}
 	keys := make([]string, 0, len(groups))
 	for k := range groups {

@@ -196,6 +196,11 @@ type Worker struct {
 	Host  string `json:"host"`  // its host name
 	CPU   string `json:"cpu"`   // CPU model
 	Cores int    `json:"cores"` // its CPU slots
+	// Score is the worker's benchmark score when it joined (playouts per
+	// millisecond of a fixed workload, docs/cluster.md); Class is what the
+	// coordinator made of it against the league's threshold.
+	Score float64 `json:"score,omitempty"`
+	Class string  `json:"class,omitempty"`
 }
 
 // SchemaVersion is written into every record.

@@ -39,6 +39,7 @@ func fmtPoints(f float64) string {
 var funcs = template.FuncMap{
 	"elo":    fmtElo,
 	"points": fmtPoints,
+	"ago":    ago,
 	"list":   func(v ...string) []string { return v },
 	"when": func(t time.Time) string {
 		if t.IsZero() {

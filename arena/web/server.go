@@ -123,6 +123,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /game", s.gamePage)
 	mux.HandleFunc("GET /download", s.downloadGame)
 	mux.HandleFunc("GET /events", s.events)
+	mux.HandleFunc("GET /workers", s.workersPage)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		// No script but our own file, no inline script, nothing from

@@ -27,8 +27,11 @@ import (
 	"github.com/nats-io/nats.go"
 	_ "modernc.org/sqlite"
 
+	"arena/agents"
 	"arena/agents/builtin"
+	"arena/agents/course"
 	"arena/arena/cluster"
+	"arena/arena/cluster/workerbook"
 	"arena/arena/league"
 	"arena/arena/referee"
 	"arena/arena/results"
@@ -46,7 +49,7 @@ const (
 )
 
 // agents: a quarter of them hostile (crasher dies in every game).
-var agents = []string{"random", "greedy", "crasher", "random"}
+var builtins = []string{"random", "greedy", "crasher", "random"}
 
 func main() {
 	if code, ok := Child(os.Args); ok {
@@ -54,6 +57,7 @@ func main() {
 	}
 	games := flag.Int("games", 1000, "at least this many games (rounded up to whole pairings)")
 	kills := flag.Int("kills", 10, "SIGKILLs of the coordinator, and of the workers, at least")
+	stops := flag.Int("stops", 2, "SIGSTOPs of a worker past the ack wait (each continued after it)")
 	dir := flag.String("dir", "", "work directory (default: a new temporary one, removed after a clean run)")
 	scale := flag.Bool("scale", false, "instead: no kills, the league's wall time with 1, 2 and 3 workers (the scaling curve)")
 	flag.Parse()
@@ -83,7 +87,7 @@ func main() {
 		}
 		work = d
 	}
-	sum, err := Run(context.Background(), Options{Games: *games, Kills: *kills, Dir: work, Log: os.Stderr})
+	sum, err := Run(context.Background(), Options{Games: *games, Kills: *kills, Stops: *stops, Dir: work, Log: os.Stderr})
 	fmt.Println(sum)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "chaos:", err)
@@ -133,6 +137,13 @@ func (c *crasher) Move(ctx context.Context, t sdk.Turn) (string, error) {
 }
 
 func serveAgent(name string) {
+	if strings.HasPrefix(name, course.Prefix) {
+		if err := agents.Serve(name); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		return
+	}
 	if name == "crasher" {
 		sdk.Serve(&crasher{})
 		return
@@ -146,7 +157,8 @@ func serveAgent(name string) {
 }
 
 func launcher() referee.Launcher {
-	return referee.HostLauncher(&host.Launcher{Self: []string{os.Args[0], roleAgent}, Builtins: []string{"random", "greedy", "crasher"}, Isolation: host.IsolationOff})
+	return referee.HostLauncher(&host.Launcher{Self: []string{os.Args[0], roleAgent}, Builtins: []string{"random", "greedy", "crasher"}, Isolation: host.IsolationOff,
+		Prepare: course.Prepare})
 }
 
 // ackWait is short so a killed worker's game is replayed soon.
@@ -165,7 +177,9 @@ func runWorker(token, name, slotDir string) error {
 	if err != nil {
 		return err
 	}
+	// Its own agent cache: the course agent is fetched from the coordinator.
 	w := &cluster.Worker{Endpoint: ep, Registry: all.Registry(), Launch: launcher(), Slots: pool, Concurrency: 1,
+		CacheDir: filepath.Join(filepath.Dir(slotDir), "cache-"+name), Prepare: course.CheckRef,
 		Machine: cluster.ThisMachine(name, pool.Size()), Config: config}
 	return w.Run(context.Background())
 }
@@ -184,7 +198,14 @@ func runCoordinator(token, file, out string) error {
 		return err
 	}
 	ctx := context.Background()
-	coord, err := cluster.Dial(ctx, ep, config)
+	book, err := workerbook.Open(ctx, out)
+	if err != nil {
+		return err
+	}
+	defer book.Close()
+	cfg := config
+	cfg.Book = book
+	coord, err := cluster.Dial(ctx, ep, cfg)
 	if err != nil {
 		return err
 	}
@@ -203,6 +224,8 @@ type Options struct {
 	Workers int
 	// NoLocal skips the local replay of the league (timing runs).
 	NoLocal bool
+	// Stops is how many times a worker is SIGSTOPped past the ack wait.
+	Stops int
 }
 
 // Summary is the one line a run prints.
@@ -212,12 +235,25 @@ type Summary struct {
 	Reproduced                                                                    bool
 	// AnonymousRefused: a client without credentials was refused at connect.
 	AnonymousRefused bool
-	Wall             time.Duration
+	// Stops: workers SIGSTOPped past the ack wait, then continued.
+	Stops int
+	// CourseAgent: a course Python agent was among the entrants.
+	CourseAgent bool
+	// AckedWithoutResult: a rogue worker acknowledged a job and published
+	// nothing (the game must still be played once).
+	AckedWithoutResult bool
+	// Forged: a rogue worker published a forged record under a valid
+	// lease; ForgedStored counts games stored as that rogue's (must be 0).
+	Forged       bool
+	ForgedStored int
+	Wall         time.Duration
 }
 
 func (s Summary) String() string {
-	return fmt.Sprintf("chaos: games %d/%d, kills %d coordinator + %d worker, resumes %d, lost %d, duplicated %d, orphans %d, integrity %s, standings reproduced %v, anonymous client refused %v, %v",
-		s.Games, s.Scheduled, s.CoordKills, s.WorkerKills, s.Resumes, s.Lost, s.Duplicated, s.Orphans, s.Integrity, s.Reproduced, s.AnonymousRefused, s.Wall.Round(time.Second))
+	return fmt.Sprintf("chaos: games %d/%d, kills %d coordinator + %d worker, stops %d, resumes %d, lost %d, duplicated %d, orphans %d, integrity %s, standings reproduced %v, "+
+		"course agent %v, anonymous client refused %v, job acked without result %v, forged record published %v and stored %d, %v",
+		s.Games, s.Scheduled, s.CoordKills, s.WorkerKills, s.Stops, s.Resumes, s.Lost, s.Duplicated, s.Orphans, s.Integrity, s.Reproduced,
+		s.CourseAgent, s.AnonymousRefused, s.AckedWithoutResult, s.Forged, s.ForgedStored, s.Wall.Round(time.Second))
 }
 
 type proc struct {
@@ -255,10 +291,11 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if log == nil {
 		log, _ = os.Open(os.DevNull)
 	}
-	file, err := writeLeague(o.Dir, o.Games)
+	file, withCourse, err := writeLeague(o.Dir, o.Games)
 	if err != nil {
 		return sum, err
 	}
+	sum.CourseAgent = withCourse
 	out := filepath.Join(o.Dir, "cluster")
 	srv, err := cluster.Serve("127.0.0.1:0", filepath.Join(o.Dir, "server"))
 	if err != nil {
@@ -289,49 +326,17 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 			}
 		}
 	}()
-	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
-	deadline := time.Now().Add(30 * time.Minute)
-	for {
-		// Kill at a random moment, spread so both kinds reach their
-		// count well before the league ends.
-		wait := time.Duration(300+rng.IntN(1200)) * time.Millisecond
-		select {
-		case err := <-coord.done:
-			if err != nil {
-				return sum, fmt.Errorf("coordinator failed: %v", err)
-			}
-			coord.done <- nil
-			goto finished
-		case <-time.After(wait):
-		}
-		if time.Now().After(deadline) {
-			return sum, errors.New("league not finished within 30 minutes")
-		}
-		if sum.CoordKills >= o.Kills && sum.WorkerKills >= o.Kills {
-			continue
-		}
-		if sum.CoordKills < o.Kills && (sum.WorkerKills >= o.Kills || rng.IntN(2) == 0) {
-			coord.kill()
-			sum.CoordKills++
-			if n := stored(out); n > 0 {
-				sum.Resumes++
-			}
-			if err := coord.start(self, log); err != nil {
-				return sum, err
-			}
-		} else {
-			w := workers[rng.IntN(len(workers))]
-			w.kill()
-			sum.WorkerKills++
-			if err := w.start(self, log); err != nil {
-				return sum, err
-			}
-		}
+	rogueDone, err := startRogue(ctx, srv, &sum)
+	if err != nil {
+		return sum, err
 	}
-finished:
+	if err := disturb(o, self, log, coord, workers, out, &sum); err != nil {
+		return sum, err
+	}
 	for _, w := range workers {
 		w.kill()
 	}
+	rogueDone()
 	time.Sleep(500 * time.Millisecond)
 	sum.Orphans = orphans(self)
 
@@ -348,6 +353,77 @@ finished:
 		return sum, nil
 	}
 	return sum, reproduce(ctx, o, file, out, &sum, start)
+}
+
+// startRogue runs the rogue worker (valid credentials, cheating) beside
+// the honest ones; the returned stop ends it and waits for it.
+func startRogue(ctx context.Context, srv *cluster.Server, sum *Summary) (stop func(), err error) {
+	ep, err := srv.Join("rogue")
+	if err != nil {
+		return nil, err
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sum.AckedWithoutResult, sum.Forged, _ = cheat(rctx, ep)
+	}()
+	return func() { cancel(); <-done }, nil
+}
+
+// disturb kills the coordinator and workers at random moments, restarting
+// them, and once (when Stops is set) stops a worker past the ack wait,
+// until the league ends.
+func disturb(o Options, self string, log *os.File, coord *proc, workers []*proc, out string, sum *Summary) error {
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
+	deadline := time.Now().Add(30 * time.Minute)
+	for {
+		// Kill at a random moment, spread so both kinds reach their
+		// count well before the league ends.
+		wait := time.Duration(300+rng.IntN(1200)) * time.Millisecond
+		select {
+		case err := <-coord.done:
+			if err != nil {
+				return fmt.Errorf("coordinator failed: %v", err)
+			}
+			coord.done <- nil
+			return nil
+		case <-time.After(wait):
+		}
+		if time.Now().After(deadline) {
+			return errors.New("league not finished within 30 minutes")
+		}
+		if sum.Stops < o.Stops {
+			// Past the ack wait: its game goes to another worker, and
+			// whatever it publishes on waking is fenced off.
+			w := workers[rng.IntN(len(workers))]
+			_ = w.cmd.Process.Signal(syscall.SIGSTOP)
+			time.Sleep(config.AckWait + 1500*time.Millisecond)
+			_ = w.cmd.Process.Signal(syscall.SIGCONT)
+			sum.Stops++
+			continue
+		}
+		if sum.CoordKills >= o.Kills && sum.WorkerKills >= o.Kills {
+			continue
+		}
+		if sum.CoordKills < o.Kills && (sum.WorkerKills >= o.Kills || rng.IntN(2) == 0) {
+			coord.kill()
+			sum.CoordKills++
+			if n := stored(out); n > 0 {
+				sum.Resumes++
+			}
+			if err := coord.start(self, log); err != nil {
+				return err
+			}
+		} else {
+			w := workers[rng.IntN(len(workers))]
+			w.kill()
+			sum.WorkerKills++
+			if err := w.start(self, log); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 // reproduce plays the league locally and compares its standings with the
@@ -386,6 +462,9 @@ func reproduce(ctx context.Context, o Options, file, out string, sum *Summary, s
 	if !sum.AnonymousRefused {
 		problems = append(problems, "a client without credentials connected")
 	}
+	if sum.ForgedStored > 0 {
+		problems = append(problems, fmt.Sprintf("%d game(s) stored from the rogue worker", sum.ForgedStored))
+	}
 	if !sum.Reproduced {
 		problems = append(problems, fmt.Sprintf("standings differ:\ncluster %s\nlocal   %s", a, b))
 	}
@@ -414,20 +493,50 @@ func procs(srv *cluster.Server, o Options, file, out string) (*proc, []*proc, er
 }
 
 // writeLeague writes the chaos league of at least games games (whole,
-// even pairings) into dir.
-func writeLeague(dir string, games int) (string, error) {
-	pairings := len(agents) * (len(agents) - 1) / 2
+// even pairings) into dir: Dots-and-Boxes between the built-in agents and,
+// when /usr/bin/python3 exists, a course Python bot (its files in dir, so
+// workers fetch it from the coordinator). course says whether it is in.
+func writeLeague(dir string, games int) (file string, withCourse bool, err error) {
+	entrants := append([]string{}, builtins...)
+	if _, err := os.Stat(coursePython); err == nil {
+		bot := filepath.Join(dir, "agents", "bot.py")
+		if err := os.MkdirAll(filepath.Dir(bot), 0o755); err != nil {
+			return "", false, err
+		}
+		if err := os.WriteFile(bot, []byte(courseBot), 0o644); err != nil {
+			return "", false, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "agents", "lines.py"), []byte(courseHelper), 0o644); err != nil {
+			return "", false, err
+		}
+		entrants = append(entrants, course.Prefix+bot+"?python="+coursePython)
+		withCourse = true
+	}
+	pairings := len(entrants) * (len(entrants) - 1) / 2
 	gpp := (games + pairings - 1) / pairings
 	if gpp%2 == 1 {
 		gpp++
 	}
-	file := filepath.Join(dir, "chaos.yaml")
-	body := "name: chaos\ngame: bohnenspiel\nseed: 5\ngames_per_pairing: " + strconv.Itoa(gpp) + "\nagents:\n"
-	for i, a := range agents {
-		body += fmt.Sprintf("  - name: %s%d\n    agent: %s\n", a, i, a)
+	file = filepath.Join(dir, "chaos.yaml")
+	body := "name: chaos\ngame: dots-and-boxes\nseed: 5\ngames_per_pairing: " + strconv.Itoa(gpp) + "\nagents:\n"
+	for i, a := range entrants {
+		name := a
+		if strings.HasPrefix(a, course.Prefix) {
+			name = "course"
+		}
+		body += fmt.Sprintf("  - name: %s%d\n    agent: %q\n", name, i, a)
 	}
-	return file, os.WriteFile(file, []byte(body), 0o644)
+	return file, withCourse, os.WriteFile(file, []byte(body), 0o644)
 }
+
+// The course agent: a Dots-and-Boxes bot in the course's calculate_move
+// shape, deterministic (the first free line), with a helper module beside
+// it as students kept theirs.
+const (
+	coursePython = "/usr/bin/python3"
+	courseBot    = "from lines import first_free\n\ndef calculate_move(gamestate):\n    return first_free(gamestate)\n"
+	courseHelper = "def first_free(gamestate):\n    for line in gamestate[\"Grid\"]:\n        if line[2] == -1:\n            return [line[0], line[1]]\n"
+)
 
 // count fills in the scheduled, stored, lost and duplicated games.
 func count(ctx context.Context, out string, sum *Summary) error {
@@ -447,6 +556,11 @@ func count(ctx context.Context, out string, sum *Summary) error {
 		seen[g.Match.ID]++
 	}
 	sum.Games = len(seen)
+	for _, g := range games {
+		if g.Record.Worker != nil && g.Record.Worker.Name == "rogue" {
+			sum.ForgedStored++
+		}
+	}
 	for _, m := range matches {
 		switch n := seen[m.ID]; {
 		case n == 0:

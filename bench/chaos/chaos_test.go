@@ -14,20 +14,30 @@ func TestMain(m *testing.M) {
 }
 
 // The short version of the chaos run: a small league (long enough for the
-// kills, which come 0.3–1.5 s apart, to all land before it ends), two kills
-// of each kind; nothing lost, nothing doubled, nothing left running, the store
+// kills, which come 0.3–1.5 s apart, to all land before it ends) with a
+// course Python agent when /usr/bin/python3 exists, two kills of each
+// kind, a worker stopped past the ack wait, a client without credentials,
+// and a rogue worker with valid credentials that acknowledges a job
+// without a result and publishes a forged record; nothing lost, nothing
+// doubled, nothing of the rogue's stored, nothing left running, the store
 // intact and the standings those of a local run.
 func TestChaosShort(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills and restarts processes for a minute")
 	}
-	sum, err := Run(context.Background(), Options{Games: 150, Kills: 2, Dir: t.TempDir(), Self: os.Args[0], Log: os.Stderr})
+	sum, err := Run(context.Background(), Options{Games: 150, Kills: 2, Stops: 1, Dir: t.TempDir(), Self: os.Args[0], Log: os.Stderr})
 	t.Log(sum)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sum.CoordKills < 2 || sum.WorkerKills < 2 {
 		t.Fatalf("kills: %+v", sum)
+	}
+	if _, err := os.Stat("/usr/bin/python3"); err == nil && !sum.CourseAgent {
+		t.Fatalf("no course agent in the league: %s", sum)
+	}
+	if sum.Stops != 1 || !sum.AckedWithoutResult || !sum.Forged || sum.ForgedStored != 0 {
+		t.Fatalf("disturbances: %s", sum)
 	}
 	if sum.Lost != 0 || sum.Duplicated != 0 || sum.Games != sum.Scheduled || sum.Scheduled < 150 || sum.Orphans != 0 || sum.Integrity != "ok" || !sum.Reproduced || !sum.AnonymousRefused {
 		t.Fatalf("%s", sum)

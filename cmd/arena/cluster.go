@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"arena/arena/cluster"
+	"arena/arena/cluster/workerbook"
 	"arena/arena/league"
 )
 
@@ -19,6 +20,7 @@ type clusterFlags struct {
 	creds, caFile string
 	scope         string
 	window        int
+	maxAgentMB    int64
 }
 
 func (c *clusterFlags) add(f *pflag.FlagSet) {
@@ -27,6 +29,7 @@ func (c *clusterFlags) add(f *pflag.FlagSet) {
 	f.StringVar(&c.creds, "creds", "", "with --cluster: a NATS .creds file to authenticate with")
 	f.StringVar(&c.caFile, "tlscacert", "", "with --cluster: PEM CA certificates to trust for the server's TLS")
 	f.StringVar(&c.scope, "cluster-scope", "", "with --cluster: the name of this league's streams and subjects on a shared server (default "+cluster.DefaultScope+"); workers give the same")
+	f.Int64Var(&c.maxAgentMB, "cluster-max-agent-mb", cluster.DefaultMaxAgentBytes>>20, "the most one agent shipped to workers may hold, its files together, in MiB")
 	f.IntVar(&c.window, "cluster-window", 0, fmt.Sprintf("jobs published and not yet stored at most (default %d)", cluster.DefaultWindow))
 }
 
@@ -59,7 +62,14 @@ func (e *env) clusterFor(ctx context.Context, spec *league.Spec, rf runFlags) (l
 			return nil, nil, err
 		}
 	}
-	coord, err := cluster.Dial(ctx, ep, cluster.Config{Log: e.stderr, Window: rf.cl.window})
+	book, err := workerbook.Open(ctx, spec.Output)
+	if err != nil {
+		closeAll()
+		return nil, nil, err
+	}
+	closers = append(closers, func() { _ = book.Close() })
+	coord, err := cluster.Dial(ctx, ep, cluster.Config{Log: e.stderr, Window: rf.cl.window, MaxAgentBytes: rf.cl.maxAgentMB << 20,
+		MinSpeed: spec.Config.Cluster.MinSpeed, SlowWorkers: spec.Config.Cluster.SlowWorkers, Book: book})
 	if err != nil {
 		closeAll()
 		return nil, nil, err

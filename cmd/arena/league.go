@@ -401,7 +401,7 @@ func writeStandingsText(ctx context.Context, out io.Writer, st results.Store, na
 
 func newLeagueStandingsCmd(e *env) *cobra.Command {
 	var only, format string
-	var byWorker bool
+	var byWorker, byClass bool
 	cmd := &cobra.Command{
 		Use:   "standings LEAGUE.yaml|DIR",
 		Short: "Print the standings of a league from its results store",
@@ -424,11 +424,11 @@ instead, for scripts.`,
 				return err
 			}
 			defer st.Close()
-			if byWorker {
-				if format != "text" {
-					return usageErrorf(cmd, "--by-worker prints text tables; --format %s goes without it", format)
+			if byWorker || byClass {
+				if format != "text" || (byWorker && byClass) {
+					return usageErrorf(cmd, "--by-worker and --by-class print text tables, one or the other; --format %s goes without them", format)
 				}
-				return writeStandingsByWorker(cmd.Context(), cmd.OutOrStdout(), st, names)
+				return writeStandingsByWorker(cmd.Context(), cmd.OutOrStdout(), st, names, byClass)
 			}
 			if format != "text" {
 				return writeStandingsAs(cmd.Context(), cmd.OutOrStdout(), format, st, names)
@@ -448,7 +448,8 @@ instead, for scripts.`,
 	}
 	cmd.Flags().StringVar(&only, "league", "", "only this league of a multi-game file")
 	cmd.Flags().StringVar(&format, "format", "text", "text (tables), json or csv (one row per agent and league, as league export --table standings)")
-	cmd.Flags().BoolVar(&byWorker, "by-worker", false, "one table per cluster worker that played games (machine, CPU model, cores), to compare machines")
+	cmd.Flags().BoolVar(&byWorker, "by-worker", false, "one table per cluster worker that played games (machine, CPU model, cores, benchmark score), to compare machines")
+	cmd.Flags().BoolVar(&byClass, "by-class", false, "one table per class of cluster worker (standard, or slow: benchmark score under the league's cluster.min_speed)")
 	return cmd
 }
 
@@ -469,18 +470,27 @@ func writeStandingsAs(ctx context.Context, out io.Writer, format string, st resu
 	return league.WriteStandings(out, format, all)
 }
 
-func writeStandingsByWorker(ctx context.Context, out io.Writer, st results.Store, names []string) error {
+func writeStandingsByWorker(ctx context.Context, out io.Writer, st results.Store, names []string, byClass bool) error {
+	report := league.ReportByWorker
+	if byClass {
+		report = league.ReportByWorkerClass
+	}
 	for _, n := range names {
-		groups, err := league.ReportByWorker(ctx, st, n)
+		groups, err := report(ctx, st, n)
 		if err != nil {
 			return err
 		}
 		for _, g := range groups {
 			w := g.Worker
-			if w.Name == "" {
+			switch {
+			case byClass && w.Class == "":
+				fmt.Fprintf(out, "\n== played locally or by workers with no class: %d game(s)\n", g.Played)
+			case byClass:
+				fmt.Fprintf(out, "\n== worker class %s: %d game(s)\n", w.Class, g.Played)
+			case w.Name == "":
 				fmt.Fprintf(out, "\n== played locally (no cluster worker): %d game(s)\n", g.Played)
-			} else {
-				fmt.Fprintf(out, "\n== worker %s on %s (%s, %d slot(s)): %d game(s)\n", w.Name, w.Host, w.CPU, w.Cores, g.Played)
+			default:
+				fmt.Fprintf(out, "\n== worker %s on %s (%s, %d slot(s), benchmark %.1f, class %s): %d game(s)\n", w.Name, w.Host, w.CPU, w.Cores, w.Score, w.Class, g.Played)
 			}
 			if err := g.WriteText(out); err != nil {
 				return err

@@ -1,23 +1,29 @@
 package main
 
 import (
-	"arena/agents/course"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"arena/agents/course"
 	"arena/arena/cluster"
 	"arena/arena/referee"
 	"arena/arena/slots"
 )
 
+// workerFlags are arena worker's options.
+type workerFlags struct {
+	join, name, agentDir, isolation string
+	cacheDir                        string
+	ep                              cluster.Endpoint
+	cores, concurrency              int
+	maxAgentMB                      int64
+}
+
 func newWorkerCmd(e *env) *cobra.Command {
-	var (
-		join, name, agentDir, isolation string
-		ep                              cluster.Endpoint
-		cores, concurrency              int
-	)
+	wf := &workerFlags{}
 	cmd := &cobra.Command{
 		Use:   "worker --join TOKEN",
 		Short: "Play league games handed out by a coordinator (league run --serve-cluster or --cluster)",
@@ -33,10 +39,15 @@ the token off the command line. An external NATS server is reached with
 
 Each game gets this machine's own CPU slots (one core per agent under a
 wall-clock profile, shared with every other arena process here). Agents are
-this machine's copies: scripts, binaries and course agents at the
-coordinator's paths, or found by content hash in --agent-dir (any names,
-up to two levels down); each copy must have the content hash the league
-recorded, or the game is refused and the coordinator stops with the reason.
+fetched from the coordinator (it ships every script, binary, built Go
+package and course folder to its server, named by content hash) into
+--agent-cache, one folder per hash, checked against the hash the league
+recorded, and prepared once (a COMP424 repository compiled, a Python
+agent's imports checked): this machine needs only the arena binary, and
+Java and Python for course agents. --agent-dir, when given, is searched
+first for this machine's own copies (any names, up to two levels down). A
+copy with another hash is refused and the coordinator stops with the
+reason.
 A worker killed in the middle of a game loses nothing: the game goes to
 another worker after the ack wait and is played from the start. A worker
 that was silent past the ack wait and finds its game given to another
@@ -45,59 +56,72 @@ abandons it and says so. See docs/cluster.md.`,
   ARENA_JOIN=arena-join-1.eyJ1cmwiOi... arena worker --agent-dir ~/submissions --cores 8
   arena worker --cluster tls://nats.lab:4222 --creds worker.creds --tlscacert ca.pem --name lab-07`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if join == "" {
-				join = os.Getenv("ARENA_JOIN")
-			}
-			if join != "" {
-				tok, err := cluster.ParseToken(join)
-				if err != nil {
-					return err
-				}
-				if ep.URL != "" {
-					tok.URL = ep.URL // the coordinator as this machine reaches it
-				}
-				ep = tok
-				name = tok.User
-			}
-			if ep.URL == "" {
-				return fmt.Errorf("worker: --join TOKEN (printed by the coordinator) or --cluster nats://HOST:PORT is required")
-			}
-			e.launcher.Isolation = isolation
-			if err := e.launcher.Check(); err != nil {
-				return err
-			}
-			mach, err := slots.Detect(cores)
-			if err != nil {
-				return err
-			}
-			pool, err := slots.New(slots.DefaultDir(), mach)
-			if err != nil {
-				return err
-			}
-			w := &cluster.Worker{
-				Endpoint: ep, Registry: e.registry, Launch: referee.HostLauncher(e.launcher), Runtime: course.Runtime, Slots: pool,
-				Concurrency: concurrency, AgentDir: agentDir, Machine: cluster.ThisMachine(name, pool.Size()),
-				Log: cmd.OutOrStdout(),
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "worker %s (%s, %d slot(s): %s) taking games from %s\n", w.Machine.Name, w.Machine.CPU, pool.Size(), mach.Why, ep.URL)
-			err = w.Run(cmd.Context())
-			if cmd.Context().Err() != nil {
-				return nil
-			}
-			return err
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return runWorker(cmd, e, wf) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&join, "join", "", "the join token the coordinator printed (default $ARENA_JOIN)")
-	f.StringVar(&ep.URL, "cluster", "", "the coordinator's NATS JetStream server, nats://HOST:PORT (with --join: overrides the token's address)")
-	f.StringVar(&ep.CredsFile, "creds", "", "an external server's NATS .creds file")
-	f.StringVar(&ep.CAFile, "tlscacert", "", "an external server's CA certificates (PEM)")
-	f.StringVar(&ep.Scope, "cluster-scope", "", "the league's streams and subjects on an external server (as league run --cluster-scope)")
-	f.StringVar(&name, "name", "", "this worker's name in the records and standings without --join (default HOST-PID)")
-	f.StringVar(&agentDir, "agent-dir", "", "directory holding this machine's copies of the league's script, binary and course agents, found by content hash (default: the coordinator's paths)")
-	f.StringVar(&isolation, "isolation", "auto", "agent sandboxes: auto, required or off (docs/security.md)")
-	f.IntVar(&cores, "cores", 0, "use at most N CPU slots (default: every CPU the process may use)")
-	f.IntVar(&concurrency, "concurrency", 0, "games at once (default: half the slots, at least 1)")
+	f.StringVar(&wf.join, "join", "", "the join token the coordinator printed (default $ARENA_JOIN)")
+	f.StringVar(&wf.ep.URL, "cluster", "", "the coordinator's NATS JetStream server, nats://HOST:PORT (with --join: overrides the token's address)")
+	f.StringVar(&wf.ep.CredsFile, "creds", "", "an external server's NATS .creds file")
+	f.StringVar(&wf.ep.CAFile, "tlscacert", "", "an external server's CA certificates (PEM)")
+	f.StringVar(&wf.ep.Scope, "cluster-scope", "", "the league's streams and subjects on an external server (as league run --cluster-scope)")
+	f.StringVar(&wf.name, "name", "", "this worker's name in the records and standings without --join (default HOST-PID)")
+	f.StringVar(&wf.agentDir, "agent-dir", "", "directory holding this machine's own copies of the league's script, binary and course agents, found by content hash before any is fetched")
+	f.StringVar(&wf.cacheDir, "agent-cache", "", "where agents fetched from the coordinator are kept, one folder per content hash (default: the user's cache folder, arena/agents)")
+	f.Int64Var(&wf.maxAgentMB, "max-agent-mb", cluster.DefaultMaxAgentBytes>>20, "the most one fetched agent may hold, its files together, in MiB")
+	f.StringVar(&wf.isolation, "isolation", "auto", "agent sandboxes: auto, required or off (docs/security.md)")
+	f.IntVar(&wf.cores, "cores", 0, "use at most N CPU slots (default: every CPU the process may use)")
+	f.IntVar(&wf.concurrency, "concurrency", 0, "games at once (default: half the slots, at least 1)")
 	return cmd
+}
+
+// runWorker joins the cluster and plays until the command is cancelled.
+func runWorker(cmd *cobra.Command, e *env, wf *workerFlags) error {
+	if wf.join == "" {
+		wf.join = os.Getenv("ARENA_JOIN")
+	}
+	if wf.join != "" {
+		tok, err := cluster.ParseToken(wf.join)
+		if err != nil {
+			return err
+		}
+		if wf.ep.URL != "" {
+			tok.URL = wf.ep.URL // the coordinator as this machine reaches it
+		}
+		wf.ep = tok
+		wf.name = tok.User
+	}
+	if wf.ep.URL == "" {
+		return fmt.Errorf("worker: --join TOKEN (printed by the coordinator) or --cluster nats://HOST:PORT is required")
+	}
+	e.launcher.Isolation = wf.isolation
+	if err := e.launcher.Check(); err != nil {
+		return err
+	}
+	mach, err := slots.Detect(wf.cores)
+	if err != nil {
+		return err
+	}
+	pool, err := slots.New(slots.DefaultDir(), mach)
+	if err != nil {
+		return err
+	}
+	if wf.cacheDir == "" {
+		d, err := os.UserCacheDir()
+		if err != nil {
+			return fmt.Errorf("worker: no cache folder for fetched agents (give --agent-cache): %w", err)
+		}
+		wf.cacheDir = filepath.Join(d, "arena", "agents")
+	}
+	w := &cluster.Worker{
+		Endpoint: wf.ep, Registry: e.registry, Launch: referee.HostLauncher(e.launcher), Runtime: course.Runtime, Slots: pool,
+		Concurrency: wf.concurrency, AgentDir: wf.agentDir, CacheDir: wf.cacheDir, Prepare: course.CheckRef,
+		Machine: cluster.ThisMachine(wf.name, pool.Size()), Config: cluster.Config{MaxAgentBytes: wf.maxAgentMB << 20},
+		Log: cmd.OutOrStdout(),
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "worker %s (%s, %d slot(s): %s) taking games from %s\n", w.Machine.Name, w.Machine.CPU, pool.Size(), mach.Why, wf.ep.URL)
+	err = w.Run(cmd.Context())
+	if cmd.Context().Err() != nil {
+		return nil
+	}
+	return err
 }
