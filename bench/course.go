@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"arena/agents/course"
@@ -99,9 +101,14 @@ func courseStarts(ctx context.Context, b *bins, ref, game string, n int) ([]time
 	return out, sandboxed, nil
 }
 
+// shellWords writes argv as a shell line (program by its base name),
+// quoting the arguments with spaces.
 func shellWords(argv []string) string {
 	s := filepath.Base(argv[0])
 	for _, a := range argv[1:] {
+		if strings.ContainsAny(a, " \t") {
+			a = strconv.Quote(a)
+		}
 		s += " " + a
 	}
 	return s

@@ -53,3 +53,10 @@ func TestBusyWarning(t *testing.T) {
 		}
 	}
 }
+
+func TestShellWords(t *testing.T) {
+	got := shellWords([]string{"/usr/bin/python3", "-c", "import numpy"})
+	if want := `python3 -c "import numpy"`; got != want {
+		t.Errorf("shellWords = %q, want %q", got, want)
+	}
+}
