@@ -4,7 +4,8 @@
 //	go run ./bench                 # everything, a few minutes on 2 cores
 //	go run ./bench -quick          # fewer samples (a smoke run)
 //
-// Sections: per-move overhead against a bare Unix-socket ping-pong and a
+// Sections: the engines' random and listing playouts against plain
+// reference implementations (bench/enginespeed); per-move overhead against a bare Unix-socket ping-pong and a
 // bare gRPC call of the same payload; agent start against a bare fork/exec
 // of the same binary; resident memory per agent kind against a minimal gRPC
 // server; league throughput of instant agents against the same games in
@@ -21,8 +22,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+
+	"arena/arena/slots"
 )
 
 type options struct {
@@ -35,6 +39,7 @@ type options struct {
 	slots       int           // CPU slots of the deadline runs (a game holds two)
 	only        string
 	keep        bool
+	quick       bool
 	concurrency []int
 }
 
@@ -48,9 +53,10 @@ func main() {
 	flag.DurationVar(&o.limit, "limit", 100*time.Millisecond, "move limit of the deadline-precision runs")
 	flag.DurationVar(&o.cushion, "cushion", 50*time.Millisecond, "cushion of the deadline-precision runs")
 	flag.IntVar(&o.slots, "slots", runtime.NumCPU(), "CPU slots of the deadline-precision runs (a game holds two, as in a league)")
-	flag.StringVar(&o.only, "only", "", "comma-separated sections to run: move,start,rss,league,deadline (default all)")
+	flag.StringVar(&o.only, "only", "", "comma-separated sections to run: engine,move,start,rss,league,deadline (default all)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the built binaries' directory")
 	flag.Parse()
+	o.quick = *quick
 	if *quick {
 		o.moves, o.starts, o.games, o.deadline = 300, 5, 10, 60
 	}
@@ -71,6 +77,8 @@ type bins struct {
 	mingrpc  string // plain gRPC floor
 	pingpong string // bare socket floor, minimal Go program
 	lua      string // a Lua agent script
+	// enginespeed is bench/enginespeed, the engine section's measurement.
+	enginespeed string
 }
 
 func build(ctx context.Context) (*bins, error) {
@@ -85,7 +93,7 @@ func build(ctx context.Context) (*bins, error) {
 	}{
 		{&b.arena, "./cmd/arena"}, {&b.lean, "./cmd/arena-agent"}, {&b.timed, "./bench/internal/timed"},
 		{&b.mingrpc, "./bench/internal/mingrpc"}, {&b.pingpong, "./bench/internal/pingpong"},
-		{&b.raw, "./bench/internal/rawagent"},
+		{&b.raw, "./bench/internal/rawagent"}, {&b.enginespeed, "./bench/enginespeed"},
 	} {
 		*t.dst = filepath.Join(dir, filepath.Base(t.pkg))
 		cmd := exec.CommandContext(ctx, "go", "build", "-o", *t.dst, t.pkg)
@@ -143,7 +151,20 @@ func run(ctx context.Context, o options) error {
 	want := func(s string) bool {
 		return o.only == "" || slices.Contains(strings.Split(o.only, ","), s)
 	}
-	fmt.Fprintf(os.Stderr, "bench: building on %s/%s, %d CPUs, load %s\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), loadavg())
+	startLoad := loadavg()
+	fmt.Fprintf(os.Stderr, "bench: building on %s/%s, %d CPUs, load %s\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), startLoad)
+	// CPU slots are lock files shared by every arena process of the
+	// machine: with the host-wide directory, the league rows would wait
+	// for other arenas' games and measure them. The bench and every
+	// arena it starts take their slots from a directory of their own.
+	slotDir, err := os.MkdirTemp("", "arena-bench-own-slots-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(slotDir)
+	if err := os.Setenv(slots.DirEnv, slotDir); err != nil {
+		return err
+	}
 	b, err := build(ctx)
 	if err != nil {
 		return err
@@ -158,7 +179,7 @@ func run(ctx context.Context, o options) error {
 		name string
 		fn   func(context.Context, options, *bins, *table) error
 	}{
-		{"move", benchMove}, {"start", benchStart}, {"rss", benchRSS}, {"league", benchLeague}, {"deadline", benchDeadline},
+		{"engine", benchEngine}, {"move", benchMove}, {"start", benchStart}, {"rss", benchRSS}, {"league", benchLeague}, {"deadline", benchDeadline},
 	}
 	for _, s := range steps {
 		if !want(s.name) {
@@ -169,9 +190,36 @@ func run(ctx context.Context, o options) error {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
 	}
-	fmt.Printf("arena bench: %s/%s, %d CPUs, load average now %s, %s\n\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), loadavg(), time.Since(began).Round(time.Second))
+	endLoad := loadavg()
+	fmt.Printf("arena bench: %s/%s, %d CPUs, load average %s at the start, %s at the end, %s, CPU slots in %s (this run's own)\n",
+		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), startLoad, endLoad, time.Since(began).Round(time.Second), slotDir)
+	if w := busyWarning(startLoad, endLoad, runtime.NumCPU()); w != "" {
+		fmt.Println(w)
+	}
+	fmt.Println()
 	t.print()
 	return nil
+}
+
+// busyWarning says when the 1-minute load average at the start or the
+// end exceeded the CPUs: then other programs ran beside the bench, and
+// wall-clock rows (starts, moves, leagues) measure them too. Empty when
+// the machine looked idle enough, or the load could not be read.
+func busyWarning(start, end string, cpus int) string {
+	busy := false
+	for _, l := range []string{start, end} {
+		f := strings.Fields(l)
+		if len(f) == 0 {
+			continue
+		}
+		if v, err := strconv.ParseFloat(f[0], 64); err == nil && v > float64(cpus) {
+			busy = true
+		}
+	}
+	if !busy {
+		return ""
+	}
+	return fmt.Sprintf("MACHINE BUSY: the 1-minute load average exceeded the %d CPUs at the start or the end; wall-clock rows include other programs' work (the engine rows count CPU time and compare within the run)", cpus)
 }
 
 func loadavg() string {

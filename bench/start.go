@@ -100,7 +100,7 @@ func benchStart(ctx context.Context, o options, b *bins, t *table) error {
 		t.add("start", what, ms(quantile(launch, 0.5)), floor, r)
 		t.add("start", k.name+": launch+kill p50", ms(quantile(total, 0.5)), "", "")
 	}
-	return nil
+	return benchCourseStart(ctx, o, b, t)
 }
 
 // minGRPCStart times exec of the minimal gRPC server to its first reply.

@@ -8,10 +8,14 @@
 //
 // Usage:
 //
-//	go run ./bench/enginespeed [-time 1s] [-rounds 3] [-games name,...]
+//	go run ./bench/enginespeed [-time 1s] [-rounds 3] [-games name,...] [-json]
+//
+// With -json it measures only the playout comparison and prints it as one
+// JSON array (the rows of `go run ./bench`'s engine section).
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -24,6 +28,7 @@ func main() {
 	d := flag.Duration("time", time.Second, "duration of each timed run")
 	rounds := flag.Int("rounds", 3, "interleaved rounds per implementation; the fastest counts")
 	only := flag.String("games", "", "comma-separated games to measure (default all)")
+	asJSON := flag.Bool("json", false, "measure the playouts only and print them as JSON")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "Usage: go run ./bench/enginespeed [flags]\n\n"+
 			"Random playouts per second, single core: the engine's search path against the plain\n"+
@@ -44,12 +49,22 @@ func main() {
 			continue
 		}
 		rs = append(rs, compare(c, *rounds, *d))
+		if *asJSON {
+			continue
+		}
 		ops = append(ops, measureOps(c, *d/5))
 		searches = append(searches, measureSearch(c, *d))
 	}
 	if len(rs) == 0 {
 		fmt.Fprintf(os.Stderr, "enginespeed: no game matches -games %q\n", *only)
 		os.Exit(2)
+	}
+	if *asJSON {
+		if err := json.NewEncoder(os.Stdout).Encode(jsonRows(rs)); err != nil {
+			fmt.Fprintln(os.Stderr, "enginespeed:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	fmt.Printf("go run ./bench/enginespeed -time %v -rounds %d (%s, %s/%s, GOMAXPROCS=1, rates per second of CPU time)\n\n",
 		*d, *rounds, runtime.Version(), runtime.GOOS, runtime.GOARCH)

@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"time"
 
+	"arena/bench/internal/playoutrow"
 	"arena/bench/reference"
 	"arena/engine"
 	"arena/games/bohnenspiel"
@@ -226,4 +227,25 @@ func table(rs []result) string {
 			perPly(ref.mallocs, ref), perPly(ref.bytes, ref))
 	}
 	return s
+}
+
+// jsonRows is what -json prints.
+func jsonRows(rs []result) []playoutrow.Row {
+	out := make([]playoutrow.Row, 0, len(rs))
+	for _, r := range rs {
+		name := r.c.Name
+		if r.c.Size != "" {
+			name += " " + r.c.Size
+		}
+		row := playoutrow.Row{
+			Game: name, Engine: r.fast.rate(), EngineListing: r.listing.rate(), RefListing: r.reference.rate(),
+			Plies:         float64(r.fast.plies) / float64(r.fast.playouts),
+			AllocsPerMove: perPly(r.fast.mallocs, r.fast), ListingAllocs: perPly(r.listing.mallocs, r.listing),
+		}
+		if r.refDraw.playouts > 0 {
+			row.RefDraw = r.refDraw.rate()
+		}
+		out = append(out, row)
+	}
+	return out
 }

@@ -92,3 +92,24 @@ func TestSearchShort(t *testing.T) {
 		t.Errorf("table:\n%s", tab)
 	}
 }
+
+// TestJSONRows: the -json rows carry every game's measured rates, none
+// zero but the missing direct draw of hex cross-out.
+func TestJSONRows(t *testing.T) {
+	var rs []result
+	for _, c := range cases() {
+		rs = append(rs, compare(c, 1, 2*time.Millisecond))
+	}
+	rows := jsonRows(rs)
+	if len(rows) != len(rs) {
+		t.Fatalf("%d rows for %d results", len(rows), len(rs))
+	}
+	for i, row := range rows {
+		if row.Engine <= 0 || row.EngineListing <= 0 || row.RefListing <= 0 || row.Plies < 1 {
+			t.Errorf("row %+v lacks a measurement", row)
+		}
+		if (row.RefDraw > 0) != (rs[i].c.RefDraw != nil) {
+			t.Errorf("row %+v: direct draw present %v, reference has one %v", row, row.RefDraw > 0, rs[i].c.RefDraw != nil)
+		}
+	}
+}

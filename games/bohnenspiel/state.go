@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 
 	"arena/engine"
@@ -147,21 +148,67 @@ func nonEmpty(x uint64) uint64 {
 	return ((x & lowBits) + lowBits | x) & highBits
 }
 
+// sideBits maps nonEmpty(side) (bits 7, 15, ..., 47) to a 6-bit mask, pit
+// i in bit i: after the shift pit i is bit 8i, and the multiply sends it
+// to bit 56+i. The other products land at 56-7i+8j for j < i, all below
+// bit 56 and all distinct (8(j-j') = 7(i-i') has no other solution for
+// pits 0..5), so nothing carries into the top byte.
+func sideBits(nz uint64) uint {
+	const gather = 1<<56 | 1<<49 | 1<<42 | 1<<35 | 1<<28 | 1<<21
+	return uint((nz>>7)*gather>>56) & 63
+}
+
+// moveLists[p<<7|skip<<6|pits] is the framework's list for player p whose
+// non-empty pits are the 6-bit mask pits, SKIP last when skip is 1, with
+// moveCounts its length. LegalMoves copies one of them as a block. Filled
+// once, never changed.
+var moveLists, moveCounts = func() (t [256][8]engine.Move, n [256]uint8) {
+	for idx := range t {
+		p, skip, pits := uint8(idx>>7), idx>>6&1, idx&63
+		for i := uint8(0); i < pitsPerSide; i++ {
+			if pits>>i&1 != 0 {
+				t[idx][n[idx]] = pitMove(p, i)
+				n[idx]++
+			}
+		}
+		if skip != 0 {
+			t[idx][n[idx]] = skipMove(p)
+			n[idx]++
+		}
+	}
+	return t, n
+}()
+
+// listIndex is the moveLists index of the side to move's list.
+func (s *State) listIndex() uint {
+	p := s.toMove & 1
+	idx := uint(p)<<7 | sideBits(nonEmpty(s.side(p)))
+	if s.canSkip(p) {
+		idx |= 1 << 6
+	}
+	return idx
+}
+
 // LegalMoves appends the framework's list: non-empty pits ascending, then
 // SKIP when allowed.
 func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
 	if s.end != notOver {
 		return dst
 	}
-	p := s.toMove
-	for nz := nonEmpty(s.side(p)); nz != 0; nz &= nz - 1 {
-		dst = append(dst, pitMove(p, uint8(bits.TrailingZeros64(nz)>>3)))
+	idx := s.listIndex() & 255
+	n := len(dst)
+	if cap(dst)-n < 8 {
+		dst = growMoves(dst)
 	}
-	if s.canSkip(p) {
-		dst = append(dst, skipMove(p))
-	}
-	return dst
+	*(*[8]engine.Move)(dst[n : n+8]) = moveLists[idx]
+	return dst[:n+int(moveCounts[idx])]
 }
+
+// growMoves makes room for a whole moveLists entry, out of line: a
+// searcher's buffer has the room already.
+//
+//go:noinline
+func growMoves(dst []engine.Move) []engine.Move { return slices.Grow(dst, 8) }
 
 // LegalCount is the length of the framework's list, SKIP included.
 func (s *State) LegalCount() int {
@@ -220,37 +267,44 @@ var sowAdd = func() (t [ringSize][ringSize]struct {
 // sow empties ring pit r0 into the following pits and captures backwards
 // from the last one.
 func (s *State) sow(mover uint8, r0 int) {
-	n := int(s.pits[r0])
-	s.pits[r0] = 0
+	lo := binary.LittleEndian.Uint64(s.pits[0:8])
+	hi := binary.LittleEndian.Uint32(s.pits[8:12])
+	n := int(s.pits[r0%ringSize])
+	// The origin is emptied in the registers, not by a byte store that
+	// the word loads would wait for. A shift past the word's width
+	// leaves it alone (for hi, r0 < 8 wraps to a huge count).
+	lo &^= 0xff << (8 * uint(r0))
+	hi &^= 0xff << (8*uint(r0) - 64)
 	// Every pit holds at most 72 seeds, so byte lanes never carry: one
 	// addition sows a whole lap (the emptied origin included) or the
 	// remainder.
 	laps := uint64(n / ringSize)
-	add := &sowAdd[r0][n%ringSize]
-	lo := binary.LittleEndian.Uint64(s.pits[0:8]) + add.lo + laps*0x0101010101010101
-	hi := binary.LittleEndian.Uint32(s.pits[8:12]) + add.hi + uint32(laps)*0x01010101
-	binary.LittleEndian.PutUint64(s.pits[0:8], lo)
-	binary.LittleEndian.PutUint32(s.pits[8:12], hi)
+	add := &sowAdd[r0%ringSize][n%ringSize]
+	binary.LittleEndian.PutUint64(s.pits[0:8], lo+add.lo+laps*0x0101010101010101)
+	binary.LittleEndian.PutUint32(s.pits[8:12], hi+add.hi+uint32(laps)*0x01010101)
 	last := (r0 + n) % ringSize
+	var took uint8
 	for {
 		c := s.pits[last]
 		if c != 2 && c != 4 && c != 6 {
-			return
+			break
 		}
-		s.score[mover] += c
+		took += c
 		s.pits[last] = 0
 		if last == 0 {
 			last = ringSize
 		}
 		last--
 	}
+	s.score[mover&1] += took
 }
 
 // updateEnd is the framework's updateWinner with variant B's
 // hasValidMoves: a player to move without a legal move ends the game and
 // the mover takes every seed left.
 func (s *State) updateEnd(mover, next uint8) {
-	if !s.canSkip(next) && s.sideEmpty(next) {
+	// The empty side first: it is rare, so the test predicts well.
+	if s.sideEmpty(next) && !s.canSkip(next) {
 		var sum uint8
 		for i := range s.pits {
 			sum += s.pits[i]
@@ -342,25 +396,15 @@ func (s *State) RandomPlayoutMove(r *rand.Rand) (engine.Move, bool) {
 	if s.end != notOver {
 		return 0, false
 	}
-	p := s.toMove
-	nz := nonEmpty(s.side(p))
-	pits := bits.OnesCount64(nz)
-	n := pits
-	if s.canSkip(p) {
-		n++
-	}
+	idx := s.listIndex() & 255
+	n := int(moveCounts[idx])
 	if n == 0 {
 		return 0, false // unreachable: updateEnd ends such a game
 	}
-	k := r.IntN(n)
-	if k == pits {
-		return skipMove(p), true // SKIP comes last in the list
-	}
-	// At most five lower pits to pass: cheaper than a general select.
-	for ; k > 0; k-- {
-		nz &= nz - 1
-	}
-	return pitMove(p, uint8(bits.TrailingZeros64(nz)>>3)), true
+	// A 32-bit multiply-shift of one random word: n ≤ 7, so its bias is
+	// below 2e-9, far under what a playout can notice.
+	k := (r.Uint64() & 0xffffffff) * uint64(n) >> 32
+	return moveLists[idx][k&7], true
 }
 
 // PlyFields adds the vectors' "legal" list (move texts in framework order).

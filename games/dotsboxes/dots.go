@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"time"
 
@@ -133,7 +134,7 @@ type geometry struct {
 	nWords         int                     // words of valid holding any line: loops stop there
 	valid          [words]uint64           // bits of the lines that exist
 	ends           [maxLines][4]int8       // a, b, c, d with [a,b] < [c,d]
-	lineBoxes      [maxLines][2]int16      // boxes beside a line, -1 for none
+	lineBoxes      [maxLines]lineBox       // boxes beside a line
 	boxSides       [maxBoxes][4]int16      // sides of box k in §2 order
 	right, down    [MaxDots][MaxDots]int16 // line from [a,b] to [a,b+1] / [a+1,b], -1 for none
 }
@@ -164,7 +165,7 @@ func newGeometry(rows, cols int) *geometry {
 	g.nWords = (g.nLines + 63) / 64
 	for i := 0; i < g.nLines; i++ {
 		g.valid[i>>6] |= 1 << (i & 63)
-		g.lineBoxes[i] = [2]int16{-1, -1}
+		g.lineBoxes[i] = lineBox{box: [2]uint8{noBox, noBox}}
 	}
 	for x := 0; x < rows-1; x++ {
 		for y := 0; y < cols-1; y++ {
@@ -172,15 +173,27 @@ func newGeometry(rows, cols int) *geometry {
 			// §2 order: ([x,y],[x+1,y]), ([x,y],[x,y+1]), ([x+1,y],[x+1,y+1]), ([x,y+1],[x+1,y+1]).
 			g.boxSides[k] = [4]int16{g.down[x][y], g.right[x][y], g.right[x+1][y], g.down[x][y+1]}
 			for _, l := range g.boxSides[k] {
-				if g.lineBoxes[l][0] < 0 {
-					g.lineBoxes[l][0] = int16(k)
-				} else {
-					g.lineBoxes[l][1] = int16(k)
+				lb := &g.lineBoxes[l]
+				j := 0
+				if lb.inc[0] != 0 {
+					j = 1
 				}
+				lb.box[j], lb.inc[j] = uint8(k), 1
 			}
 		}
 	}
 	return g
+}
+
+// noBox is the spare side counter a border line's missing box points at;
+// its increment is 0, so it stays 0 and never completes.
+const noBox = maxBoxes
+
+// lineBox is what drawing one line adds to the side counters: the two
+// boxes beside it and 1 for each (noBox and 0 where there is none), so
+// Apply adds both without testing.
+type lineBox struct {
+	box, inc [2]uint8
 }
 
 // line returns the index of the line joining two dots, or -1 when they
@@ -204,10 +217,10 @@ func (g *geometry) line(a, b, c, d int) int {
 // State is one position. Moves are line indices in Grid order.
 type State struct {
 	g      *geometry
-	drawn  [words]uint64 // drawn lines
-	by1    [words]uint64 // drawn lines drawn by seat 1
-	sides  [maxBoxes]uint8
-	owner  [maxBoxes]int8 // seat, or -1
+	drawn  [words]uint64       // drawn lines
+	by1    [words]uint64       // drawn lines drawn by seat 1
+	sides  [maxBoxes + 1]uint8 // drawn sides per box; the last is noBox's
+	owner  [maxBoxes]int8      // seat, or -1
 	scores [2]int
 	toMove int
 	ply    int
@@ -283,14 +296,18 @@ func (s *State) Scores() [2]int { return s.scores }
 // Ply counts the lines drawn.
 func (s *State) Ply() int { return s.ply }
 
-// LegalMoves appends the undrawn lines in Grid order.
+// LegalMoves appends the undrawn lines in Grid order. There are s.left of
+// them: the slice grows once and they are written without appends.
 func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
 	g := s.g
+	n := len(dst)
+	dst = slices.Grow(dst, s.left)[:n+s.left]
+	out := dst[n:]
+	j := 0
 	for w := 0; w < g.nWords; w++ {
-		free := g.valid[w] &^ s.drawn[w]
-		for free != 0 {
-			dst = append(dst, engine.Move(w<<6|bits.TrailingZeros64(free)))
-			free &= free - 1
+		for free := g.valid[w] &^ s.drawn[w]; free != 0 && j < len(out); free &= free - 1 {
+			out[j] = engine.Move(w<<6 | bits.TrailingZeros64(free))
+			j++
 		}
 	}
 	return dst
@@ -300,36 +317,41 @@ func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
 func (s *State) LegalCount() int { return s.left }
 
 // Apply draws a line, credits completed boxes, and passes the turn only
-// when no box was completed.
+// when no box was completed. Nothing in it branches on the position but
+// the box completion itself.
 func (s *State) Apply(m engine.Move) {
 	i := int(m)
-	bit := uint64(1) << (i & 63)
-	s.drawn[i>>6] |= bit
+	w, bit := (i>>6)%words, uint64(1)<<(i&63)
+	s.drawn[w] |= bit
+	s.by1[w] |= bit & -uint64(s.toMove&1)
 	s.lines ^= lineKeys[i]
-	if s.toMove == 1 {
-		s.by1[i>>6] |= bit
-	}
 	s.left--
 	s.ply++
-	completed := false
-	for _, k := range s.g.lineBoxes[i] {
-		if k < 0 {
-			continue
-		}
-		s.sides[k]++
-		switch s.sides[k] {
-		case 3:
-			s.threes++
-		case 4:
-			s.threes--
-			s.owner[k] = int8(s.toMove)
-			s.scores[s.toMove]++
-			completed = true
-		}
+	lb := &s.g.lineBoxes[i]
+	completed := s.addSide(lb.box[0], lb.inc[0]) | s.addSide(lb.box[1], lb.inc[1])
+	s.toMove ^= 1 &^ completed
+}
+
+// addSide adds inc (1, or 0 for noBox) to box k's drawn sides, keeps the
+// count of three-sided boxes, and gives the box to the mover when its
+// fourth side is drawn. It returns 1 for a completed box, else 0.
+func (s *State) addSide(k, inc uint8) int {
+	c := s.sides[k] + inc
+	s.sides[k] = c
+	four := b2i(c == 4)
+	s.threes += b2i(c == 3) - four
+	if four != 0 {
+		s.owner[k] = int8(s.toMove)
+		s.scores[s.toMove&1]++
 	}
-	if !completed {
-		s.toMove ^= 1
+	return four
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
 	}
+	return 0
 }
 
 // drawer returns the seat that drew line i, or -1.

@@ -3,6 +3,7 @@ package pentagotwist
 import (
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -157,22 +158,36 @@ func (s *State) Cell(x, y int) int {
 }
 
 // LegalMoves appends the 8 tuples of every empty cell in the framework's
-// order (x, then y, then a, then b).
+// order (x, then y, then a, then b). The slice grows once for all of them
+// and each cell's eight moves are one 32-byte copy from cellMoves.
 func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
 	if s.over {
 		return dst
 	}
-	p := s.ply & 1
 	empty := ^(s.stones[0] | s.stones[1]) & fullMask
-	for empty != 0 {
-		cell := bits.TrailingZeros64(empty)
-		empty &= empty - 1
-		base := encode(cell, 0, 0, p)
-		// One append of all eight: one capacity check instead of eight.
-		dst = append(dst, base, base|1, base|2, base|3, base|4, base|5, base|6, base|7)
+	n := len(dst)
+	dst = slices.Grow(dst, 8*bits.OnesCount64(empty))
+	dst = dst[:n+8*bits.OnesCount64(empty)]
+	tab := &cellMoves[s.ply&1]
+	for ; empty != 0; empty &= empty - 1 {
+		*(*[8]engine.Move)(dst[n:]) = tab[bits.TrailingZeros64(empty)&63]
+		n += 8
 	}
 	return dst
 }
+
+// cellMoves[p][cell] are the eight moves of player p on cell, in the
+// framework's order. Filled once, never changed.
+var cellMoves = func() (t [2][64][8]engine.Move) {
+	for p := range t {
+		for cell := 0; cell < cells; cell++ {
+			for k := range t[p][cell] {
+				t[p][cell][k] = encode(cell, k>>1, k&1, p)
+			}
+		}
+	}
+	return t
+}()
 
 // LegalCount is 8 per empty cell, as the framework counted.
 func (s *State) LegalCount() int {
@@ -191,6 +206,11 @@ func (s *State) Apply(m engine.Move) {
 	s.stones[0] = twist(s.stones[0], a, b)
 	s.stones[1] = twist(s.stones[1], a, b)
 	s.ply++
+	if s.ply < 9 {
+		// Before the mover's fifth stone neither side can hold five in
+		// a row, and a twist only moves stones.
+		return
+	}
 	mine, theirs := hasFive(s.stones[me]), hasFive(s.stones[me^1])
 	switch {
 	case mine && theirs:
@@ -204,23 +224,41 @@ func (s *State) Apply(m engine.Move) {
 	}
 }
 
-// twist applies operation b (0 clockwise rotation, 1 left-right mirror) to
-// quadrant q of one colour's bitboard.
-func twist(bb uint64, q, b int) uint64 {
-	base := 6*(3*(q>>1)) + 3*(q&1)
-	e := (bb>>base)&7 | (bb>>(base+6)&7)<<3 | (bb>>(base+12)&7)<<6
-	var t uint64
-	if b == 0 {
-		// Local index 3r+c moves to 3c+2-r: new[c][2-r] = old[r][c].
-		t = (e&1)<<2 | (e>>1&1)<<5 | (e>>2&1)<<8 |
-			(e>>3&1)<<1 | e&(1<<4) | (e>>5&1)<<7 |
-			e>>6&1 | (e>>7&1)<<3 | (e>>8&1)<<6
-	} else {
-		// Each row reversed: new[r][2-c] = old[r][c].
-		t = (e&0b001001001)<<2 | e&0b010010010 | (e&0b100100100)>>2
+// quadMask is a quadrant's nine cells seen from its top-left cell: three
+// rows of three bits, six bits apart.
+const quadMask = 0b111_000111_000111
+
+// quadBase[q] is the bit of quadrant q's top-left cell.
+var quadBase = [4]uint{0, 3, 18, 21}
+
+// twisted[b][e] is the quadrant whose nine cells, packed as bit 3r+c in
+// e, underwent operation b (0 clockwise rotation, 1 left-right mirror),
+// spread back to the board's row stride (bit 6r+c). Filled once, never
+// changed.
+var twisted = func() (t [2][512]uint16) {
+	for e := 0; e < 512; e++ {
+		for r := 0; r < 3; r++ {
+			for c := 0; c < 3; c++ {
+				if e>>(3*r+c)&1 == 0 {
+					continue
+				}
+				// Rotation: new[c][2-r] = old[r][c]; mirror: new[r][2-c] = old[r][c].
+				t[0][e] |= 1 << (6*c + 2 - r)
+				t[1][e] |= 1 << (6*r + 2 - c)
+			}
+		}
 	}
-	mask := uint64(7)<<base | uint64(7)<<(base+6) | uint64(7)<<(base+12)
-	return bb&^mask | (t&7)<<base | (t>>3&7)<<(base+6) | (t>>6&7)<<(base+12)
+	return t
+}()
+
+// twist applies operation b (0 clockwise rotation, 1 left-right mirror) to
+// quadrant q of one colour's bitboard: gather the nine cells, look the
+// result up, put it back.
+func twist(bb uint64, q, b int) uint64 {
+	base := quadBase[q&3]
+	x := bb >> base
+	e := x&7 | x>>3&0o70 | x>>6&0o700
+	return bb&^(quadMask<<base) | uint64(twisted[b&1][e&511])<<base
 }
 
 // Start cells of the 32 five-cell segments, per direction. A set bit i in
@@ -233,18 +271,17 @@ const (
 	startsAnti = 0b110000_110000                             // rows 0-1, columns 4-5
 )
 
-// hasFive reports a run of five (or six) in any direction.
+// hasFive reports a run of five (or six) in any direction. Runs of two
+// are combined into runs of four and then five: three shifts per
+// direction instead of four.
 func hasFive(b uint64) bool {
-	if b&(b>>1)&(b>>2)&(b>>3)&(b>>4)&startsRow != 0 {
-		return true
-	}
-	if b&(b>>6)&(b>>12)&(b>>18)&(b>>24)&startsCol != 0 {
-		return true
-	}
-	if b&(b>>7)&(b>>14)&(b>>21)&(b>>28)&startsDiag != 0 {
-		return true
-	}
-	return b&(b>>5)&(b>>10)&(b>>15)&(b>>20)&startsAnti != 0
+	return run5(b, 1)&startsRow|run5(b, 6)&startsCol|run5(b, 7)&startsDiag|run5(b, 5)&startsAnti != 0
+}
+
+// run5 has bit i set when cells i, i+d, ..., i+4d are all set in b.
+func run5(b uint64, d uint) uint64 {
+	two := b & (b >> d)
+	return two & (two >> (2 * d)) & (b >> (4 * d))
 }
 
 // Text is the §7 board: 36 characters, row-major, w/b/.

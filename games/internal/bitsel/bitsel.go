@@ -20,23 +20,26 @@ var inByte = func() (t [256][8]uint8) {
 }()
 
 // Select returns the index of the k-th (counting from 0) set bit of x.
-// x must have more than k set bits.
+// x must have more than k set bits. Each halving step is arithmetic, not
+// a branch: k is random in a playout, so a branch would mispredict half
+// the time.
 func Select(x uint64, k int) int {
 	off := 0
-	if n := bits.OnesCount32(uint32(x)); k >= n {
-		k -= n
-		x >>= 32
-		off = 32
-	}
-	if n := bits.OnesCount16(uint16(x)); k >= n {
-		k -= n
-		x >>= 16
-		off += 16
-	}
-	if n := bits.OnesCount8(uint8(x)); k >= n {
-		k -= n
-		x >>= 8
-		off += 8
-	}
+	// past is all ones when the k-th bit lies beyond the low half, else 0.
+	n := bits.OnesCount32(uint32(x))
+	past := (n - k - 1) >> 63
+	k -= n & past
+	off += 32 & past
+	x >>= uint(32 & past)
+	n = bits.OnesCount16(uint16(x))
+	past = (n - k - 1) >> 63
+	k -= n & past
+	off += 16 & past
+	x >>= uint(16 & past)
+	n = bits.OnesCount8(uint8(x))
+	past = (n - k - 1) >> 63
+	k -= n & past
+	off += 8 & past
+	x >>= uint(8 & past)
 	return off + int(inByte[uint8(x)][k&7])
 }
