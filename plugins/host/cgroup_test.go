@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -137,4 +138,40 @@ func TestUnsandboxedGroupKillsEscapedChildren(t *testing.T) {
 	if left := running(pids); len(left) > 0 {
 		t.Fatalf("children %v outlived their agent", left)
 	}
+}
+
+// The arena's cost of one CPU reading of a running sandboxed agent (the
+// reading taken around every move): its cgroup's one kept file against
+// the walk of its /proc. Run with a fixed count, e.g.
+// go test -run '^$' -bench CPUReading -benchtime 2000x ./plugins/host
+func BenchmarkCPUReading(b *testing.B) {
+	for _, noCgroups := range []bool{false, true} {
+		b.Run(map[bool]string{false: "cgroup", true: "proc"}[noCgroups], func(b *testing.B) {
+			l := launcher()
+			l.NoCgroups = noCgroups
+			if !noCgroups && !strings.HasPrefix(l.Accounting(), "cgroup") {
+				b.Skip(l.Accounting())
+			}
+			p, err := l.Launch(context.Background(), "echo", host.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Kill()
+			// The arena's own CPU (getrusage), not the wall time a loaded
+			// machine stretches.
+			before := selfCPU()
+			for b.Loop() {
+				if _, err := p.CPUTime(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(selfCPU()-before)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
