@@ -41,6 +41,13 @@ func (l *Launcher) Accounting() string {
 	return "/proc readings (no cgroups: " + l.cgErr.Error() + ")"
 }
 
+// kernelMemory reports whether an agent of kind c has its memory limit
+// and verdict from its cgroup. A course agent keeps the course's rules,
+// read from /proc as before (a course JVM under a cgroup memory limit
+// far above its heap failed to end on its own OutOfMemoryError, which
+// the course's rule for it depends on).
+func kernelMemory(c Command) bool { return c.Kind != "course" }
+
 // newGroup makes the cgroup of one agent with its limits, or returns nil
 // where cgroups are not used or the group cannot be made: the agent is
 // then read through /proc, as on a machine without cgroups.
@@ -123,12 +130,18 @@ func (p *Process) groupUsage(r reading) (usage, error) {
 		return usage{}, err
 	}
 	u := usage{CPU: max(0, cpu-p.initCPU)}
-	if r.mem {
+	if r.mem && p.groupMem {
 		peak, _, err := p.group.Memory()
 		if err != nil {
 			return usage{}, err
 		}
 		u.Peak = peak
+	} else if r.mem {
+		m, err := p.procSample(reading{mem: true})
+		if err != nil {
+			return usage{}, err
+		}
+		u.RSS, u.Peak = m.RSS, m.Peak
 	}
 	if r.delay {
 		if d, err := p.procSample(reading{delay: true}); err == nil {

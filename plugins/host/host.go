@@ -242,6 +242,7 @@ type Process struct {
 	lease     *sandbox.Lease
 	group     *sandbox.Group // the agent's cgroup; nil where /proc is read
 	initCPU   time.Duration  // the sandbox init's own CPU, counted in its group but not the agent's
+	groupMem  bool           // the group holds the memory limit and its verdict (kernelMemory)
 
 	mu       sync.Mutex
 	killed   bool
@@ -420,7 +421,12 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", protocol.MoveFDEnv, 2+len(cmd.ExtraFiles)))
 	files = append(files, agentEnd)
 	p.moveConn = arenaEnd
-	p.group = l.newGroup(opt.MemoryMB)
+	groupMB := 0 // no limit in the group: memory is read from /proc
+	if kernelMemory(c) {
+		groupMB = opt.MemoryMB
+	}
+	p.group = l.newGroup(groupMB)
+	p.groupMem = p.group != nil && kernelMemory(c)
 	intoGroup(cmd, p.group)
 	cfg, err := l.clientConfig(cmd, p, version, opt)
 	if err != nil {
@@ -496,7 +502,7 @@ func (p *Process) connect(opt Options) error {
 		c.UseMoveChannel(p.moveConn)
 	}
 	p.limit = int64(opt.MemoryMB) << 20 // zero or less: no limit (see breach)
-	if p.group != nil {
+	if p.groupMem {
 		go p.watch(p.groupMemory)
 	} else {
 		go p.watch(p.procMemory)
