@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"arena/agents/course"
 	"arena/arena/entrants"
@@ -35,6 +36,32 @@ const (
 	MaxConcurrency     = 1024
 	MaxMachineReplays  = 10
 )
+
+// MaxDurations bound each duration a league file's overrides or the
+// command line's --set may give a profile: a slip of units (700s for
+// 700ms) or a huge number is refused at once, naming the bound, instead
+// of holding a league for days (docs/leagues.md).
+var MaxDurations = map[string]time.Duration{
+	"move-limit":       time.Hour,
+	"first-move-limit": time.Hour,
+	"cushion":          time.Minute,
+	"budget":           24 * time.Hour,
+	"budget-grace":     time.Hour,
+	"startup-timeout":  10 * time.Minute,
+}
+
+// CheckDuration refuses an override of a duration setting over its
+// maximum (MaxDurations); other settings pass.
+func CheckDuration(o engine.Override) error {
+	limit, ok := MaxDurations[o.Setting]
+	if !ok {
+		return nil
+	}
+	if d, err := time.ParseDuration(o.To); err == nil && d > limit {
+		return fmt.Errorf("%s %v: at most %v", o.Setting, d, limit)
+	}
+	return nil
+}
 
 // Formats of a league.
 const (
@@ -552,6 +579,9 @@ func applyOverrides(ld *loader, g engine.Game, params engine.Params, prof engine
 	var overrides []engine.Override
 	for _, k := range settings {
 		o, err := prof.Apply(k, gc.Overrides[k])
+		if err == nil {
+			err = CheckDuration(o)
+		}
 		if err != nil {
 			return engine.Profile{}, nil, ld.errorf(key+"overrides."+k, "%v", err)
 		}

@@ -18,7 +18,9 @@ func newDoctorCmd(e *env) *cobra.Command {
 		Long: `Probe this machine the way the arena does before the first game: start a
 process in new user, PID, network, IPC, mount and UTS namespaces, mount a
 fresh /proc there, bring up loopback and make the file system read-only
-recursively (mount_setattr), and list the cgroup hierarchies (v1 and v2).
+recursively (mount_setattr), list the cgroup hierarchies (v1 and v2) and
+say which one holds agents' trees (their CPU time, memory limit and task
+limit) or why /proc is read instead.
 Print what works, whether agents will run sandboxed, and what a sandboxed
 agent of each kind sees (docs/security.md).`,
 		Args: cobra.NoArgs,
@@ -73,6 +75,7 @@ func printSupport(w io.Writer, e *env) {
 		}
 		fmt.Fprintf(w, "%-28s %s\n", label, c)
 	}
+	fmt.Fprintf(w, "CPU and memory accounting:   %s\n", e.launcher.Accounting())
 	switch {
 	case e.launcher.Sandboxed():
 		fmt.Fprintln(w, "agents run: sandboxed, one set of namespaces and two unprivileged ids per agent")

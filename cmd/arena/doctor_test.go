@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -15,10 +16,31 @@ func TestDoctorSaysWhatWorks(t *testing.T) {
 	if !e.launcher.Sandboxed() {
 		want = []string{"agents run: not at all", "--isolation off"}
 	}
-	want = append(want, "cgroups:")
+	want = append(want, "cgroups:", "CPU and memory accounting:")
 	for _, w := range want {
 		if !strings.Contains(out.String(), w) {
 			t.Fatalf("doctor lacks %q:\n%s", w, out)
+		}
+	}
+}
+
+// doctor names the cgroup version and controllers agents' trees go in,
+// or says that /proc is read and why.
+func TestDoctorSaysHowAgentsAreMeasured(t *testing.T) {
+	for _, off := range []bool{false, true} {
+		e, out, _ := testEnv(t)
+		e.launcher.NoCgroups = off
+		if err := run(t, e, "doctor"); err != nil {
+			t.Fatal(err)
+		}
+		_, line, _ := strings.Cut(out.String(), "CPU and memory accounting:")
+		line, _, _ = strings.Cut(strings.TrimSpace(line), "\n")
+		cg := regexp.MustCompile(`^cgroup v[12], controllers (cpuacct|cpu)`)
+		switch {
+		case off && !strings.HasPrefix(line, "/proc readings (no cgroups: turned off)"):
+			t.Errorf("without cgroups: %q", line)
+		case !off && !cg.MatchString(line) && !strings.HasPrefix(line, "/proc readings (no cgroups: "):
+			t.Errorf("with cgroups: %q", line)
 		}
 	}
 }

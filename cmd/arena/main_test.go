@@ -120,8 +120,10 @@ func TestPlayErrors(t *testing.T) {
 		{"play", "cachex", "random", "random", "--param", "n=99"},
 		{"play", "bohnenspiel", "random", "random", "--set", "budget=3s"},
 		{"play", "bohnenspiel", "random", "random", "--param", "x=1"},
+		{"play", "bohnenspiel", "random", "random", "--set", "move-limit=2h"},
+		{"check", "random", "--game", "bohnenspiel", "--set", "startup-timeout=1h"},
 	}
-	wants := []string{"known: bohnenspiel", "builtin:greedy", "n", "budget", "x"}
+	wants := []string{"known: bohnenspiel", "builtin:greedy", "n", "budget", "x", "move-limit 2h0m0s: at most 1h0m0s", "startup-timeout 1h0m0s: at most 10m0s"}
 	for i, args := range cases {
 		e, _, _ := testEnv(t)
 		err := run(t, e, args...)

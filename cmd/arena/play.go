@@ -153,6 +153,9 @@ func (e *env) matchSetup(game string, games int, seedText string, paramArgs, set
 			return nil, 0, nil, engine.Profile{}, nil, fmt.Errorf("--set %q: want NAME=VALUE", s)
 		}
 		ov, err := prof.Apply(k, v)
+		if err == nil {
+			err = league.CheckDuration(ov)
+		}
 		if err != nil {
 			return nil, 0, nil, engine.Profile{}, nil, err
 		}

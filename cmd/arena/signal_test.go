@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -128,6 +131,88 @@ func TestSignalsLeaveNoOrphans(t *testing.T) {
 			// Agents started after the snapshot are children too; all of
 			// them are gone once the parent is.
 			assertNoOrphans(t, kids, procs)
+		})
+	}
+}
+
+// gameIDs lists the ids of the games in a league directory's journal
+// and records files, as they are now: each game's first "id" field.
+func gameIDs(dir string) []string {
+	id := regexp.MustCompile(`"id":"([^"]+)"`)
+	var out []string
+	for _, f := range []string{"journal.jsonl", "records.jsonl"} {
+		b, _ := os.ReadFile(filepath.Join(dir, f))
+		for _, line := range bytes.Split(b, []byte{'\n'}) {
+			if m := id.FindSubmatch(line); m != nil {
+				out = append(out, string(m[1]))
+			}
+		}
+	}
+	return out
+}
+
+// SIGTERM and SIGINT stop a running league within seconds, the games
+// already stored kept: the league's store opens afterwards and holds
+// every game recorded before the signal. The target is 2 s; the bound
+// here is generous for a loaded machine.
+func TestSignalStopsLeagueRun(t *testing.T) {
+	if err := proctree.Available(); err != nil {
+		t.Skip(err) // agent processes are found through /proc
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "long.yaml")
+			league := "game: bohnenspiel\nagents:\n  - name: greedy\n    agent: builtin:greedy\n  - name: random\n    agent: builtin:random\ngames_per_pairing: 10000\nconcurrency: 2\nseed: 1\n"
+			if err := os.WriteFile(file, []byte(league), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(dir, "out")
+			cmd, _ := startArena(t, "league run "+file+" --output "+out)
+			deadline := time.Now().Add(2 * time.Minute)
+			for len(gameIDs(out)) < 2 && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			stored := gameIDs(out)
+			if len(stored) < 2 {
+				_ = cmd.Process.Kill()
+				_ = cmd.Wait()
+				t.Fatalf("no game was stored: %s", cmd.Stderr.(*bytes.Buffer))
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			start := time.Now()
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case err := <-done:
+				t.Logf("league run stopped %v after %v", time.Since(start).Round(time.Millisecond), sig)
+				var ee *exec.ExitError
+				if !errors.As(err, &ee) || ee.ExitCode() != exitInterrupted {
+					t.Errorf("after %v: %v, want exit status %d", sig, err, exitInterrupted)
+				}
+			case <-time.After(10 * time.Second):
+				_ = cmd.Process.Kill()
+				t.Fatalf("league run still running 10 s after %v", sig)
+			}
+			e, stdout, _ := testEnv(t)
+			if err := run(t, e, "league", "export", out, "--format", "json", "--table", "games"); err != nil {
+				t.Fatalf("the store after %v: %v", sig, err)
+			}
+			var rows []struct{ ID string }
+			if err := json.Unmarshal(stdout.Bytes(), &rows); err != nil {
+				t.Fatal(err)
+			}
+			have := map[string]bool{}
+			for _, r := range rows {
+				have[r.ID] = true
+			}
+			for _, id := range stored {
+				if !have[id] {
+					t.Errorf("game %s, recorded before %v, is not in the store after it (%d games there)", id, sig, len(rows))
+				}
+			}
 		})
 	}
 }

@@ -42,6 +42,9 @@ type Launcher struct {
 	Builtins []string
 	// StderrBytes caps the stderr kept per agent (default 8 KiB).
 	StderrBytes int
+	// StderrRate is how fast an agent's stderr is read, in bytes a second
+	// after the first MiB (default DefaultStderrRate).
+	StderrRate int
 	// Env is added to agent processes' environment.
 	Env []string
 	// PassEnv names variables of the arena's environment that agents get
@@ -64,6 +67,13 @@ type Launcher struct {
 	// agents/course's Prepare; without it a sandboxed course agent sees
 	// only what any unprivileged user can reach.
 	Prepare func(ctx context.Context, ref string, sandboxed bool) (string, []string, error)
+	// NoCgroups reads agents' CPU time and memory from /proc even where
+	// cgroups could hold them (the fallback's tests; comparisons of the
+	// two readings).
+	NoCgroups bool
+	// MaxTasks bounds the processes and threads of one agent's tree where
+	// cgroups are used (default DefaultMaxTasks).
+	MaxTasks int
 	// Notify receives the one notice that agents run unsandboxed under
 	// IsolationOff (default: standard error).
 	Notify func(msg string)
@@ -73,6 +83,8 @@ type Launcher struct {
 	base    string
 	ready   error
 	hint    atomic.Int64
+	cg      *sandbox.CgroupRoot // nil: agents are read through /proc
+	cgErr   error               // why cg is nil
 
 	tlsOnce  sync.Once
 	creds    *protocol.Credentials // the arena's side of every agent's channel
@@ -215,7 +227,8 @@ type Process struct {
 	client *plugin.Client
 	pid    int // the sandbox's init, or the agent itself
 	stderr *Tail
-	stdout *Tail // what the agent printed on stdout after the handshake
+	errIn  *throttle // what reads the agent's stderr into stderr
+	stdout *Tail     // what the agent printed on stdout after the handshake
 	limit  int64
 
 	sandboxed bool
@@ -227,6 +240,9 @@ type Process struct {
 	moveConn  net.Conn       // the arena's end of the move channel
 	dir       string         // the private directory, removed at the end
 	lease     *sandbox.Lease
+	group     *sandbox.Group // the agent's cgroup; nil where /proc is read
+	initCPU   time.Duration  // the sandbox init's own CPU, counted in its group but not the agent's
+	groupMem  bool           // the group holds the memory limit and its verdict (kernelMemory)
 
 	mu       sync.Mutex
 	killed   bool
@@ -263,6 +279,7 @@ func (l *Launcher) Launch(ctx context.Context, ref string, opt Options) (*Proces
 // that happens only when the user asked for it by name.
 func (l *Launcher) prepare() {
 	l.once.Do(func() {
+		l.findCgroups()
 		switch l.Isolation {
 		case "", IsolationAuto, IsolationRequired:
 		case IsolationOff:
@@ -390,6 +407,7 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 		version = opt.ProtocolVersion
 	}
 	p := &Process{Cmd: c, stderr: NewTail(l.StderrBytes), stdout: NewTail(l.StderrBytes), stop: make(chan struct{}), memHit: make(chan struct{}), cleaned: make(chan struct{})}
+	p.errIn = newThrottle(p.stderr, l.StderrRate, p.stop)
 	cmd, files, err := l.command(ctx, p, c)
 	if err != nil {
 		p.cleanup()
@@ -406,6 +424,13 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", protocol.MoveFDEnv, 2+len(cmd.ExtraFiles)))
 	files = append(files, agentEnd)
 	p.moveConn = arenaEnd
+	groupMB := 0 // no limit in the group: memory is read from /proc
+	if kernelMemory(c) {
+		groupMB = opt.MemoryMB
+	}
+	p.group = l.newGroup(groupMB)
+	p.groupMem = p.group != nil && kernelMemory(c)
+	intoGroup(cmd, p.group)
 	cfg, err := l.clientConfig(cmd, p, version, opt)
 	if err != nil {
 		p.cleanup()
@@ -415,13 +440,10 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	p.client = client
 	done := make(chan error, 1)
 	go func() {
-		restore, err := pinThread(opt.CPUs)
-		if err != nil {
-			done <- err
-			return
-		}
-		_, err = client.Start()
-		done <- errors.Join(err, restore())
+		done <- startThread(p.group, opt.CPUs, func() error {
+			_, err := client.Start()
+			return err
+		})
 	}()
 	started := func() {
 		for _, f := range files {
@@ -453,23 +475,29 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 		p.Kill()
 		return nil, p.launchError(err, version)
 	}
-	if err := p.identify(); err != nil {
+	if err := p.connect(opt); err != nil {
 		p.Kill()
 		return nil, err
 	}
-	if err := p.checkAddress(); err != nil {
-		p.Kill()
-		return nil, fmt.Errorf("agent %s: %w", c.Ref, err)
+	return p, nil
+}
+
+// connect completes a started agent: its identity and address checked,
+// the plugin dispensed, the move channel in use, its memory watched.
+func (p *Process) connect(opt Options) error {
+	if err := p.identify(); err != nil {
+		return err
 	}
-	rpc, err := client.Client()
+	if err := p.checkAddress(); err != nil {
+		return fmt.Errorf("agent %s: %w", p.Cmd.Ref, err)
+	}
+	rpc, err := p.client.Client()
 	if err != nil {
-		p.Kill()
-		return nil, fmt.Errorf("agent %s: connect: %w", c.Ref, err)
+		return fmt.Errorf("agent %s: connect: %w", p.Cmd.Ref, err)
 	}
 	raw, err := rpc.Dispense(protocol.PluginName)
 	if err != nil {
-		p.Kill()
-		return nil, fmt.Errorf("agent %s: %w", c.Ref, err)
+		return fmt.Errorf("agent %s: %w", p.Cmd.Ref, err)
 	}
 	p.Agent = raw.(protocol.Agent)
 	if c, ok := raw.(*protocol.Client); ok {
@@ -477,8 +505,12 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 		c.UseMoveChannel(p.moveConn)
 	}
 	p.limit = int64(opt.MemoryMB) << 20 // zero or less: no limit (see breach)
-	go p.watch()
-	return p, nil
+	if p.groupMem {
+		go p.watch(p.groupMemory)
+	} else {
+		go p.watch(p.procMemory)
+	}
+	return nil
 }
 
 // identify notes the processes the arena later tells apart from recycled
@@ -493,6 +525,9 @@ func (p *Process) identify() error {
 		}
 		p.init = &init
 		p.ns, _ = os.Readlink("/proc/" + strconv.Itoa(p.pid) + "/ns/pid")
+		if p.group != nil {
+			p.initCPU = threadsRuntime(p.pid)
+		}
 	}
 	main, err := p.mainProcess()
 	if err != nil {
@@ -600,21 +635,30 @@ const watchEvery = 20 * time.Millisecond
 // schedstat read per thread.
 const delayEvery = 5
 
-// sample reads the agent's whole process tree.
+// sample reads the agent's whole process tree: its cgroup where it has
+// one, else /proc.
 func (p *Process) sample(r reading) (usage, error) {
 	if !p.started() {
 		return usage{}, errors.New("agent not started")
 	}
+	if p.group != nil {
+		return p.groupUsage(r)
+	}
+	return p.procSample(r)
+}
+
+// procSample reads the agent's processes through /proc.
+func (p *Process) procSample(r reading) (usage, error) {
 	if p.nsProc != nil {
 		return p.nsProc.sample(r)
 	}
 	return p.tree.sample(r)
 }
 
-// watch samples memory until the process ends, killing it over the limit.
-// The measure is the resident memory summed over every process of the
-// agent, or the largest single process's peak if that is higher.
-func (p *Process) watch() {
+// watch reads the agent's memory every watchEvery with read until the
+// agent ends (read says stop), killing it once read finds it over its
+// limit.
+func (p *Process) watch(read func() (peak int64, over, stop bool)) {
 	t := time.NewTicker(watchEvery)
 	defer t.Stop()
 	for tick := 1; ; tick++ {
@@ -623,21 +667,19 @@ func (p *Process) watch() {
 			return
 		case <-t.C:
 		}
+		peak, over, stop := read()
+		if stop {
+			return
+		}
 		// Once moves are timed by the wall clock, the run-queue delay too,
 		// every few ticks: a thread seen while it lives keeps its wait in
 		// the ledger after it ends (delayLedger).
-		delay := p.delayWatched.Load() && tick%delayEvery == 0
-		u, err := p.sample(reading{mem: true, delay: delay})
-		if errors.Is(err, errNotNamespaceProc) {
-			continue
+		if p.delayWatched.Load() && tick%delayEvery == 0 {
+			_, _ = p.sample(reading{delay: true})
 		}
-		if err != nil {
-			return // gone
-		}
-		peak := max(u.RSS, u.Peak)
 		p.mu.Lock()
 		p.peak = max(p.peak, peak)
-		over := breach(peak, p.limit) && !p.overMem
+		over = over && !p.overMem
 		if over {
 			p.overMem = true
 		}
@@ -648,6 +690,21 @@ func (p *Process) watch() {
 			return
 		}
 	}
+}
+
+// procMemory samples the agent's processes through /proc: the resident
+// memory summed over them, or the largest single process's peak if that
+// is higher, judged against the limit.
+func (p *Process) procMemory() (peak int64, over, stop bool) {
+	u, err := p.sample(reading{mem: true})
+	if errors.Is(err, errNotNamespaceProc) {
+		return 0, false, false
+	}
+	if err != nil {
+		return 0, false, true // gone
+	}
+	peak = max(u.RSS, u.Peak)
+	return peak, breach(peak, p.limit), false
 }
 
 // breach reports whether a peak is over a memory limit; a limit of zero or
@@ -747,6 +804,10 @@ func (p *Process) Stdout() string { return p.stdout.String() }
 // Stderr returns the captured tail of the agent's stderr.
 func (p *Process) Stderr() string { return p.stderr.String() }
 
+// StderrRead is how many bytes of stderr the arena has read from the
+// agent, kept or dropped.
+func (p *Process) StderrRead() int64 { return p.stderr.Written() }
+
 // Kill ends the agent's whole process tree, waits for go-plugin to clean
 // up, and removes the agent's private directory (its plugin socket with
 // it). Safe to call more than once and concurrently; every call returns
@@ -764,6 +825,9 @@ func (p *Process) Kill() {
 	// The sandbox's init leads the group: killing it empties its PID
 	// namespace. (killGroup refuses the pid 0 of a process never started.)
 	_ = killGroup(p.pid, syscall.SIGKILL)
+	if p.group != nil {
+		p.group.Kill() // an unsandboxed agent's setsid'ed children too
+	}
 	p.client.Kill()
 	if p.nsProc != nil {
 		p.nsProc.close()
@@ -793,6 +857,9 @@ func (p *Process) cleanup() {
 	}
 	if p.dir != "" {
 		_ = os.RemoveAll(p.dir)
+	}
+	if p.group != nil {
+		_ = p.group.Remove(10 * time.Second)
 	}
 	p.lease.Release()
 	close(p.cleaned)

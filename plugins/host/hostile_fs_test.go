@@ -241,22 +241,28 @@ func otherThan(pids []int, not int) int {
 }
 
 // What an agent wrote to stderr reaches the record whatever ended the
-// game: here an unparseable reply, sandboxed and not.
-func TestHostileStderrOnUnparseableReply(t *testing.T) {
+// game — its normal end, an unparseable reply, a move never made, the
+// agent's exit — sandboxed and not: the line written just before the
+// end included, which go-plugin's forwarding of os.Stderr lost.
+func TestHostileStderrWhateverEndsTheGame(t *testing.T) {
 	for _, iso := range []string{host.IsolationAuto, host.IsolationOff} {
-		t.Run(iso, func(t *testing.T) {
-			if iso != host.IsolationOff {
-				requireSandbox(t)
-			}
-			g, prof := bohnenspielGame(t)
-			hg := playHostileIn(t, iso, "garbage", g, nil, prof, nil)
-			if hg.rec.Result.Forfeit == "" && len(hg.events(0)) == 0 {
-				t.Fatalf("the garbage was not judged: %+v", hg.rec.Result)
-			}
-			if !strings.Contains(hg.rec.Stderr[0], "attack: sending garbage at move") {
-				t.Errorf("the record lacks the agent's stderr: %q", hg.rec.Stderr[0])
-			}
-			checkGone(t, hg)
-		})
+		for _, end := range []string{"normal", "garbage", "hang", "crash"} {
+			t.Run(iso+"/"+end, func(t *testing.T) {
+				if iso != host.IsolationOff {
+					requireSandbox(t)
+				}
+				g, prof := bohnenspielGame(t)
+				prof.MoveLimit = 5 * time.Second // the hang ends the game on time
+				hg := playHostileIn(t, iso, "words-"+end, g, nil, prof, nil)
+				if end != "normal" && len(hg.events(0)) == 0 && hg.rec.Result.Forfeit == "" {
+					t.Fatalf("the %s end was not judged: %+v", end, hg.rec.Result)
+				}
+				if !strings.Contains(hg.rec.Stderr[0], "attack: last words at move 2") {
+					t.Errorf("the record lacks the agent's last stderr line: %q", hg.rec.Stderr[0])
+				}
+				checkOpponent(t, hg)
+				checkGone(t, hg)
+			})
+		}
 	}
 }

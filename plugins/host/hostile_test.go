@@ -493,16 +493,29 @@ func TestHostileSnoops(t *testing.T) {
 	checkGone(t, hg)
 }
 
-// Floods of stderr are capped; the game goes on.
+// A flood of stderr (written as fast as the agent can, from its first
+// move to the end) costs the flooder only: the arena reads it at its
+// bounded rate, the flooder's writes wait, its moves are answered as
+// usual, the opponent plays untouched, and the record keeps a bounded
+// tail with a note of what was dropped.
 func TestHostileFloodsStderr(t *testing.T) {
 	requireSandbox(t)
 	g, prof := bohnenspielGame(t)
+	start := time.Now()
 	hg := playHostile(t, "flood-stderr", g, nil, prof, nil)
+	elapsed := time.Since(start)
 	if n := len(hg.rec.Stderr[0]); n > 16<<10 || !strings.Contains(hg.rec.Stderr[0], "earlier bytes dropped") {
 		t.Errorf("stderr kept: %d bytes", n)
 	}
 	if len(hg.events(0)) != 0 {
 		t.Errorf("verdict: a normal game, got %+v", hg.events(0))
+	}
+	// What the arena read is bounded by the burst and the rate over the
+	// game's whole wall time (plus the pipe's and the channel's buffers),
+	// however fast the agent wrote: an upper bound, so load cannot break it.
+	bound := int64(1<<20) + int64(elapsed.Seconds()*host.DefaultStderrRate) + 4<<20
+	if read := hg.att.proc.StderrRead(); read > bound {
+		t.Errorf("the arena read %d bytes of stderr in %v, over %d", read, elapsed, bound)
 	}
 	checkOpponent(t, hg)
 	checkGone(t, hg)

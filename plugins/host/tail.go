@@ -36,6 +36,13 @@ func (t *Tail) Write(p []byte) (int, error) {
 	return n, nil
 }
 
+// Written is how many bytes were written in all, kept or dropped.
+func (t *Tail) Written() int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.dropped + int64(len(t.buf))
+}
+
 // String returns the kept bytes, prefixed with a note when some were dropped.
 func (t *Tail) String() string {
 	t.mu.Lock()

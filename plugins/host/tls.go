@@ -29,8 +29,8 @@ func (l *Launcher) clientConfig(cmd *exec.Cmd, p *Process, version uint, opt Opt
 		TLSConfig:        tlsConfig,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		StartTimeout:     opt.startTimeout(),
-		Stderr:           p.stderr,
-		SyncStderr:       p.stderr,
+		Stderr:           p.errIn,
+		SyncStderr:       p.errIn,
 		SyncStdout:       p.stdout,
 		Logger:           hclog.NewNullLogger(),
 		GRPCDialOptions: []grpc.DialOption{

@@ -35,8 +35,12 @@
 // Serve breaks the handshake (arena check names it), and later output is
 // discarded. Print diagnostics to stderr, which the arena keeps (the last
 // few KiB) with the game record; arena replay and arena check show it.
-// go-plugin forwards os.Stderr asynchronously, so lines written just before
-// the process exits may be lost; a panic's trace always arrives.
+// go-plugin would forward os.Stderr over the plugin channel, where lines
+// written just before the process exits are lost; the SDK puts os.Stderr
+// back on the process's own standard error at the arena's first call, a
+// pipe the arena reads itself, so every line reaches the record however
+// the game ends. The arena reads it at a bounded rate (256 KiB/s after the
+// first MiB): an agent that writes faster waits on its own writes.
 //
 // # The sandbox
 //
@@ -60,6 +64,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"sync"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
@@ -155,7 +160,7 @@ func ServeConfig(a Agent, opts ...Option) *plugin.ServeConfig {
 	}
 	return &plugin.ServeConfig{
 		HandshakeConfig: protocol.Handshake(c.version),
-		Plugins:         protocol.Plugins(&adapter{agent: a, registry: c.registry, fresh: c.fresh}),
+		Plugins:         protocol.Plugins(&adapter{agent: a, registry: c.registry, fresh: c.fresh, stderr: os.Stderr}),
 		// The send limit stops a runaway reply here, in the agent, instead
 		// of on the wire; the arena has its own, lower, receive limit.
 		GRPCServer: func(o []grpc.ServerOption) *grpc.Server {
@@ -179,9 +184,25 @@ type adapter struct {
 	cur      engine.State // start plus history[:applied]
 	applied  []string
 	buf      []engine.Move
+
+	stderr     *os.File // the process's own standard error, before plugin.Serve
+	stderrOnce sync.Once
+}
+
+// ownStderr puts os.Stderr back on the process's standard error, which
+// plugin.Serve replaced (before serving any call) with a pipe it forwards
+// over the plugin channel: a line written there just before the agent
+// exits or is killed never reaches the arena.
+func (a *adapter) ownStderr() {
+	a.stderrOnce.Do(func() {
+		if a.stderr != nil {
+			os.Stderr = a.stderr
+		}
+	})
 }
 
 func (a *adapter) Describe(context.Context) (protocol.Description, error) {
+	a.ownStderr()
 	if d, ok := a.agent.(Describer); ok {
 		return d.Describe(), nil
 	}
@@ -189,6 +210,7 @@ func (a *adapter) Describe(context.Context) (protocol.Description, error) {
 }
 
 func (a *adapter) Start(ctx context.Context, info protocol.StartInfo) error {
+	a.ownStderr()
 	g, err := a.registry.Lookup(info.Game)
 	if err != nil {
 		return err
@@ -208,6 +230,7 @@ func (a *adapter) Start(ctx context.Context, info protocol.StartInfo) error {
 }
 
 func (a *adapter) Move(ctx context.Context, req protocol.MoveRequest) (string, error) {
+	a.ownStderr()
 	if a.start == nil {
 		return "", fmt.Errorf("move requested before the game started")
 	}
@@ -240,6 +263,7 @@ func (a *adapter) position(history []string) (engine.State, error) {
 }
 
 func (a *adapter) Observe(ctx context.Context, seat int, move string, ply int) error {
+	a.ownStderr()
 	if o, ok := a.agent.(Observer); ok {
 		return o.Observe(ctx, seat, move, ply)
 	}
@@ -247,6 +271,7 @@ func (a *adapter) Observe(ctx context.Context, seat int, move string, ply int) e
 }
 
 func (a *adapter) End(ctx context.Context, r protocol.EndInfo) error {
+	a.ownStderr()
 	if e, ok := a.agent.(Ender); ok {
 		return e.End(ctx, r)
 	}

@@ -44,9 +44,15 @@ func (b *bot) Move(ctx context.Context, t sdk.Turn) (string, error) {
 			os.Exit(0)
 		}
 	case "flood-stderr":
-		line := []byte(strings.Repeat("x", 1023) + "\n")
-		for range 4 << 10 { // 4 MiB a move
-			os.Stderr.Write(line)
+		// As fast as it can, from the first move to the end, while its
+		// moves are answered as usual.
+		if b.moves == 1 {
+			go func() {
+				line := []byte(strings.Repeat("x", 1023) + "\n")
+				for {
+					os.Stderr.Write(line)
+				}
+			}()
 		}
 	case "alloc":
 		var hold [][]byte
@@ -58,9 +64,31 @@ func (b *bot) Move(ctx context.Context, t sdk.Turn) (string, error) {
 			hold = append(hold, p)
 		}
 	}
+	if end, ok := strings.CutPrefix(b.attack, "words-"); ok {
+		return b.lastWords(end, t)
+	}
 	if b.attack == "garbage" {
 		report("sending garbage at move %d", b.moves)
 		return "not a move at all", nil
+	}
+	return t.Legal[0], nil
+}
+
+// lastWords writes a line to stderr at every move and ends its game at
+// the second as end says: "normal" plays on, "garbage" replies no move,
+// "hang" never replies, "crash" exits at once with status 3. The line
+// must reach the record in every case.
+func (b *bot) lastWords(end string, t sdk.Turn) (string, error) {
+	report("last words at move %d", b.moves)
+	if b.moves == 2 {
+		switch end {
+		case "garbage":
+			return "not a move at all", nil
+		case "hang":
+			select {}
+		case "crash":
+			os.Exit(3)
+		}
 	}
 	return t.Legal[0], nil
 }

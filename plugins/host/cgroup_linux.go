@@ -1,0 +1,189 @@
+package host
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"syscall"
+	"time"
+
+	"arena/plugins/sandbox"
+)
+
+// DefaultMaxTasks bounds the processes and threads of one agent's tree
+// where cgroups are used (Launcher.MaxTasks): generous for a JVM's
+// threads, fatal to a fork bomb.
+const DefaultMaxTasks = 1024
+
+// findCgroups chooses, once, whether agents' trees get cgroups.
+func (l *Launcher) findCgroups() {
+	if l.NoCgroups {
+		l.cgErr = errors.New("turned off")
+		return
+	}
+	l.cg, l.cgErr = sandbox.MachineCgroupRoot()
+	if l.cg != nil {
+		l.cg.Sweep()
+	}
+}
+
+// Accounting says how agents' CPU time and memory are measured and
+// bounded here: in a cgroup per agent, or by readings of /proc and why.
+func (l *Launcher) Accounting() string {
+	l.prepare()
+	if l.cg != nil {
+		return l.cg.Describe() + ": each agent's tree in its own group (CPU time, memory limit, tasks)"
+	}
+	return "/proc readings (no cgroups: " + l.cgErr.Error() + ")"
+}
+
+// kernelMemory reports whether an agent of kind c has its memory limit
+// and verdict from its cgroup. A course agent keeps the course's rules,
+// read from /proc as before (a course JVM under a cgroup memory limit
+// far above its heap failed to end on its own OutOfMemoryError, which
+// the course's rule for it depends on).
+func kernelMemory(c Command) bool { return c.Kind != "course" }
+
+// newGroup makes the cgroup of one agent with its limits, or returns nil
+// where cgroups are not used or the group cannot be made: the agent is
+// then read through /proc, as on a machine without cgroups.
+func (l *Launcher) newGroup(memoryMB int) *sandbox.Group {
+	l.prepare()
+	if l.cg == nil {
+		return nil
+	}
+	g, err := l.cg.New()
+	if err != nil {
+		return nil
+	}
+	tasks := l.MaxTasks
+	if tasks == 0 {
+		tasks = DefaultMaxTasks
+	}
+	if err := g.SetLimits(int64(memoryMB)<<20, tasks); err != nil {
+		_ = g.Remove(time.Second)
+		return nil
+	}
+	return g
+}
+
+// intoGroup makes the command start inside g on cgroup v2 (clone3 with
+// CLONE_INTO_CGROUP); on v1 the starting thread joins g (startThread).
+func intoGroup(cmd *exec.Cmd, g *sandbox.Group) {
+	if g == nil {
+		return
+	}
+	if fd := g.IntoCgroup(); fd >= 0 {
+		if cmd.SysProcAttr == nil {
+			cmd.SysProcAttr = &syscall.SysProcAttr{}
+		}
+		cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, fd
+	}
+}
+
+// startThread runs start on a locked OS thread that is in the agent's
+// group g (cgroup v1) and pinned to cpus, so the process it forks begins
+// in both. The thread leaves the group and gets its mask back afterwards;
+// where it cannot, it stays locked and the runtime ends it with the
+// goroutine, which is safer than handing the runtime a thread that would
+// put later processes in the agent's group or on its CPUs.
+func startThread(g *sandbox.Group, cpus []int, start func() error) error {
+	runtime.LockOSThread()
+	leave := func() error { return nil }
+	if g != nil {
+		var err error
+		if leave, err = g.JoinThread(); err != nil {
+			runtime.UnlockOSThread()
+			return err
+		}
+	}
+	restore, err := pinThread(cpus)
+	if err != nil {
+		if leave() == nil {
+			runtime.UnlockOSThread()
+		}
+		return err
+	}
+	err = start()
+	rerr, lerr := restore(), leave()
+	if rerr == nil && lerr == nil {
+		runtime.UnlockOSThread()
+	}
+	return errors.Join(err, rerr, lerr)
+}
+
+// groupUsage is a reading of the agent's cgroup: CPU time always (one
+// read of a kept file); memory when r asks. A run-queue delay is read
+// from /proc, cgroups having no per-tree count of it.
+func (p *Process) groupUsage(r reading) (usage, error) {
+	// A group outlives its processes; an agent that ended reads as gone,
+	// as through /proc.
+	if p.client.Exited() {
+		return usage{}, fmt.Errorf("agent %s has ended", p.Cmd.Ref)
+	}
+	cpu, err := p.group.CPU()
+	if err != nil {
+		return usage{}, err
+	}
+	u := usage{CPU: max(0, cpu-p.initCPU)}
+	if r.mem && p.groupMem {
+		peak, _, err := p.group.Memory()
+		if err != nil {
+			return usage{}, err
+		}
+		u.Peak = peak
+	} else if r.mem {
+		m, err := p.procSample(reading{mem: true})
+		if err != nil {
+			return usage{}, err
+		}
+		u.RSS, u.Peak = m.RSS, m.Peak
+	}
+	if r.delay {
+		if d, err := p.procSample(reading{delay: true}); err == nil {
+			u.RunQueue = d.RunQueue
+		}
+	}
+	return u, nil
+}
+
+// threadsRuntime is the CPU time every live thread of pid has run, in
+// nanoseconds (the first field of each thread's schedstat): the
+// sandbox's init, read once it is idle, whose own setup is the arena's
+// work and not the agent's.
+func threadsRuntime(pid int) time.Duration {
+	task := "/proc/" + strconv.Itoa(pid) + "/task/"
+	entries, err := os.ReadDir(task)
+	if err != nil {
+		return 0
+	}
+	var sum time.Duration
+	for _, e := range entries {
+		b, err := os.ReadFile(task + e.Name() + "/schedstat")
+		if err != nil {
+			continue
+		}
+		if f := bytes.Fields(b); len(f) > 0 {
+			if v, ok := decimal(f[0]); ok {
+				sum += time.Duration(v)
+			}
+		}
+	}
+	return sum
+}
+
+// groupMemory reads the kernel's verdict on the agent's memory: an OOM
+// kill in its group, whose limit is the agent's. One small file is read
+// per tick; the peak is kept for PeakRSS.
+func (p *Process) groupMemory() (peak int64, over, stop bool) {
+	peak, kills, err := p.group.Memory()
+	if err != nil {
+		return 0, false, true
+	}
+	over = p.limit > 0 && kills > 0
+	return peak, over, !over && p.client.Exited()
+}

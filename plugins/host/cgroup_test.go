@@ -1,0 +1,177 @@
+package host_test
+
+import (
+	"context"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"arena/plugins/host"
+	"arena/plugins/protocol"
+)
+
+// requireCgroups skips where agents' trees cannot get cgroups of their
+// own (no writable v1 or delegated v2 hierarchy), as on many CI
+// containers; the /proc readings are tested there instead.
+func requireCgroups(t *testing.T) {
+	t.Helper()
+	if a := launcher().Accounting(); !strings.HasPrefix(a, "cgroup") {
+		t.Skipf("agents are not put in cgroups here: %s", a)
+	}
+}
+
+// groupOf is the agent's cpuacct (v1) or unified (v2) group directory,
+// read from /proc/PID/cgroup of its sandbox's init (or itself).
+func groupOf(t *testing.T, pid int) string {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cgroup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.SplitN(line, ":", 3)
+		if len(f) == 3 && strings.Contains(f[2], "/arena-") {
+			if f[1] == "" {
+				return "/sys/fs/cgroup" + f[2]
+			}
+			if strings.Contains(f[1], "cpuacct") {
+				return "/sys/fs/cgroup/" + f[1] + f[2]
+			}
+		}
+	}
+	t.Fatalf("process %d is in no group of the arena's:\n%s", pid, b)
+	return ""
+}
+
+// Both ways of reading an agent measure the CPU its move burnt and kill
+// it over its memory limit: its cgroup where the machine has them, /proc
+// where it has not (NoCgroups stands for such a machine). The group is
+// gone once the agent is.
+func TestAccountingCgroupAndProc(t *testing.T) {
+	for _, noCgroups := range []bool{false, true} {
+		t.Run(map[bool]string{false: "cgroup", true: "proc"}[noCgroups], func(t *testing.T) {
+			if !noCgroups {
+				requireCgroups(t)
+			}
+			l := launcher()
+			l.NoCgroups = noCgroups
+			if a := l.Accounting(); strings.HasPrefix(a, "cgroup") == noCgroups {
+				t.Fatalf("accounting %q with NoCgroups %v", a, noCgroups)
+			}
+			p, err := l.Launch(context.Background(), "burner", host.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := ""
+			if !noCgroups {
+				dir = groupOf(t, p.Pid())
+			}
+			before, _ := p.CPUTime()
+			if _, err := p.Agent.Move(context.Background(), protocol.MoveRequest{}); err != nil {
+				t.Fatal(err)
+			}
+			after, err := p.CPUTime()
+			if err != nil || after-before < 380*time.Millisecond {
+				t.Errorf("CPU over 400 ms of spinning: %v (%v)", after-before, err)
+			}
+			p.Kill()
+			if dir != "" {
+				if _, err := os.Stat(dir); !os.IsNotExist(err) {
+					t.Errorf("the agent's group %s remains after it: %v", dir, err)
+				}
+			}
+			hog, err := l.Launch(context.Background(), "hog", host.Options{MemoryMB: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer hog.Kill()
+			go hog.Agent.Move(context.Background(), protocol.MoveRequest{})
+			select {
+			case <-hog.MemoryExceeded():
+			case <-time.After(time.Minute):
+				t.Fatal("memory limit never triggered")
+			}
+			if !hog.OverMemory() {
+				t.Error("the verdict is not memory")
+			}
+		})
+	}
+}
+
+// Without a sandbox, a setsid'ed child and a double-forked one escape the
+// agent's process group; where the agent has a cgroup, its end takes them
+// too.
+func TestUnsandboxedGroupKillsEscapedChildren(t *testing.T) {
+	requireCgroups(t)
+	l := launcher()
+	l.Isolation = host.IsolationOff
+	l.Notify = func(string) {}
+	l.Env = []string{"HOSTILE=children-at-start"}
+	p, err := l.Launch(context.Background(), hostileAgent(t), host.Options{StartTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Kill()
+	spawned := regexp.MustCompile(`spawned \S+ (\d+)`)
+	var pids []int
+	deadline := time.Now().Add(30 * time.Second)
+	for len(pids) < 2 && time.Now().Before(deadline) {
+		pids = nil
+		for _, m := range spawned.FindAllStringSubmatch(p.Stderr(), -1) {
+			pid, _ := strconv.Atoi(m[1])
+			pids = append(pids, pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(pids) < 2 {
+		t.Fatalf("the agent did not report its children: %q", p.Stderr())
+	}
+	p.Kill()
+	deadline = time.Now().Add(10 * time.Second)
+	for len(running(pids)) > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if left := running(pids); len(left) > 0 {
+		t.Fatalf("children %v outlived their agent", left)
+	}
+}
+
+// The arena's cost of one CPU reading of a running sandboxed agent (the
+// reading taken around every move): its cgroup's one kept file against
+// the walk of its /proc. Run with a fixed count, e.g.
+// go test -run '^$' -bench CPUReading -benchtime 2000x ./plugins/host
+func BenchmarkCPUReading(b *testing.B) {
+	for _, noCgroups := range []bool{false, true} {
+		b.Run(map[bool]string{false: "cgroup", true: "proc"}[noCgroups], func(b *testing.B) {
+			l := launcher()
+			l.NoCgroups = noCgroups
+			if !noCgroups && !strings.HasPrefix(l.Accounting(), "cgroup") {
+				b.Skip(l.Accounting())
+			}
+			p, err := l.Launch(context.Background(), "echo", host.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Kill()
+			// The arena's own CPU (getrusage), not the wall time a loaded
+			// machine stretches.
+			before := selfCPU()
+			for b.Loop() {
+				if _, err := p.CPUTime(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(selfCPU()-before)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
