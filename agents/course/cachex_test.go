@@ -15,7 +15,7 @@ const cx = "course:testdata/cachex/"
 // games from both colours without an illegal action, so every action
 // reached it, in order, as the course's tuples.
 func TestCachexPackagePlaysFullGames(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel()
 	needPython(t)
 	for seat := range 2 {
@@ -39,7 +39,7 @@ func TestCachexPackagePlaysFullGames(t *testing.T) {
 // TestCachexCPUCountsThePythonProcess: CPU the package burns in turn()
 // (while the opponent is on move) is charged to it, as the course did.
 func TestCachexCPUCountsThePythonProcess(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel()
 	needPython(t)
 	rec := play(t, match{game: "cachex", params: engine.Params{"n": "5"}, refs: [2]string{cx + "thinks", "builtin:random"}, seed: 2})
@@ -67,7 +67,7 @@ func TestCachexCPUCountsThePythonProcess(t *testing.T) {
 // verdict: a loss with the course's reason, memory held by the Python
 // interpreter included.
 func TestCachexBrokenPackages(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel()
 	needPython(t)
 	cases := []struct {
@@ -114,7 +114,7 @@ func TestCachexBrokenPackages(t *testing.T) {
 // TestCachexPrintsStayOffTheChannel: a package printing on stdout plays a
 // normal game; its prints are in the stderr log.
 func TestCachexPrintsStayOffTheChannel(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel()
 	needPython(t)
 	rec := play(t, match{game: "cachex", params: engine.Params{"n": "5"}, refs: [2]string{cx + "prints", "builtin:random"}, seed: 4})
@@ -134,7 +134,7 @@ func TestCachexPrintsStayOffTheChannel(t *testing.T) {
 // course's measure was applied and not that rule. The same package with a
 // 40 MiB course limit loses for space, so the 60 MiB was measured.
 func TestCachexImportMemoryIsNotCounted(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel()
 	needPython(t)
 	rec := play(t, match{game: "cachex", params: engine.Params{"n": "5"}, refs: [2]string{cx + "imports_big", "builtin:random"}, seed: 6,

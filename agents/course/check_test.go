@@ -14,7 +14,7 @@ import (
 // with its install command, a syntax error with file and line, and a
 // missing interpreter with the Debian packages, without running the agent.
 func TestCheckRefReportsMissingPieces(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel()
 	needPython(t)
 	dir := t.TempDir()

@@ -33,7 +33,7 @@ const repo = "course:testdata/comp424/pentago"
 // directory, the broadcasts and the PLAY requests were the course's. The
 // framework's sample player that needs a deleted helper is not compiled.
 func TestComp424StudentPlaysFullGames(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel()
 	needJava(t)
 	needJavaCompile(t)
@@ -57,7 +57,7 @@ func needJavaCompile(t *testing.T) {
 // JVM that exits gets random moves for the rest of the game; a class that
 // does not exist never starts (random moves for the whole game).
 func TestComp424BrokenPlayers(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel()
 	needJava(t)
 	needJavaCompile(t)
@@ -111,7 +111,7 @@ func TestComp424BrokenPlayers(t *testing.T) {
 // TestComp424CompileErrorNamesTheFile: a repository whose student code
 // does not compile is reported with the file and line, before any game.
 func TestComp424CompileErrorNamesTheFile(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel()
 	needJava(t)
 	dir := t.TempDir()
@@ -133,7 +133,7 @@ func TestComp424CompileErrorNamesTheFile(t *testing.T) {
 // left out) and its student plays whole games, SKIP lines and the
 // GAMEOVER line with scores included.
 func TestComp424BohnenspielRepository(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel()
 	needJava(t)
 	ref := "course:testdata/comp424/bohnenspiel"

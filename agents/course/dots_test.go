@@ -16,7 +16,7 @@ const dab = "course:testdata/dab/"
 // view was not its own (its lines owned by player 0), so a clean game
 // shows both held.
 func TestDotsBotPlaysFullGames(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel()
 	needPython(t)
 	for seat := range 2 {
@@ -38,7 +38,7 @@ func TestDotsBotPlaysFullGames(t *testing.T) {
 // TestDotsBrokenBots: each failure mode gets the profile's verdict (every
 // failure of a bot is a loss under aigaming-cs4386-2020).
 func TestDotsBrokenBots(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel()
 	needPython(t)
 	cases := []struct {

@@ -22,7 +22,7 @@ func slowStart(p *engine.Profile) { p.StartupTimeout = time.Minute }
 // gameStat and raises on a mismatch, so a clean game shows the boards it
 // was sent were consistent.
 func TestHexScriptsPlayFullGamesSideBySide(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel()
 	needPython(t)
 	var wg sync.WaitGroup
@@ -59,7 +59,7 @@ func TestHexScriptsPlayFullGamesSideBySide(t *testing.T) {
 // is a no-show and forfeits, a late one gets a random
 // move and plays on, an illegal move loses.
 func TestHexBrokenScripts(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel()
 	needPython(t)
 	cases := []struct {
@@ -117,7 +117,7 @@ func TestHexBrokenScripts(t *testing.T) {
 
 // TestHexScriptPrints: a script's prints go to its stderr log.
 func TestHexScriptPrints(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel()
 	needPython(t)
 	rec := play(t, match{game: "hex-crossout", refs: [2]string{hx + "prints.py", "builtin:random"}, seed: 2, tune: slowStart})

@@ -47,7 +47,7 @@ func TestRuntimeOfCourseReferences(t *testing.T) {
 // holds, so the game shows the JVM was held by its heap and the ceiling
 // above it, not by the rule of other agents.
 func TestComp424HeapUnderTheCapIsNeverKilled(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel()
 	needJava(t)
 	needJavaCompile(t)
@@ -68,7 +68,7 @@ func TestComp424HeapUnderTheCapIsNeverKilled(t *testing.T) {
 // arena's is involved. The heap is set to 64 MiB (jvm-heap-mb) so the
 // test fills it quickly; the flag reaching the JVM is part of the test.
 func TestComp424HeapOverTheCapFailsAsTheCourse(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel()
 	needJava(t)
 	needJavaCompile(t)

@@ -50,7 +50,7 @@ func submission(t *testing.T) string {
 // protocol), a stale partial bin/ (compiled from src/ instead) and a
 // large unused file in the repository.
 func TestComp424SubmissionShapes(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel()
 	needJava(t)
 	needJavaCompile(t)

@@ -53,10 +53,10 @@ func waitingTestsParallel() {
 	}
 }
 
-// slow skips a test under -short: the short suite keeps the fake-agent
+// longRunning skips a test under -short: the short suite keeps the fake-agent
 // tests, one real game per verdict kind it needs and few repetitions, and
 // leaves out the games of hogs, burners and flooders (docs/testing.md).
-func slow(t *testing.T) {
+func longRunning(t *testing.T) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("plays games with real processes that hog, burn or flood: runs without -short")

@@ -48,7 +48,7 @@ func cachexProfile(t *testing.T, params engine.Params) engine.Profile {
 }
 
 func TestCachexCPUBudgetWithRealProcess(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel()
 	params := engine.Params{"n": "5"}
 	prof := cachexProfile(t, params)
@@ -65,7 +65,7 @@ func TestCachexCPUBudgetWithRealProcess(t *testing.T) {
 }
 
 func TestCachexMemoryLimitWithRealProcess(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel()
 	params := engine.Params{"n": "5"}
 	prof := cachexProfile(t, params) // 100 MiB; the hog holds 320 MiB
@@ -86,7 +86,7 @@ func TestCachexIllegalActionLoses(t *testing.T) {
 }
 
 func TestHexDeadAgentTurnsAreSkipped(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel()
 	prof, err := hexcrossout.Game{}.Profile(nil)
 	if err != nil {
@@ -116,7 +116,7 @@ func TestHexDeadAgentTurnsAreSkipped(t *testing.T) {
 }
 
 func TestDotsAgentPlaysFromItsView(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel()
 	prof, err := dotsboxes.Game{}.Profile(nil)
 	if err != nil {

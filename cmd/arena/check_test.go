@@ -28,7 +28,7 @@ func checkReport(t *testing.T, args ...string) (*check.Report, error) {
 // fails the check with exit status 3 naming its cause; the well-behaved
 // ones pass.
 func TestCheckNamesEachFailure(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	t.Parallel() // its own processes and directories; mostly waiting on them
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "ok")
@@ -138,7 +138,7 @@ func TestCheckMissingAgent(t *testing.T) {
 // TestCheckUnreadableBinary: in a sandbox the agent runs as another user,
 // so a binary only its owner can read fails with a message saying so.
 func TestCheckUnreadableBinary(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	e, _, _ := testEnv(t)
 	if !e.launcher.Sandboxed() {
 		t.Skip("agents are not sandboxed on this machine: the owner's binary is runnable")
@@ -160,7 +160,7 @@ func TestCheckUnreadableBinary(t *testing.T) {
 // TestCheckReportOfAnAgentFailingEveryMove: an agent that fails every move
 // from ply 6 gets a short report, verdict first, one failure in full.
 func TestCheckReportOfAnAgentFailingEveryMove(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	e, out, _ := testEnv(t)
 	// A substitute move instead of the course's loss keeps the games going.
 	err := run(t, e, "check", "lua:testdata/fails-from-ply6.lua", "--game", "bohnenspiel", "--games", "4", "--set", "penalty.unparseable=random-move")

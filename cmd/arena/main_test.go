@@ -44,10 +44,10 @@ func testEnv(t *testing.T) (*env, *bytes.Buffer, *bytes.Buffer) {
 	return e, &out, &errb
 }
 
-// slow skips a test under -short. The short suite keeps the quick tests
+// longRunning skips a test under -short. The short suite keeps the quick tests
 // of each command and leaves out those that play many games, build agents
 // or start many processes (docs/testing.md).
-func slow(t *testing.T) {
+func longRunning(t *testing.T) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("plays many games, builds agents or starts many processes: runs without -short")

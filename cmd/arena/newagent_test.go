@@ -106,6 +106,7 @@ func TestNewAgentScaffoldsPassCheck(t *testing.T) {
 	for _, game := range games {
 		for _, lang := range []string{"go", "lua"} {
 			t.Run(game+"/"+lang, func(t *testing.T) {
+				t.Parallel()
 				agent := bins[game]
 				if lang == "lua" {
 					dir := filepath.Join(root, "lua", game+"bot")

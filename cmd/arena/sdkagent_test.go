@@ -6,7 +6,7 @@ import (
 )
 
 func TestPlayAgentBinaryByPath(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	bin, err := builds.binary("./testdata/sdkagent")
 	if err != nil {
 		t.Fatal(err)

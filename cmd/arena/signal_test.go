@@ -102,7 +102,7 @@ func trees(t *testing.T, pids []int) []proctree.Proc {
 }
 
 func TestSignalsLeaveNoOrphans(t *testing.T) {
-	slow(t)
+	longRunning(t)
 	if err := proctree.Available(); err != nil {
 		t.Skip(err) // agent processes are found through /proc
 	}
