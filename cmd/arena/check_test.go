@@ -110,6 +110,7 @@ func TestCheckNamesEachFailure(t *testing.T) {
 // TestCheckText is the plain-words report of an illegal move: the cause,
 // the reply, the board drawing and the agent's stderr, then FAIL.
 func TestCheckText(t *testing.T) {
+	longRunning(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "illegal")
 	builtCopy(t, "./testdata/checkfixture", bin)
