@@ -23,6 +23,12 @@ import (
 // that ignores it uses far more.
 func TestHouseBotsPlayLegalMovesInTime(t *testing.T) {
 	const limit = 400 * time.Millisecond
+	// Each move searches to its deadline; -short checks the first two
+	// moves of every bot and game, the full suite those of sixty plies.
+	plies := 60
+	if testing.Short() {
+		plies = 3
+	}
 	for name, impls := range House() {
 		for game := range impls {
 			g, err := all.Registry().Lookup(game)
@@ -50,7 +56,7 @@ func TestHouseBotsPlayLegalMovesInTime(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := rand.New(rand.NewPCG(1, 1))
-			for ply := 0; !st.Terminal() && ply < 60; ply++ {
+			for ply := 0; !st.Terminal() && ply < plies; ply++ {
 				if ply%3 == 0 || st.ToMove() == 0 {
 					turn := sdk.Turn{Game: info, State: st.Clone()}
 					turn.Ply = st.Ply()

@@ -15,6 +15,8 @@ const cx = "course:testdata/cachex/"
 // games from both colours without an illegal action, so every action
 // reached it, in order, as the course's tuples.
 func TestCachexPackagePlaysFullGames(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	needPython(t)
 	for seat := range 2 {
 		for _, n := range []string{"5", "6"} {
@@ -37,6 +39,8 @@ func TestCachexPackagePlaysFullGames(t *testing.T) {
 // TestCachexCPUCountsThePythonProcess: CPU the package burns in turn()
 // (while the opponent is on move) is charged to it, as the course did.
 func TestCachexCPUCountsThePythonProcess(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	needPython(t)
 	rec := play(t, match{game: "cachex", params: engine.Params{"n": "5"}, refs: [2]string{cx + "thinks", "builtin:random"}, seed: 2})
 	if len(rec.Events) > 0 {
@@ -63,6 +67,8 @@ func TestCachexCPUCountsThePythonProcess(t *testing.T) {
 // verdict: a loss with the course's reason, memory held by the Python
 // interpreter included.
 func TestCachexBrokenPackages(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	needPython(t)
 	cases := []struct {
 		pkg, kind, reason, detail string
@@ -81,6 +87,7 @@ func TestCachexBrokenPackages(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.pkg, func(t *testing.T) {
+			t.Parallel()
 			// A short budget for the one that hangs, so it is killed
 			// soon; the others keep the course's, so a loaded machine
 			// cannot turn their verdict into a timeout.
@@ -107,6 +114,8 @@ func TestCachexBrokenPackages(t *testing.T) {
 // TestCachexPrintsStayOffTheChannel: a package printing on stdout plays a
 // normal game; its prints are in the stderr log.
 func TestCachexPrintsStayOffTheChannel(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	needPython(t)
 	rec := play(t, match{game: "cachex", params: engine.Params{"n": "5"}, refs: [2]string{cx + "prints", "builtin:random"}, seed: 4})
 	if len(rec.Events) > 0 {
@@ -125,6 +134,8 @@ func TestCachexPrintsStayOffTheChannel(t *testing.T) {
 // course's measure was applied and not that rule. The same package with a
 // 40 MiB course limit loses for space, so the 60 MiB was measured.
 func TestCachexImportMemoryIsNotCounted(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	needPython(t)
 	rec := play(t, match{game: "cachex", params: engine.Params{"n": "5"}, refs: [2]string{cx + "imports_big", "builtin:random"}, seed: 6,
 		tune: func(p *engine.Profile) { p.MemoryMB = 50 }})

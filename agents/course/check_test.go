@@ -14,6 +14,8 @@ import (
 // with its install command, a syntax error with file and line, and a
 // missing interpreter with the Debian packages, without running the agent.
 func TestCheckRefReportsMissingPieces(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	needPython(t)
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bot.py")

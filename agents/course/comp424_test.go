@@ -33,6 +33,8 @@ const repo = "course:testdata/comp424/pentago"
 // directory, the broadcasts and the PLAY requests were the course's. The
 // framework's sample player that needs a deleted helper is not compiled.
 func TestComp424StudentPlaysFullGames(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	needJava(t)
 	needJavaCompile(t)
 	cleanFromBothSeats(t, "pentago-twist", repo, 21, 3, "> PLAY Player-")
@@ -55,6 +57,8 @@ func needJavaCompile(t *testing.T) {
 // JVM that exits gets random moves for the rest of the game; a class that
 // does not exist never starts (random moves for the whole game).
 func TestComp424BrokenPlayers(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	needJava(t)
 	needJavaCompile(t)
 	cases := []struct {
@@ -70,6 +74,7 @@ func TestComp424BrokenPlayers(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.class, func(t *testing.T) {
+			t.Parallel()
 			ref := repo + "?class=student_player." + c.class
 			rec := play(t, match{game: "pentago-twist", refs: [2]string{ref, "builtin:random"}, seed: 5,
 				tune: func(p *engine.Profile) { p.MoveLimit, p.Cushion = 3*time.Second, 6*time.Second }})
@@ -106,6 +111,8 @@ func TestComp424BrokenPlayers(t *testing.T) {
 // TestComp424CompileErrorNamesTheFile: a repository whose student code
 // does not compile is reported with the file and line, before any game.
 func TestComp424CompileErrorNamesTheFile(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	needJava(t)
 	dir := t.TempDir()
 	if err := exec.Command("cp", "-r", "testdata/comp424/pentago/.", dir).Run(); err != nil {
@@ -126,6 +133,8 @@ func TestComp424CompileErrorNamesTheFile(t *testing.T) {
 // left out) and its student plays whole games, SKIP lines and the
 // GAMEOVER line with scores included.
 func TestComp424BohnenspielRepository(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	needJava(t)
 	ref := "course:testdata/comp424/bohnenspiel"
 	if err := course.CheckRef(context.Background(), ref, "bohnenspiel"); err != nil {

@@ -55,6 +55,16 @@ func testCache() (string, error) {
 	return os.MkdirTemp("", "arena-course-tests-")
 }
 
+// longRunning skips a test under -short: the short suite keeps the checks of
+// references and folders and one game of a Python bot, and leaves out the
+// games of JVM clients and the many games of broken bots (docs/testing.md).
+func longRunning(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("plays course agents' games (JVMs, many Python games): runs without -short")
+	}
+}
+
 // needPython skips where the machine has no Python with numpy (CI installs
 // them: .ci/run).
 func needPython(t *testing.T) {

@@ -16,6 +16,8 @@ const dab = "course:testdata/dab/"
 // view was not its own (its lines owned by player 0), so a clean game
 // shows both held.
 func TestDotsBotPlaysFullGames(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	needPython(t)
 	for seat := range 2 {
 		refs := [2]string{"builtin:random", "builtin:random"}
@@ -36,6 +38,8 @@ func TestDotsBotPlaysFullGames(t *testing.T) {
 // TestDotsBrokenBots: each failure mode gets the profile's verdict (every
 // failure of a bot is a loss under aigaming-cs4386-2020).
 func TestDotsBrokenBots(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	needPython(t)
 	cases := []struct {
 		file, kind, detail string
@@ -53,6 +57,7 @@ func TestDotsBrokenBots(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
+			t.Parallel()
 			rec := play(t, match{game: "dots-and-boxes", refs: [2]string{dab + c.file, "builtin:random"}, seed: 3,
 				tune: func(p *engine.Profile) { p.MoveLimit = 3 * time.Second }})
 			ev := firstEvent(rec, 0)
@@ -72,6 +77,7 @@ func TestDotsBrokenBots(t *testing.T) {
 // TestDotsBotPrintsToStdout: what a bot prints never reaches the plugin
 // channel; it lands in the stderr log and the game goes on.
 func TestDotsBotPrintsToStdout(t *testing.T) {
+	t.Parallel()
 	needPython(t)
 	rec := play(t, match{game: "dots-and-boxes", refs: [2]string{dab + "prints.py", "builtin:random"}, seed: 5})
 	if len(rec.Events) > 0 || len(rec.Moves) != 40 {

@@ -12,6 +12,7 @@ import (
 // any file of a package changes the agent's hash; an unrelated file beside
 // a bot and the runtime's caches do not.
 func TestHashCoversWhatTheAgentRuns(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, body string) {
 		t.Helper()

@@ -22,6 +22,8 @@ func slowStart(p *engine.Profile) { p.StartupTimeout = time.Minute }
 // gameStat and raises on a mismatch, so a clean game shows the boards it
 // was sent were consistent.
 func TestHexScriptsPlayFullGamesSideBySide(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	needPython(t)
 	var wg sync.WaitGroup
 	recs := make([]*record.Game, 4)
@@ -57,6 +59,8 @@ func TestHexScriptsPlayFullGamesSideBySide(t *testing.T) {
 // is a no-show and forfeits, a late one gets a random
 // move and plays on, an illegal move loses.
 func TestHexBrokenScripts(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	needPython(t)
 	cases := []struct {
 		file, kind, penalty, detail string
@@ -70,6 +74,7 @@ func TestHexBrokenScripts(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
+			t.Parallel()
 			rec := play(t, match{game: "hex-crossout", params: engine.Params{"free": "24", "seed": "2"}, refs: [2]string{hx + c.file, "builtin:random"}, seed: 1,
 				tune: func(p *engine.Profile) {
 					slowStart(p)
@@ -112,6 +117,8 @@ func TestHexBrokenScripts(t *testing.T) {
 
 // TestHexScriptPrints: a script's prints go to its stderr log.
 func TestHexScriptPrints(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	needPython(t)
 	rec := play(t, match{game: "hex-crossout", refs: [2]string{hx + "prints.py", "builtin:random"}, seed: 2, tune: slowStart})
 	if len(rec.Events) > 0 {

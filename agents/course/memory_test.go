@@ -14,6 +14,7 @@ import (
 // committed bin/) runs in a JVM, a Python file or package in the Python
 // host; anything else is native.
 func TestRuntimeOfCourseReferences(t *testing.T) {
+	t.Parallel()
 	binOnly := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(binOnly, "bin", "boardgame"), 0o755); err != nil {
 		t.Fatal(err)
@@ -46,6 +47,8 @@ func TestRuntimeOfCourseReferences(t *testing.T) {
 // holds, so the game shows the JVM was held by its heap and the ceiling
 // above it, not by the rule of other agents.
 func TestComp424HeapUnderTheCapIsNeverKilled(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	needJava(t)
 	needJavaCompile(t)
 	rec := play(t, match{game: "pentago-twist", refs: [2]string{repo + "?class=student_player.FillsHeap", "builtin:random"}, seed: 8,
@@ -65,6 +68,8 @@ func TestComp424HeapUnderTheCapIsNeverKilled(t *testing.T) {
 // arena's is involved. The heap is set to 64 MiB (jvm-heap-mb) so the
 // test fills it quickly; the flag reaching the JVM is part of the test.
 func TestComp424HeapOverTheCapFailsAsTheCourse(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	needJava(t)
 	needJavaCompile(t)
 	rec := play(t, match{game: "pentago-twist", refs: [2]string{repo + "?class=student_player.OverHeap", "builtin:random"}, seed: 9,

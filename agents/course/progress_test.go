@@ -15,6 +15,8 @@ import (
 // starts and how long it took. A compiled repository is not compiled
 // again, and nothing is said.
 func TestCompileIsTold(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	needJava(t)
 	abs, err := filepath.Abs("testdata/comp424/pentago")
 	if err != nil {

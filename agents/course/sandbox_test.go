@@ -50,6 +50,7 @@ func sandboxed(t *testing.T) {
 // repository root with the data file its player reads and its classes
 // compiled into a cache that is out of reach too).
 func TestCourseAgentsOutOfReachPlay(t *testing.T) {
+	longRunning(t)
 	needPython(t)
 	sandboxed(t)
 	top := t.TempDir()
@@ -177,6 +178,7 @@ func TestPrepareRefusesAnInterpreterOutOfReach(t *testing.T) {
 // readable (0755) and a private (0700) layout, and still plays from its
 // own folder (its helper module beside it).
 func TestCourseBotSeesOnlyItsFolder(t *testing.T) {
+	longRunning(t)
 	l := &host.Launcher{Self: []string{os.Args[0], agents.HostArg}, Builtins: builtin.Names()}
 	if !l.Sandboxed() {
 		t.Skipf("agents cannot be sandboxed here: %s", l.Support().Unsupported)

@@ -50,6 +50,8 @@ func submission(t *testing.T) string {
 // protocol), a stale partial bin/ (compiled from src/ instead) and a
 // large unused file in the repository.
 func TestComp424SubmissionShapes(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	needJava(t)
 	needJavaCompile(t)
 	ref := "course:" + submission(t) + "?class=student_player.Threads"

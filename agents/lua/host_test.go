@@ -227,6 +227,9 @@ func TestSubprocessRunawayLibraryCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The memory rule must end the move, not the clock: a loaded machine
+	// may take longer than the course's 5 s to build the string.
+	prof.MoveLimit, prof.FirstMoveLimit = time.Minute, time.Minute
 	var ps subprocesses
 	rec := playReferee(t, ps.launcher(), dotsboxes.Game{}, nil, prof, Prefix+path+"?mem=16", "builtin:random")
 	ps.assertGone(t)

@@ -32,6 +32,17 @@ const (
 
 var testAgents = []string{"random", "greedy"}
 
+// longRunning skips a test under -short: the short suite keeps the
+// leagues over one embedded server and the refusals, and leaves out the
+// redelivery, republishing and permission checks that wait on the
+// server's timers (docs/testing.md).
+func longRunning(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("waits on the cluster's redelivery and lease timers: runs without -short")
+	}
+}
+
 func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == hostArg {
 		a, err := builtin.New(strings.TrimPrefix(os.Args[2], "builtin:"))

@@ -46,6 +46,7 @@ func (s *syncBuffer) String() string {
 // A game longer than the ack wait is not handed to a second worker: its
 // worker reports progress while it plays.
 func TestLongGameIsNotRedelivered(t *testing.T) {
+	longRunning(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	srv, err := cluster.Serve("127.0.0.1:0", t.TempDir())

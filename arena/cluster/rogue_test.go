@@ -295,6 +295,7 @@ func TestForgedRecordIsRefused(t *testing.T) {
 // delivery's lease: it is refused as stale; the game is played once by
 // an honest worker.
 func TestStaleResultAfterRedeliveryIsRefused(t *testing.T) {
+	longRunning(t)
 	sc := newScenario(t, 1)
 	_, job, first := sc.rogue.take(sc.ctx)
 	again, job2, second := sc.rogue.take(sc.ctx) // after the ack wait, the same job again
@@ -312,6 +313,7 @@ func TestStaleResultAfterRedeliveryIsRefused(t *testing.T) {
 // league: the coordinator finds the job gone, says so and publishes it
 // again.
 func TestVanishedJobIsPublishedAgain(t *testing.T) {
+	longRunning(t)
 	sc := newScenario(t, 0)
 	for {
 		b, err := sc.rogue.cons.Fetch(1, jetstream.FetchMaxWait(time.Second))

@@ -106,6 +106,7 @@ func TestTokenRoundTrip(t *testing.T) {
 // only: it cannot read the results subject, publish as another worker,
 // or change the streams.
 func TestWorkerPermissionsStopAtItsLeague(t *testing.T) {
+	longRunning(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	srv := serve(t, "127.0.0.1:0")

@@ -21,6 +21,7 @@ import (
 // agent's CPU time, the load) that shows it; and its pinned, full-time
 // thinking is recorded near 90% of the limit.
 func TestNinetyPercentAgentUnderOutsideLoad(t *testing.T) {
+	longRunning(t)
 	mach, err := slots.Detect(2)
 	if err != nil {
 		t.Fatal(err)

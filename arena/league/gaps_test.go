@@ -187,6 +187,7 @@ func TestStandingsFromKnownResults(t *testing.T) {
 // Two runs on one league directory at once: the second is refused while
 // the first holds the directory, and may run once it is done.
 func TestSecondRunOnSameDirectoryIsRefused(t *testing.T) {
+	longRunning(t)
 	out := filepath.Join(t.TempDir(), "known")
 	file := knownLeague(t, out, 2)
 	spec, err := league.Load(file, loadOpts())
@@ -245,6 +246,7 @@ func (c *countingStore) AddGame(ctx context.Context, league string, g *record.Ga
 // counted where the games are made (agent launches by the referee) and
 // where they are kept (the store's AddGame), not by what the store kept.
 func TestResumePlaysOnlyMissingGames(t *testing.T) {
+	longRunning(t)
 	out := filepath.Join(t.TempDir(), "known")
 	file := knownLeague(t, out, 4)
 	spec, err := league.Load(file, loadOpts())

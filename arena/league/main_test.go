@@ -51,6 +51,18 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// longRunning skips a test under -short: the short suite keeps the
+// configuration, schedule and standings tests and one league of known
+// results (TestStandingsFromKnownResults), and leaves out the leagues that
+// resume, replay, reuse processes, pin CPUs or build agents
+// (docs/testing.md).
+func longRunning(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("plays leagues with real agent processes: runs without -short")
+	}
+}
+
 func serveAgent(name string) {
 	// Served as the arena serves its built-in agents: a new agent per
 	// game, so a process kept across games carries nothing over.

@@ -20,6 +20,7 @@ import (
 // late move is a plain late move), keeping the others, and the new plays'
 // records name the deleted ones.
 func TestReplayLateReplaysContendedGames(t *testing.T) {
+	longRunning(t)
 	file := writeFile(t, "late.yaml", `
 name: late
 game: bohnenspiel
@@ -143,6 +144,7 @@ agents:
 // again once, later in the same run; the published play is the second,
 // and its record names the first and why it was not kept.
 func TestMachineCausedGameIsPlayedAgainOnce(t *testing.T) {
+	longRunning(t)
 	games, log := runDozy(t, "again", "", 1) // dozy's first game only
 	if !strings.Contains(log, "withheld, to be played again") || !strings.Contains(log, "playing again 1 game(s)") {
 		t.Fatalf("log does not name the replay:\n%s", log)
@@ -171,6 +173,7 @@ func TestMachineCausedGameIsPlayedAgainOnce(t *testing.T) {
 // The replays are bounded: a game the machine spoils at every play is
 // withheld machine_replays times, then published with its verdict.
 func TestMachineReplaysAreBounded(t *testing.T) {
+	longRunning(t)
 	games, _ := runDozy(t, "bounded", "machine_replays: 1", 1<<30)
 	for _, g := range games {
 		if g.Record.Contention(0)+g.Record.Contention(1) != 1 || len(g.Record.Replays) != 1 {

@@ -28,6 +28,7 @@ func countingLauncher(n *atomic.Int64) referee.Launcher {
 // every game is move for move the game a fresh process plays (each game
 // starts with a new agent, even one whose moves depend on its past).
 func TestReuseKeepsProcessesAndChangesNoGame(t *testing.T) {
+	longRunning(t)
 	file := writeFile(t, "reuse.yaml", `
 name: reuse
 game: bohnenspiel
@@ -138,6 +139,7 @@ func TestReusableFollowsTheProfilesProcessRule(t *testing.T) {
 // for every game, without --fresh-processes; the override is printed and
 // part of the league like any other.
 func TestProcessRuleOverrideStartsFreshProcesses(t *testing.T) {
+	longRunning(t)
 	file := writeFile(t, "fresh.yaml", `
 name: fresh
 game: bohnenspiel

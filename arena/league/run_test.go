@@ -43,6 +43,7 @@ func storedGames(t *testing.T, dir, name string) []results.Game {
 // are only in the journal (the write-ahead log) when it dies: they must
 // reach the store from there, unchanged and not replayed.
 func TestResumeAfterSIGKILL(t *testing.T) {
+	longRunning(t)
 	file := writeFile(t, "kill.yaml", `
 name: kill
 game: bohnenspiel
@@ -217,6 +218,7 @@ func storedGamesIfAny(t *testing.T, dir, name string) []results.Game {
 // An A/B league stops scheduling once the SPRT decides: greedy against
 // random at Bohnenspiel is a clear H1.
 func TestSPRTStopsEarly(t *testing.T) {
+	longRunning(t)
 	out := filepath.Join(t.TempDir(), "ab")
 	file := writeFile(t, "ab.yaml", `
 game: bohnenspiel
@@ -287,6 +289,7 @@ agents:
 // A cancelled run keeps its finished games; a changed configuration is
 // refused unless forced; standings show every agent.
 func TestInterruptChangeAndStandings(t *testing.T) {
+	longRunning(t)
 	out := filepath.Join(t.TempDir(), "rr")
 	body := `
 name: rr
@@ -415,6 +418,7 @@ agents:
 // A Go package directory is built on demand into the cache, once, and
 // plays like any agent.
 func TestGoPackageAgent(t *testing.T) {
+	longRunning(t)
 	cache := t.TempDir()
 	out := filepath.Join(t.TempDir(), "go")
 	pkg, err := filepath.Abs("testdata/goagent")
@@ -484,6 +488,7 @@ agents:
 
 // Penalties reach the standings by kind.
 func TestPenaltiesInStandings(t *testing.T) {
+	longRunning(t)
 	out := filepath.Join(t.TempDir(), "pen")
 	file := writeFile(t, "pen.yaml", `
 game: bohnenspiel
@@ -528,6 +533,7 @@ agents:
 // the export's rewrite) is brought up to date when the next run starts,
 // before any game; the export is never left half-written.
 func TestRecordsCaughtUpAtStart(t *testing.T) {
+	longRunning(t)
 	out := filepath.Join(t.TempDir(), "rec")
 	file := writeFile(t, "rec.yaml", "game: bohnenspiel\ngames_per_pairing: 4\noutput: "+out+"\n"+`
 agents:

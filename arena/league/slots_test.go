@@ -78,6 +78,7 @@ func (s *cpuSpy) wrap(inner referee.Launcher) referee.Launcher {
 // on a CPU of its own, no CPU ever serves two agents, and both runs
 // finish all their games.
 func TestWallClockGamesNeverShareACPU(t *testing.T) {
+	longRunning(t)
 	slotDir := t.TempDir()
 	spy := &cpuSpy{busy: map[int]string{}}
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
@@ -176,6 +177,7 @@ func (h pinSpy) Move(ctx context.Context, req protocol.MoveRequest) (string, err
 // game to game: the seats' CPUs follow the agents, so no process is moved
 // between games.
 func TestKeptProcessesStayOnTheirCPUs(t *testing.T) {
+	longRunning(t)
 	file := writeFile(t, "stay.yaml", `
 name: stay
 game: bohnenspiel

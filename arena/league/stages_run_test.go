@@ -20,6 +20,7 @@ import (
 // stopped: in the end every game the formats hand out is stored exactly
 // once and was played exactly once.
 func TestStagedLeagueCancelledAndResumed(t *testing.T) {
+	longRunning(t)
 	file := writeFile(t, "cup.yaml", `
 name: cup
 game: bohnenspiel

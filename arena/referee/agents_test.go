@@ -53,6 +53,16 @@ func waitingTestsParallel() {
 	}
 }
 
+// longRunning skips a test under -short: the short suite keeps the fake-agent
+// tests, one real game per verdict kind it needs and few repetitions, and
+// leaves out the games of hogs, burners and flooders (docs/testing.md).
+func longRunning(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("plays games with real processes that hog, burn or flood: runs without -short")
+	}
+}
+
 // misbehaving agents, each failing one way on cue.
 var testAgents = []string{"random", "greedy", "sleeper", "late", "garbage", "illegal", "erring", "quitter", "oldproto", "noisy", "burner", "hog", "viewer",
 	"silent", "cushioned", "badutf8", "nul", "exit0", "panicker", "crasher", "flood", "flood-raw"}

@@ -48,6 +48,8 @@ func cachexProfile(t *testing.T, params engine.Params) engine.Profile {
 }
 
 func TestCachexCPUBudgetWithRealProcess(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	params := engine.Params{"n": "5"}
 	prof := cachexProfile(t, params)
 	prof.Budget = 1500 * time.Millisecond // the burner spends 3 s of CPU on its second move
@@ -63,6 +65,8 @@ func TestCachexCPUBudgetWithRealProcess(t *testing.T) {
 }
 
 func TestCachexMemoryLimitWithRealProcess(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	params := engine.Params{"n": "5"}
 	prof := cachexProfile(t, params) // 100 MiB; the hog holds 320 MiB
 	rec := playGame(t, cachex.Game{}, params, prof, "builtin:hog", "builtin:random")
@@ -72,6 +76,7 @@ func TestCachexMemoryLimitWithRealProcess(t *testing.T) {
 }
 
 func TestCachexIllegalActionLoses(t *testing.T) {
+	t.Parallel()
 	params := engine.Params{"n": "5"}
 	rec := playGame(t, cachex.Game{}, params, cachexProfile(t, params), "builtin:random", "builtin:garbage")
 	if rec.Result.Winner != 0 || rec.Result.Reason != "error: invalid action!" ||
@@ -81,6 +86,8 @@ func TestCachexIllegalActionLoses(t *testing.T) {
 }
 
 func TestHexDeadAgentTurnsAreSkipped(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	prof, err := hexcrossout.Game{}.Profile(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -109,6 +116,8 @@ func TestHexDeadAgentTurnsAreSkipped(t *testing.T) {
 }
 
 func TestDotsAgentPlaysFromItsView(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
 	prof, err := dotsboxes.Game{}.Profile(nil)
 	if err != nil {
 		t.Fatal(err)

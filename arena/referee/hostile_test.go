@@ -260,6 +260,7 @@ func checkVerdict(t *testing.T, rec *record.Game, prof engine.Profile, want engi
 // Two agents that never complete their handshake leave no result, under
 // every profile.
 func TestBothNoShows(t *testing.T) {
+	longRunning(t)
 	raw := rawBinary(`echo "not a plugin"; exit 1`)(t)
 	for _, c := range courseGames(t) {
 		rec := playGame(t, c.g, c.params, hostileProfile(c.prof), raw, "builtin:oldproto")
@@ -302,6 +303,7 @@ func peakRSS(t *testing.T) int64 {
 // reaches the arena's memory: the arena's peak resident set grows by far
 // less than the reply (bound: 48 MiB, against 100 MiB to hold it once).
 func TestEnormousReplyLeavesArenaMemoryFlat(t *testing.T) {
+	longRunning(t)
 	c := courseGames(t)[0] // bohnenspiel
 	// A clean game first, so the peak below is not the first game's.
 	playGame(t, c.g, c.params, hostileProfile(c.prof), "builtin:random", "builtin:random")

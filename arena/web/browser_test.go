@@ -83,6 +83,11 @@ func browserStore(t *testing.T) (string, []*record.Game) {
 // the pages and every game's board in the middle and at the end there
 // (arena/web/screenshots regenerates docs/img so).
 func TestViewerFlowInBrowser(t *testing.T) {
+	if testing.Short() {
+		// Starting and driving Chromium is minutes on a busy machine; the
+		// pages' HTML is checked by the other tests here.
+		t.Skip("drives a headless Chromium: runs without -short")
+	}
 	chrome := browsertest.FindChromium()
 	if chrome == "" {
 		t.Skip("no Chromium found (Debian: apt-get install -y chromium; or set ARENA_CHROMIUM): skipping the browser test")

@@ -13,6 +13,21 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// TestChaosPlumbing is what -short keeps: the same run without kills, a
+// few games; the checks of loss, duplicates, orphans, the store and the
+// local reproduction still apply.
+func TestChaosPlumbing(t *testing.T) {
+	sum, err := Run(context.Background(), Options{Games: 12, Dir: t.TempDir(), Self: os.Args[0], Log: os.Stderr})
+	t.Log(sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.CoordKills != 0 || sum.WorkerKills != 0 || sum.Lost != 0 || sum.Duplicated != 0 || sum.Games != sum.Scheduled || sum.Scheduled < 12 ||
+		sum.Orphans != 0 || sum.Integrity != "ok" || !sum.Reproduced || !sum.AnonymousRefused {
+		t.Fatalf("%s", sum)
+	}
+}
+
 // The short version of the chaos run: a small league (long enough for the
 // kills, which come 0.3–1.5 s apart, to all land before it ends) with a
 // course Python agent when /usr/bin/python3 exists, two kills of each

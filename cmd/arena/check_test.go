@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,11 +28,11 @@ func checkReport(t *testing.T, args ...string) (*check.Report, error) {
 // fails the check with exit status 3 naming its cause; the well-behaved
 // ones pass.
 func TestCheckNamesEachFailure(t *testing.T) {
+	longRunning(t)
+	t.Parallel() // its own processes and directories; mostly waiting on them
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "ok")
-	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/checkfixture").CombinedOutput(); err != nil {
-		t.Fatalf("build the fixture agent: %v\n%s", err, out)
-	}
+	builtCopy(t, "./testdata/checkfixture", bin)
 	cases := []struct {
 		mode  string
 		args  []string
@@ -59,6 +58,7 @@ func TestCheckNamesEachFailure(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.mode, func(t *testing.T) {
+			t.Parallel()
 			agent := filepath.Join(dir, c.mode)
 			if c.mode != "ok" {
 				if err := os.Link(bin, agent); err != nil {
@@ -110,11 +110,10 @@ func TestCheckNamesEachFailure(t *testing.T) {
 // TestCheckText is the plain-words report of an illegal move: the cause,
 // the reply, the board drawing and the agent's stderr, then FAIL.
 func TestCheckText(t *testing.T) {
+	longRunning(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "illegal")
-	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/checkfixture").CombinedOutput(); err != nil {
-		t.Fatalf("build the fixture agent: %v\n%s", err, out)
-	}
+	builtCopy(t, "./testdata/checkfixture", bin)
 	e, out, _ := testEnv(t)
 	err := run(t, e, "check", bin, "--game", "bohnenspiel", "--games", "1")
 	if err == nil || exitCode(err) != exitBroken {
@@ -140,14 +139,13 @@ func TestCheckMissingAgent(t *testing.T) {
 // TestCheckUnreadableBinary: in a sandbox the agent runs as another user,
 // so a binary only its owner can read fails with a message saying so.
 func TestCheckUnreadableBinary(t *testing.T) {
+	longRunning(t)
 	e, _, _ := testEnv(t)
 	if !e.launcher.Sandboxed() {
 		t.Skip("agents are not sandboxed on this machine: the owner's binary is runnable")
 	}
 	bin := filepath.Join(t.TempDir(), "ok")
-	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/checkfixture").CombinedOutput(); err != nil {
-		t.Fatalf("build the fixture agent: %v\n%s", err, out)
-	}
+	builtCopy(t, "./testdata/checkfixture", bin)
 	if err := os.Chmod(bin, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -163,6 +161,7 @@ func TestCheckUnreadableBinary(t *testing.T) {
 // TestCheckReportOfAnAgentFailingEveryMove: an agent that fails every move
 // from ply 6 gets a short report, verdict first, one failure in full.
 func TestCheckReportOfAnAgentFailingEveryMove(t *testing.T) {
+	longRunning(t)
 	e, out, _ := testEnv(t)
 	// A substitute move instead of the course's loss keeps the games going.
 	err := run(t, e, "check", "lua:testdata/fails-from-ply6.lua", "--game", "bohnenspiel", "--games", "4", "--set", "penalty.unparseable=random-move")

@@ -22,10 +22,9 @@ func buildArena(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("builds the arena binary")
 	}
-	bin := filepath.Join(t.TempDir(), "arena")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin, err := builds.binary(".")
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }
@@ -53,6 +52,7 @@ func arenaEnv(t *testing.T, ctx context.Context, bin string, env []string, args 
 // The README's demo league completes and prints standings; its records
 // replay; standings and exports read the same directory.
 func TestDemoLeague(t *testing.T) {
+	t.Parallel() // its own processes and directories; mostly waiting on them
 	bin := buildArena(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

@@ -27,7 +27,9 @@ func TestMain(m *testing.M) {
 		}
 		return
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	builds.remove()
+	os.Exit(code)
 }
 
 // testEnv is the default environment with captured output and the test
@@ -40,6 +42,16 @@ func testEnv(t *testing.T) (*env, *bytes.Buffer, *bytes.Buffer) {
 	e.launcher.Self = []string{os.Args[0], agents.HostArg}
 	e.isTerminal = func() bool { return false }
 	return e, &out, &errb
+}
+
+// longRunning skips a test under -short. The short suite keeps the quick tests
+// of each command and leaves out those that play many games, build agents
+// or start many processes (docs/testing.md).
+func longRunning(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("plays many games, builds agents or starts many processes: runs without -short")
+	}
 }
 
 // run executes the CLI in-process with args.

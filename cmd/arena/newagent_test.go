@@ -47,6 +47,7 @@ func copyTree(t *testing.T, src, dst string) {
 // the way a student would (go.mod as written: no hand-written replace),
 // and passes arena check with each.
 func TestNewAgentScaffoldsPassCheck(t *testing.T) {
+	t.Parallel() // its own processes and directories; mostly waiting on them
 	if testing.Short() {
 		t.Skip("builds five agents")
 	}
@@ -105,6 +106,7 @@ func TestNewAgentScaffoldsPassCheck(t *testing.T) {
 	for _, game := range games {
 		for _, lang := range []string{"go", "lua"} {
 			t.Run(game+"/"+lang, func(t *testing.T) {
+				t.Parallel()
 				agent := bins[game]
 				if lang == "lua" {
 					dir := filepath.Join(root, "lua", game+"bot")

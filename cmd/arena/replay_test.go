@@ -13,6 +13,7 @@ import (
 // the CPU budget, the result in the game's terms; --from skips the early
 // boards; --step stops when told to.
 func TestReplayDrawsEveryMove(t *testing.T) {
+	longRunning(t)
 	recs := filepath.Join(t.TempDir(), "games.jsonl")
 	e, out, _ := testEnv(t)
 	if err := run(t, e, "play", "cachex", "random", "greedy", "--games", "2", "--seed", "5", "--param", "n=3", "--records", recs); err != nil {
@@ -63,6 +64,7 @@ func TestReplayDrawsEveryMove(t *testing.T) {
 
 // TestReplayByGameID finds a game by its id in a league's store, read-only.
 func TestReplayByGameID(t *testing.T) {
+	longRunning(t)
 	work := t.TempDir()
 	file := filepath.Join(work, "l.yaml")
 	out := filepath.Join(work, "results", "l")

@@ -1,17 +1,15 @@
 package main
 
 import (
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
 
 func TestPlayAgentBinaryByPath(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "sdkagent")
-	build := exec.Command("go", "build", "-o", bin, "./testdata/sdkagent")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build the SDK agent: %v\n%s", err, out)
+	longRunning(t)
+	bin, err := builds.binary("./testdata/sdkagent")
+	if err != nil {
+		t.Fatal(err)
 	}
 	e, out, errb := testEnv(t)
 	if err := run(t, e, "play", "pentago-twist", bin, "random", "--games", "2"); err != nil {

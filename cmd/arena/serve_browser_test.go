@@ -32,6 +32,7 @@ const hostileStderr = `<script>window.pwned = 1</script>`
 // ARENA_SCREENSHOTS=DIR it saves the three pages there (docs/viewer.md);
 // otherwise into a temporary directory.
 func TestViewerInBrowser(t *testing.T) {
+	t.Parallel() // its own processes and directories; mostly waiting on them
 	bin := buildArena(t)
 	chrome := browsertest.FindChromium()
 	if chrome == "" {

@@ -18,6 +18,7 @@ import (
 // the league plays, shows the finished standings afterwards, refuses
 // writes, and Ctrl-C ends the command cleanly.
 func TestLeagueRunServe(t *testing.T) {
+	t.Parallel() // its own processes and directories; mostly waiting on them
 	bin := buildArena(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

@@ -30,6 +30,7 @@ func writeScript(t *testing.T, dir, name, body string, mode os.FileMode) string 
 // Every kind of agent that cannot play is refused before the first game,
 // with its reason and exit status 3, and nothing is printed on stdout.
 func TestPreflightRefusesBrokenAgents(t *testing.T) {
+	longRunning(t)
 	dir := t.TempDir()
 	hang := writeScript(t, dir, "hang.sh", "#!/bin/sh\nexec sleep 120\n", 0o755)
 	top := writeScript(t, dir, "top.lua", "local cfg = nil\ncfg.depth = 3\nfunction choose_move(s) return s:legal_moves()[1] end\n", 0o644)
@@ -102,6 +103,7 @@ func TestLeagueRefusesNonMainPackage(t *testing.T) {
 // the penalties are printed, and the exit status still says it never
 // played.
 func TestAllowBrokenPlaysAndExitsThree(t *testing.T) {
+	longRunning(t)
 	ini := writeScript(t, t.TempDir(), "init.lua", "function init(info)\n  error(\"no opening book\")\nend\nfunction choose_move(s) return s:legal_moves()[1] end\n", 0o644)
 	e, out, errb := testEnv(t)
 	err := run(t, e, "play", "bohnenspiel", "lua:"+ini, "random", "--games", "2", "--allow-broken")
@@ -121,6 +123,7 @@ func TestAllowBrokenPlaysAndExitsThree(t *testing.T) {
 // each penalty with its game, ply and the script's error, the repeats
 // collapsed into one line, the table, and where the full records are.
 func TestPlayConsoleGolden(t *testing.T) {
+	longRunning(t)
 	records := filepath.Join(t.TempDir(), "games.jsonl")
 	e, out, _ := testEnv(t)
 	err := run(t, e, "play", "bohnenspiel", "lua:testdata/failing.lua", "random", "--games", "2", "--seed", "5", "--parallel", "1", "--records", records,
@@ -165,6 +168,7 @@ func leagueFile(t *testing.T, dir, name, extra string) string {
 // The league directory follows the league file: run from elsewhere, the
 // same file resumes the same league; standings and export find it too.
 func TestLeagueResultsFollowTheFile(t *testing.T) {
+	longRunning(t)
 	root := t.TempDir()
 	cfgDir := filepath.Join(root, "configs")
 	file := leagueFile(t, cfgDir, "bs.yaml", "")
@@ -223,6 +227,7 @@ func dirState(t *testing.T, dir string) string {
 // standings and export only read the store: they change nothing in the
 // league directory and work when it cannot be written.
 func TestReportsReadOnly(t *testing.T) {
+	longRunning(t)
 	root := t.TempDir()
 	file := leagueFile(t, root, "ro.yaml", "")
 	e, out, _ := testEnv(t)
@@ -286,6 +291,7 @@ func TestSecondRunRefusedBeforeOutput(t *testing.T) {
 // --force with a changed schedule says what it keeps and plays, and
 // refuses to mix old and new games until given twice.
 func TestForceTwiceToMixSchedules(t *testing.T) {
+	longRunning(t)
 	root := t.TempDir()
 	file := leagueFile(t, root, "f.yaml", "")
 	e, out, _ := testEnv(t)
@@ -318,6 +324,7 @@ func TestForceTwiceToMixSchedules(t *testing.T) {
 // A directory holds one league: another name is refused unless --output
 // names the directory on purpose.
 func TestSecondLeagueNameRefused(t *testing.T) {
+	longRunning(t)
 	root := t.TempDir()
 	file := leagueFile(t, root, "n.yaml", "output: shared\n")
 	e, out, _ := testEnv(t)
@@ -338,6 +345,7 @@ func TestSecondLeagueNameRefused(t *testing.T) {
 // A kill at any moment of `league export -o` leaves the target either as
 // it was or complete, never truncated.
 func TestExportAtomicUnderKill(t *testing.T) {
+	longRunning(t)
 	root := t.TempDir()
 	file := leagueFile(t, root, "x.yaml", "games_per_pairing: 40\n")
 	e, out, _ := testEnv(t)
@@ -387,6 +395,7 @@ func TestExportAtomicUnderKill(t *testing.T) {
 
 // Unknown ARENA_ variables are named on stderr with the closest key.
 func TestLeagueWarnsUnknownEnvironment(t *testing.T) {
+	longRunning(t)
 	root := t.TempDir()
 	file := leagueFile(t, root, "w.yaml", "")
 	t.Setenv("ARENA_GAMES_PER_PAIRNG", "4")
@@ -412,6 +421,7 @@ func TestPlayNegativeSeed(t *testing.T) {
 // prints each penalty and the standings, names the records to replay, and
 // exits 3.
 func TestLeagueAllowBrokenPrintsPenaltiesAndExitsThree(t *testing.T) {
+	longRunning(t)
 	root := t.TempDir()
 	writeScript(t, root, "bad.lua", "function init(info)\n  error(\"no opening book\")\nend\nfunction choose_move(s) return s:legal_moves()[1] end\n", 0o644)
 	file := writeScript(t, root, "b.yaml", "game: bohnenspiel\nagents:\n  - {name: bad, agent: lua:bad.lua}\n  - {name: random, agent: random}\n", 0o644)
@@ -438,6 +448,7 @@ func TestLeagueAllowBrokenPrintsPenaltiesAndExitsThree(t *testing.T) {
 // runs the report as an unprivileged user for whom the league directory is
 // really read-only.
 func TestReportsReadOnlyForAnotherUser(t *testing.T) {
+	longRunning(t)
 	if os.Getuid() != 0 {
 		t.Skip("needs root to run the report as another user; TestReportsReadOnly covers non-root runs")
 	}
@@ -529,6 +540,7 @@ func (w lockedWriter) Write(b []byte) (int, error) {
 // the first penalty line of a one-game play is written, the game's agent
 // processes are still running (they are stopped when a game ends).
 func TestPenaltyPrintedAsItHappens(t *testing.T) {
+	longRunning(t)
 	e, _, _ := testEnv(t)
 	l := &lockedLog{}
 	e.stdout, e.stderr = lockedWriter{l, true}, lockedWriter{l, false}

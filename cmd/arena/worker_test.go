@@ -19,6 +19,7 @@ import (
 // replay-late finds nothing to replay. `league token` issues another
 // worker's token and revokes it.
 func TestLeagueOnAWorker(t *testing.T) {
+	t.Parallel() // its own processes and directories; mostly waiting on them
 	bin := buildArena(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

@@ -45,6 +45,7 @@ func TestChannelRefusesUnauthenticatedClients(t *testing.T) {
 // Every agent's private directory, its plugin socket included, is removed
 // when the agent ends, sandboxed or not.
 func TestPrivateDirectoryRemoved(t *testing.T) {
+	longRunning(t)
 	for _, iso := range []string{host.IsolationAuto, host.IsolationOff} {
 		l := launcher()
 		l.Isolation = iso
@@ -73,6 +74,7 @@ func TestPrivateDirectoryRemoved(t *testing.T) {
 // Agents running at the same time run as distinct host ids, so no file
 // or socket of one is another's.
 func TestConcurrentAgentsDistinctIDs(t *testing.T) {
+	longRunning(t)
 	l := launcher()
 	if !l.Sandboxed() {
 		t.Skip("no sandboxes here: " + l.Support().Unsupported)
@@ -159,6 +161,7 @@ func TestNoSandboxFallback(t *testing.T) {
 // nothing: the arena keeps its agents' directories in its own runtime
 // directory and shows each agent its own by a mount.
 func TestPrivateTMPDIRStillSandboxes(t *testing.T) {
+	longRunning(t)
 	requireSandbox(t)
 	home := t.TempDir()
 	if err := os.Chmod(home, 0o700); err != nil {

@@ -192,6 +192,9 @@ func TestStatusMemoryReadsRSSAndPeak(t *testing.T) {
 // An unsandboxed agent's reading counts the CPU of the children it reaped:
 // here the test process itself, after a child that spun.
 func TestTreeSamplerCountsReapedChildren(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts agent processes and waits on them: runs without -short")
+	}
 	spin := exec.Command("/bin/sh", "-c", "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done")
 	if err := spin.Run(); err != nil {
 		t.Skip("no /bin/sh:", err)
@@ -266,6 +269,9 @@ func openFDs(t *testing.T) int {
 // known), and lets go of the files of a process that ended and of all of
 // them at close.
 func TestTreeSamplerKeepsItsFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts agent processes and waits on them: runs without -short")
+	}
 	// sh -> a subshell that spins, then waits for its own sleeping child.
 	cmd := exec.Command("/bin/sh", "-c", "(i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; sleep 60; :) & wait")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -350,6 +356,9 @@ func ownCPU(pid int) (time.Duration, error) {
 // the bound, and the others are closed again by the reading that opened
 // them.
 func TestTreeSamplerKeepsAtMostItsBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts agent processes and waits on them: runs without -short")
+	}
 	const n = 200 // processes, two files each: over maxKeptFiles
 	cmd := exec.Command("/bin/sh", "-c", fmt.Sprintf("i=0; while [ $i -lt %d ]; do sleep 60 & i=$((i+1)); done; wait", n))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

@@ -26,6 +26,17 @@ import (
 
 const hostArg = "__host_test_agent"
 
+// longRunning skips a test under -short: the short suite keeps the
+// quick launches (handshake, move channel, credentials, refusals) and
+// leaves out the hostile fixture's attacks and the tests that wait on
+// limits, samplers or memory (docs/testing.md).
+func longRunning(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("waits on an agent's limits or samples it for seconds: runs without -short")
+	}
+}
+
 func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == hostArg {
 		serve(strings.TrimPrefix(os.Args[2], "builtin:"))
@@ -202,6 +213,7 @@ func TestNonAgentBinaryIsRefused(t *testing.T) {
 }
 
 func TestMemoryLimitKillsAgent(t *testing.T) {
+	longRunning(t)
 	p := launch(t, "hog", host.Options{MemoryMB: 100})
 	defer p.Kill()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -228,6 +240,7 @@ func TestMemoryLimitKillsAgent(t *testing.T) {
 }
 
 func TestCPUTimeIsMeasured(t *testing.T) {
+	longRunning(t)
 	p := launch(t, "burner", host.Options{})
 	defer p.Kill()
 	before, err := p.CPUTime()
@@ -413,6 +426,7 @@ func report(b *testing.B, lat []time.Duration) {
 // may name another reference for the agent host (here a built-in one) or
 // refuse the agent; other kinds never do.
 func TestCourseAgentsArePrepared(t *testing.T) {
+	longRunning(t)
 	dir := t.TempDir()
 	var calls []string
 	l := launcher()
@@ -453,6 +467,7 @@ func TestCourseAgentsArePrepared(t *testing.T) {
 // The first reading of a just-started agent is a real one: its memory is
 // there from the start.
 func TestPeakRSSRightAfterStart(t *testing.T) {
+	longRunning(t)
 	p := launch(t, "echo", host.Options{})
 	defer p.Kill()
 	if peak := p.PeakRSS(); peak < 1<<20 {

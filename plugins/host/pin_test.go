@@ -75,6 +75,7 @@ func tree(pid int) []int {
 // runs, with every thread of every process of its tree, on those CPUs
 // only, and that the arena itself keeps all of its own.
 func TestCPUsPinEveryThreadOfTheAgent(t *testing.T) {
+	longRunning(t)
 	mine := affinity(t, 0)
 	if len(mine) < 2 {
 		t.Skip("needs two CPUs to tell a pinned agent from an unpinned one")

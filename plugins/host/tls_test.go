@@ -35,6 +35,7 @@ func TestChannelUsesArenaCredentials(t *testing.T) {
 // An agent served without protocol.ServerTLS still starts: it
 // authenticates the arena through go-plugin's AutoMTLS.
 func TestChannelFallsBackToAutoMTLS(t *testing.T) {
+	longRunning(t)
 	p := launch(t, "automtls", host.Options{})
 	defer p.Kill()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
