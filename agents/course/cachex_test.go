@@ -84,6 +84,9 @@ func TestCachexBrokenPackages(t *testing.T) {
 		// Space as the course referee measured it: the peak above the
 		// size after the package's imports, checked after each call.
 		{"hogs", string(engine.FailMemory), "player 1 exceeded space limit", "above the size after imports"},
+		// The constructor is measured too: over the limit in __init__ is
+		// a loss for space, as the course's referee gave it, not a no-show.
+		{"hogs_init", string(engine.FailMemory), "player 1 exceeded space limit", "above the size after imports"},
 	}
 	for _, c := range cases {
 		t.Run(c.pkg, func(t *testing.T) {

@@ -288,6 +288,16 @@ func (g *game) run(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	// A course Python agent whose constructor passed the course's space
+	// limit came, as its course saw it, and lost for space: the course's
+	// referee measured __init__ as it measured every call.
+	var breach [2]string
+	for seat, err := range noShow {
+		if d, ok := g.spaceBreachDetail(seat, err); ok {
+			breach[seat], noShow[seat] = d, nil
+			g.dead[seat], g.deathRecorded[seat] = true, true
+		}
+	}
 	// An agent that never completed its handshake never played: it
 	// forfeits whatever the profile says about dead agents, and two such
 	// agents leave no result.
@@ -309,6 +319,11 @@ func (g *game) run(ctx context.Context) error {
 		}
 		g.forfeit(seat, engine.FailNoShow, nil)
 		g.rec.Result.Detail = protocol.Bounded(noShow[seat].Error(), 4*keepReply)
+	}
+	for seat, d := range breach {
+		if d != "" && !g.over {
+			g.penalize(seat, engine.FailMemory, d, "")
+		}
 	}
 	// A start-up that blew the CPU budget loses before the first move.
 	for seat := range 2 {
@@ -787,16 +802,21 @@ func (g *game) notify(mover int, text string, ply int) {
 // an agent held to that rule can report it: from any other it stays an
 // agent error.
 func (g *game) spaceBreach(seat int, err error) bool {
+	detail, ok := g.spaceBreachDetail(seat, err)
+	if ok {
+		g.penalize(seat, engine.FailMemory, detail, "")
+	}
+	return ok
+}
+
+// spaceBreachDetail is the detail of err when it is a course Python
+// agent's report of a space breach (spaceBreach).
+func (g *game) spaceBreachDetail(seat int, err error) (string, bool) {
 	var ae *protocol.AgentError
-	if g.mem[seat].PythonPeakMB <= 0 || !errors.As(err, &ae) {
-		return false
+	if err == nil || g.mem[seat].PythonPeakMB <= 0 || !errors.As(err, &ae) {
+		return "", false
 	}
-	detail, ok := strings.CutPrefix(ae.Message, engine.SpaceBreach)
-	if !ok {
-		return false
-	}
-	g.penalize(seat, engine.FailMemory, detail, "")
-	return true
+	return strings.CutPrefix(ae.Message, engine.SpaceBreach)
 }
 
 // penalizeMove handles an unparseable or illegal reply.

@@ -26,7 +26,10 @@ func (a *arenaSide) play(ctx context.Context, game, ref string, params []string,
 		agents[0], agents[1] = agents[1], agents[0]
 	}
 	recs := filepath.Join(a.records, fmt.Sprintf("%s-%d.jsonl", strings.NewReplacer("/", "_", ":", "_", "?", "_", "=", "_").Replace(filepath.Base(ref)), n))
-	args := []string{"play", game, agents[0], agents[1], "--games", "1", "--seed", fmt.Sprint(n + 1), "--records", recs}
+	// --allow-broken: an agent the pre-flight check refuses (one over its
+	// memory limit at start) plays its game, recorded with the course's
+	// penalty, as the course's referee played it.
+	args := []string{"play", game, agents[0], agents[1], "--games", "1", "--seed", fmt.Sprint(n + 1), "--records", recs, "--allow-broken"}
 	for _, p := range params {
 		args = append(args, "--param", p)
 	}

@@ -45,8 +45,15 @@ func (l *Launcher) Accounting() string {
 // and verdict from its cgroup. A course agent keeps the course's rules,
 // read from /proc as before (a course JVM under a cgroup memory limit
 // far above its heap failed to end on its own OutOfMemoryError, which
-// the course's rule for it depends on).
-func kernelMemory(c Command) bool { return c.Kind != "course" }
+// the course's rule for it depends on). On cgroup v1 no agent does: there
+// the arena's starting thread is in the agent's group until the
+// handshake (startThread), and a memory limit there let the kernel's
+// out-of-memory killer pick the arena itself, the largest process with a
+// task in the group.
+func (l *Launcher) kernelMemory(c Command) bool {
+	l.prepare()
+	return c.Kind != "course" && l.cg != nil && l.cg.Version == 2
+}
 
 // newGroup makes the cgroup of one agent with its limits, or returns nil
 // where cgroups are not used or the group cannot be made: the agent is

@@ -425,11 +425,12 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	files = append(files, agentEnd)
 	p.moveConn = arenaEnd
 	groupMB := 0 // no limit in the group: memory is read from /proc
-	if kernelMemory(c) {
+	kernel := l.kernelMemory(c)
+	if kernel {
 		groupMB = opt.MemoryMB
 	}
 	p.group = l.newGroup(groupMB)
-	p.groupMem = p.group != nil && kernelMemory(c)
+	p.groupMem = p.group != nil && kernel
 	intoGroup(cmd, p.group)
 	cfg, err := l.clientConfig(cmd, p, version, opt)
 	if err != nil {

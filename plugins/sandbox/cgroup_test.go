@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -235,5 +236,42 @@ func TestSweepGroups(t *testing.T) {
 		if _, err := os.Stat(d); err != nil {
 			t.Errorf("this arena's group %s was swept: %v", d, err)
 		}
+	}
+}
+
+// On v1 the arena's starting thread is in an agent's group until the
+// agent's handshake, so the group's process list names the arena: a kill
+// of the group then must not signal it (this test's process would die).
+func TestGroupKillSparesTheArena(t *testing.T) {
+	r := machineRoot(t)
+	g, err := r.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Remove(time.Second)
+	runtime.LockOSThread()
+	leave, err := g.JoinThread()
+	if err != nil {
+		runtime.UnlockOSThread()
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sleep", "60")
+	startErr := cmd.Start()
+	if r.Version == 1 {
+		pids, _ := g.Pids()
+		if !slices.Contains(pids, os.Getpid()) {
+			t.Errorf("with the thread in the group its process list %v does not name the arena (%d)", pids, os.Getpid())
+		}
+	}
+	g.Kill() // the test's process survives it
+	if err := leave(); err == nil {
+		runtime.UnlockOSThread()
+	}
+	if startErr != nil {
+		t.Fatal(startErr)
+	}
+	err = cmd.Wait()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
+		t.Fatalf("the group's other process was not killed: %v", err)
 	}
 }
