@@ -35,6 +35,9 @@ func (l *Launcher) findCgroups() {
 // bounded here: in a cgroup per agent, or by readings of /proc and why.
 func (l *Launcher) Accounting() string {
 	l.prepare()
+	if l.cg != nil && l.cg.Version == 1 {
+		return l.cg.Describe() + ": each agent's tree in its own group (CPU time, tasks; memory read from /proc)"
+	}
 	if l.cg != nil {
 		return l.cg.Describe() + ": each agent's tree in its own group (CPU time, memory limit, tasks)"
 	}
