@@ -293,7 +293,7 @@ func (g *game) run(ctx context.Context) error {
 	// referee measured __init__ as it measured every call.
 	var breach [2]string
 	for seat, err := range noShow {
-		if d, ok := g.spaceBreachDetail(seat, err); ok {
+		if d, ok := g.startSpaceBreach(seat, err); ok {
 			breach[seat], noShow[seat] = d, nil
 			g.dead[seat], g.deathRecorded[seat] = true, true
 		}
@@ -807,6 +807,17 @@ func (g *game) spaceBreach(seat int, err error) bool {
 		g.penalize(seat, engine.FailMemory, detail, "")
 	}
 	return ok
+}
+
+// startSpaceBreach is spaceBreachDetail for the error of opening a game,
+// which the protocol returns as the agent's text ("the agent failed:
+// ...") rather than as an AgentError.
+func (g *game) startSpaceBreach(seat int, err error) (string, bool) {
+	if d, ok := g.spaceBreachDetail(seat, err); ok || err == nil || g.mem[seat].PythonPeakMB <= 0 {
+		return d, ok
+	}
+	_, detail, ok := strings.Cut(err.Error(), "the agent failed: "+engine.SpaceBreach)
+	return detail, ok
 }
 
 // spaceBreachDetail is the detail of err when it is a course Python
