@@ -4,8 +4,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 func TestDelayLedgerKeepsTheWaitOfEndedThreads(t *testing.T) {
@@ -36,20 +34,7 @@ func TestDelayLedgerKeepsTheWaitOfEndedThreads(t *testing.T) {
 // (shell subshells), pinned with three busy threads on one CPU; the
 // margins hold at any load, since more load only lengthens their waits.
 func TestRunQueueCountsWorkersThatEnded(t *testing.T) {
-	var cur unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &cur); err != nil {
-		t.Skip(err)
-	}
-	cpu := -1
-	for c := range 1024 {
-		if cur.IsSet(c) {
-			cpu = c
-			break
-		}
-	}
-	if cpu < 0 {
-		t.Skip("no CPU in this process's affinity")
-	}
+	cpu := firstCPU(t)
 	// The parent sleeps; each worker counts to 100,000 and ends.
 	script := `while :; do (i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done) & wait; done`
 	agent := startPinned(t, cpu, "sh", "-c", script)

@@ -109,20 +109,7 @@ func hog(t *testing.T, cpu, n int, stop *atomic.Bool) {
 // never runnable, so no load gives it a delay, and more load only delays
 // the starved agent more.
 func TestUsageSeesAStarvedAgentWaitNotASleepingOne(t *testing.T) {
-	var cur unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &cur); err != nil {
-		t.Skip(err)
-	}
-	cpu := -1
-	for c := range 1024 {
-		if cur.IsSet(c) {
-			cpu = c
-			break
-		}
-	}
-	if cpu < 0 {
-		t.Skip("no CPU in this process's affinity")
-	}
+	cpu := firstCPU(t)
 	starvedPid := strconv.Itoa(startPinned(t, cpu, "sh", "-c", "while :; do :; done").Process.Pid)
 	starved := newTreeSampler(startPinned(t, cpu, "sh", "-c", "while :; do :; done").Process.Pid)
 	defer starved.close()
@@ -180,4 +167,21 @@ func BenchmarkTreeSamplerReading(b *testing.B) {
 			}
 		})
 	}
+}
+
+// firstCPU is the first CPU of this process's affinity; the test is
+// skipped where there is none to read.
+func firstCPU(t *testing.T) int {
+	t.Helper()
+	var cur unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &cur); err != nil {
+		t.Skip(err)
+	}
+	for c := range 1024 {
+		if cur.IsSet(c) {
+			return c
+		}
+	}
+	t.Skip("no CPU in this process's affinity")
+	return -1
 }
