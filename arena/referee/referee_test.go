@@ -175,6 +175,7 @@ func TestSleeperLosesOnTimeoutAndIsKilled(t *testing.T) {
 }
 
 func TestLateReplyInCushionGetsRandomMove(t *testing.T) {
+	t.Parallel()
 	rec := play(t, "builtin:late", "builtin:random")
 	late := events(rec, "late")
 	if len(late) != 1 || late[0].Seat != 0 || late[0].Penalty != string(engine.RandomMove) {
@@ -263,6 +264,7 @@ func TestDeadAgentGetsRandomMovesToTheEnd(t *testing.T) {
 }
 
 func TestStderrFloodIsCapped(t *testing.T) {
+	t.Parallel()
 	rec := play(t, "builtin:noisy", "builtin:random")
 	if len(rec.Stderr[0]) > 4096+100 {
 		t.Fatalf("stderr tail is %d bytes, cap 4096", len(rec.Stderr[0]))

@@ -165,7 +165,7 @@ func courseGames(t *testing.T) []courseGame {
 		{bohnenspiel.Game{}, nil},
 		{pentagotwist.Game{}, nil},
 		{cachex.Game{}, engine.Params{"n": "5"}},
-		{hexcrossout.Game{}, engine.Params{"free": "33", "seed": "5"}},
+		{hexcrossout.Game{}, engine.Params{"free": "12", "seed": "5"}},
 		{dotsboxes.Game{}, nil},
 	} {
 		p, err := c.g.Profile(c.params)

@@ -110,6 +110,7 @@ func TestCheckNamesEachFailure(t *testing.T) {
 // TestCheckText is the plain-words report of an illegal move: the cause,
 // the reply, the board drawing and the agent's stderr, then FAIL.
 func TestCheckText(t *testing.T) {
+	t.Parallel() // its own processes and directories; mostly waiting on them
 	longRunning(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "illegal")
@@ -161,6 +162,7 @@ func TestCheckUnreadableBinary(t *testing.T) {
 // TestCheckReportOfAnAgentFailingEveryMove: an agent that fails every move
 // from ply 6 gets a short report, verdict first, one failure in full.
 func TestCheckReportOfAnAgentFailingEveryMove(t *testing.T) {
+	t.Parallel() // its own processes and directories; mostly waiting on them
 	longRunning(t)
 	e, out, _ := testEnv(t)
 	// A substitute move instead of the course's loss keeps the games going.

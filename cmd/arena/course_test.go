@@ -12,6 +12,7 @@ import (
 // do: in play, and in a league file (relative to the league file), where
 // a change to the agent's files changes its recorded content hash.
 func TestCourseAgentsInPlayAndLeagues(t *testing.T) {
+	t.Parallel() // its own processes and directories; mostly waiting on them
 	longRunning(t)
 	if err := exec.Command("/usr/bin/python3", "-c", "import numpy").Run(); err != nil {
 		t.Skipf("no /usr/bin/python3 with numpy (%v): apt-get install python3 python3-numpy", err)

@@ -6,6 +6,7 @@ import (
 )
 
 func TestPlayAgentBinaryByPath(t *testing.T) {
+	t.Parallel() // its own processes and directories; mostly waiting on them
 	longRunning(t)
 	bin, err := builds.binary("./testdata/sdkagent")
 	if err != nil {

@@ -105,6 +105,7 @@ func trees(t *testing.T, pids []int) []proctree.Proc {
 }
 
 func TestSignalsLeaveNoOrphans(t *testing.T) {
+	t.Parallel() // its own processes and directories; mostly waiting on them
 	longRunning(t)
 	if err := proctree.Available(); err != nil {
 		t.Skip(err) // agent processes are found through /proc

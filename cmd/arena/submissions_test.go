@@ -50,6 +50,7 @@ func playedGames(t *testing.T, stdout string) string {
 // games; a resubmission's games are played again and the old ones kept
 // as superseded; an unchanged folder plays nothing.
 func TestSubmissionsOverTime(t *testing.T) {
+	t.Parallel() // its own processes and directories; mostly waiting on them
 	if testing.Short() {
 		t.Skip("builds two Go agents and plays a league four times")
 	}
@@ -260,6 +261,7 @@ func live(t *testing.T, dir string) ([]results.Game, string) {
 // A Cachex-shaped package in a submissions folder is detected and plays
 // (it needs the course's Python with numpy).
 func TestSubmissionsCachexPackage(t *testing.T) {
+	t.Parallel() // its own processes and directories; mostly waiting on them
 	if err := exec.Command("/usr/bin/python3", "-c", "import numpy").Run(); err != nil {
 		t.Skipf("no /usr/bin/python3 with numpy (%v): apt-get install python3 python3-numpy", err)
 	}

@@ -30,6 +30,7 @@ func writeScript(t *testing.T, dir, name, body string, mode os.FileMode) string 
 // Every kind of agent that cannot play is refused before the first game,
 // with its reason and exit status 3, and nothing is printed on stdout.
 func TestPreflightRefusesBrokenAgents(t *testing.T) {
+	t.Parallel() // its own processes and directories; mostly waiting on them
 	longRunning(t)
 	dir := t.TempDir()
 	hang := writeScript(t, dir, "hang.sh", "#!/bin/sh\nexec sleep 120\n", 0o755)
@@ -291,6 +292,7 @@ func TestSecondRunRefusedBeforeOutput(t *testing.T) {
 // --force with a changed schedule says what it keeps and plays, and
 // refuses to mix old and new games until given twice.
 func TestForceTwiceToMixSchedules(t *testing.T) {
+	t.Parallel() // its own processes and directories; mostly waiting on them
 	longRunning(t)
 	root := t.TempDir()
 	file := leagueFile(t, root, "f.yaml", "")

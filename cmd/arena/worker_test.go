@@ -91,6 +91,7 @@ func TestLeagueOnAWorker(t *testing.T) {
 // coordinator's agent folder is renamed once the coordinator has shipped
 // the agents. Every entrant plays every game it is due.
 func TestWorkerFetchesAgentsItCannotSee(t *testing.T) {
+	t.Parallel() // its own processes and directories; mostly waiting on them
 	bin := buildArena(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()

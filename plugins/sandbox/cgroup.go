@@ -74,7 +74,11 @@ func MachineCgroupRoot() (*CgroupRoot, error) {
 }
 
 // ownGroups reads /proc/self/cgroup ("4:memory:/a/b", "0::/c"): each v1
-// controller's group, and under "" the v2 group.
+// controller's group, and under "" the v2 group. On v1 the file is read
+// from the main thread's groups, and the main thread may be the one that
+// joined an agent's group to start it (JoinThread): an agent's group is
+// never the arena's own, so trailing arena groups are left out, or agents'
+// groups would be made inside another agent's.
 func ownGroups(self []byte) map[string]string {
 	out := map[string]string{}
 	sc := bufio.NewScanner(bytes.NewReader(self))
@@ -83,12 +87,13 @@ func ownGroups(self []byte) map[string]string {
 		if len(f) != 3 {
 			continue
 		}
+		path := outsideArenaGroups(f[2])
 		if f[1] == "" {
-			out[""] = f[2]
+			out[""] = path
 			continue
 		}
 		for _, c := range strings.Split(f[1], ",") {
-			out[c] = f[2]
+			out[c] = path
 		}
 	}
 	return out
@@ -496,10 +501,34 @@ func (r *CgroupRoot) Sweep() {
 			if !ok || !e.IsDir() || pid == os.Getpid() || syscall.Kill(pid, 0) != syscall.ESRCH {
 				continue
 			}
-			g := &Group{version: r.Version, dirs: map[string]string{"pids": filepath.Join(parent, e.Name())}}
-			_ = g.Remove(time.Second)
+			removeTree(r.Version, filepath.Join(parent, e.Name()))
 		}
 	}
+}
+
+// removeTree removes a group of a gone arena and, first, the groups made
+// inside it (an arena that misread its own group made them there): a
+// group with groups inside cannot be removed.
+func removeTree(version int, dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.IsDir() {
+			removeTree(version, filepath.Join(dir, e.Name()))
+		}
+	}
+	g := &Group{version: version, dirs: map[string]string{"pids": dir}}
+	_ = g.Remove(time.Second)
+}
+
+// outsideArenaGroups is path without its trailing arena groups.
+func outsideArenaGroups(path string) string {
+	for path != "/" && path != "." && path != "" {
+		if _, ok := arenaPid(filepath.Base(path)); !ok {
+			break
+		}
+		path = filepath.Dir(path)
+	}
+	return path
 }
 
 // arenaPid reads the arena's pid from a group name "arena-PID-N".

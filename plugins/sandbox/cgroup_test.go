@@ -22,6 +22,18 @@ func TestOwnGroups(t *testing.T) {
 	}
 }
 
+// Read while the main thread is in an agent's group (v1, JoinThread),
+// /proc/self/cgroup names that group; the arena's own is above it.
+func TestOwnGroupsLeaveAgentGroupsOut(t *testing.T) {
+	got := ownGroups([]byte("4:pids:/arena-12-3\n3:memory:/jobs/arena-12-3\n2:cpuacct:/jobs/arena-x\n0::/arena-9-1/arena-9-2\n"))
+	want := map[string]string{"pids": "/", "memory": "/jobs", "cpuacct": "/jobs/arena-x", "": "/"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: got %q, want %q", k, got[k], v)
+		}
+	}
+}
+
 func TestParseCPU(t *testing.T) {
 	if d, err := parseCPU(1, []byte("1500000123\n")); err != nil || d != 1500000123 {
 		t.Errorf("v1: %v %v", d, err)
@@ -224,9 +236,17 @@ func TestSweepGroups(t *testing.T) {
 		if err := os.Mkdir(d, 0o755); err != nil && !os.IsExist(err) {
 			t.Fatal(err)
 		}
+		// An arena that misread its own group made groups inside it.
+		if err := os.Mkdir(filepath.Join(d, groupPrefix+"4194305-2"), 0o755); err != nil && !os.IsExist(err) {
+			t.Fatal(err)
+		}
 		dead = append(dead, d)
 	}
+	start := time.Now()
 	r.Sweep()
+	if took := time.Since(start); took > 30*time.Second {
+		t.Errorf("the sweep took %v: it waited on groups it cannot remove", took)
+	}
 	for _, d := range dead {
 		if _, err := os.Stat(d); !os.IsNotExist(err) {
 			t.Errorf("the dead arena's %s remains", d)
