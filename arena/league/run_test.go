@@ -43,6 +43,7 @@ func storedGames(t *testing.T, dir, name string) []results.Game {
 // are only in the journal (the write-ahead log) when it dies: they must
 // reach the store from there, unchanged and not replayed.
 func TestResumeAfterSIGKILL(t *testing.T) {
+	t.Parallel() // its own league, store and processes; mostly waiting on them
 	longRunning(t)
 	file := writeFile(t, "kill.yaml", `
 name: kill
@@ -218,6 +219,7 @@ func storedGamesIfAny(t *testing.T, dir, name string) []results.Game {
 // An A/B league stops scheduling once the SPRT decides: greedy against
 // random at Bohnenspiel is a clear H1.
 func TestSPRTStopsEarly(t *testing.T) {
+	t.Parallel() // its own league, store and processes; mostly waiting on them
 	longRunning(t)
 	out := filepath.Join(t.TempDir(), "ab")
 	file := writeFile(t, "ab.yaml", `
@@ -289,6 +291,7 @@ agents:
 // A cancelled run keeps its finished games; a changed configuration is
 // refused unless forced; standings show every agent.
 func TestInterruptChangeAndStandings(t *testing.T) {
+	t.Parallel() // its own league, store and processes; mostly waiting on them
 	longRunning(t)
 	out := filepath.Join(t.TempDir(), "rr")
 	body := `
@@ -418,6 +421,7 @@ agents:
 // A Go package directory is built on demand into the cache, once, and
 // plays like any agent.
 func TestGoPackageAgent(t *testing.T) {
+	t.Parallel() // its own league, store and processes; mostly waiting on them
 	longRunning(t)
 	cache := t.TempDir()
 	out := filepath.Join(t.TempDir(), "go")
@@ -533,6 +537,7 @@ agents:
 // the export's rewrite) is brought up to date when the next run starts,
 // before any game; the export is never left half-written.
 func TestRecordsCaughtUpAtStart(t *testing.T) {
+	t.Parallel() // its own league, store and processes; mostly waiting on them
 	longRunning(t)
 	out := filepath.Join(t.TempDir(), "rec")
 	file := writeFile(t, "rec.yaml", "game: bohnenspiel\ngames_per_pairing: 4\noutput: "+out+"\n"+`

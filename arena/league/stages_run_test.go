@@ -20,6 +20,7 @@ import (
 // stopped: in the end every game the formats hand out is stored exactly
 // once and was played exactly once.
 func TestStagedLeagueCancelledAndResumed(t *testing.T) {
+	t.Parallel() // its own league, store and processes; mostly waiting on them
 	longRunning(t)
 	file := writeFile(t, "cup.yaml", `
 name: cup

@@ -40,7 +40,7 @@ func TestChaosShort(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills and restarts processes for a minute")
 	}
-	sum, err := Run(context.Background(), Options{Games: 150, Kills: 2, Stops: 1, Dir: t.TempDir(), Self: os.Args[0], Log: os.Stderr})
+	sum, err := Run(context.Background(), Options{Games: 100, Kills: 2, Stops: 1, Dir: t.TempDir(), Self: os.Args[0], Log: os.Stderr})
 	t.Log(sum)
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +54,7 @@ func TestChaosShort(t *testing.T) {
 	if sum.Stops != 1 || !sum.AckedWithoutResult || !sum.Forged || sum.ForgedStored != 0 {
 		t.Fatalf("disturbances: %s", sum)
 	}
-	if sum.Lost != 0 || sum.Duplicated != 0 || sum.Games != sum.Scheduled || sum.Scheduled < 150 || sum.Orphans != 0 || sum.Integrity != "ok" || !sum.Reproduced || !sum.AnonymousRefused {
+	if sum.Lost != 0 || sum.Duplicated != 0 || sum.Games != sum.Scheduled || sum.Scheduled < 100 || sum.Orphans != 0 || sum.Integrity != "ok" || !sum.Reproduced || !sum.AnonymousRefused {
 		t.Fatalf("%s", sum)
 	}
 }

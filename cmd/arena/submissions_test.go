@@ -72,10 +72,7 @@ func TestSubmissionsOverTime(t *testing.T) {
 	if err := run(t, e, "new-agent", "--game", "bohnenspiel", "--lang", "go", filepath.Join(subs, "gopher")); err != nil {
 		t.Fatalf("new-agent: %v\n%s%s", err, out, errb)
 	}
-	build := exec.Command("go", "build", "-o", filepath.Join(subs, "binbot"), "./testdata/sdkagent")
-	if b, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
+	builtCopy(t, "./testdata/sdkagent", filepath.Join(subs, "binbot"))
 	put("ann.lua", firstLegalLua, 0o644)
 	put("typo.lua", "function choose_move(state\n", 0o644)
 	put("topfail/agent.lua", "local cfg = nil\ncfg.depth = 3\n"+firstLegalLua, 0o644)
