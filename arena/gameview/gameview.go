@@ -290,3 +290,41 @@ func dur(d time.Duration) string {
 	}
 	return fmt.Sprintf("%.3g s", d.Seconds())
 }
+
+// Position is the position after the moves a record holds so far (a
+// game in progress, which has no final board or result yet to check), as
+// its last frame, and the game's description.
+func Position(reg *engine.Registry, rec *record.Game) (Frame, engine.Info, error) {
+	g, err := reg.Lookup(rec.Game)
+	if err != nil {
+		return Frame{}, engine.Info{}, err
+	}
+	st, err := g.NewState(engine.Params(rec.Params))
+	if err != nil {
+		return Frame{}, engine.Info{}, err
+	}
+	var last *record.Move
+	for i := range rec.Moves {
+		m := &rec.Moves[i]
+		if m.Text == "" {
+			p, ok := st.(engine.Passer)
+			if !ok {
+				return Frame{}, engine.Info{}, fmt.Errorf("move %d: a skipped turn in a game without skips", i+1)
+			}
+			p.Pass()
+		} else {
+			mv, err := st.ParseMove(m.Text)
+			if err != nil {
+				return Frame{}, engine.Info{}, fmt.Errorf("move %d: %w", i+1, err)
+			}
+			st.Apply(mv)
+		}
+		last = m
+	}
+	f := frame(len(rec.Moves), st, last)
+	f.Seat = engine.NoSeat
+	if last != nil {
+		f.Seat = last.Seat
+	}
+	return f, g.Info(), nil
+}

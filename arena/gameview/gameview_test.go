@@ -85,3 +85,26 @@ func TestBuildRefusesWrongRecords(t *testing.T) {
 		t.Errorf("illegal recorded move: %v", err)
 	}
 }
+
+// A game in progress (no final board, no result) is drawn after the moves
+// it has so far; a move the rules refuse is named.
+func TestPositionOfAGameInProgress(t *testing.T) {
+	rec := bohnenspielRecord(t)
+	final := rec.Final
+	rec.Final, rec.Result, rec.Events = "", record.Result{}, nil
+	f, info, err := gameview.Position(all.Registry(), rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Board != final || f.Index != 4 || f.Seat != rec.Moves[3].Seat || info.Name != "bohnenspiel" || f.SVG == "" {
+		t.Fatalf("frame %d seat %d board %q (want %q), game %q, svg %d bytes", f.Index, f.Seat, f.Board, final, info.Name, len(f.SVG))
+	}
+	rec.Moves = rec.Moves[:0]
+	if f, _, err = gameview.Position(all.Registry(), rec); err != nil || f.Board != rec.Start || f.Seat != engine.NoSeat {
+		t.Fatalf("no moves yet: %q %d %v", f.Board, f.Seat, err)
+	}
+	rec.Moves = append(rec.Moves, record.Move{Seat: 0, Text: "PIT 9 9"})
+	if _, _, err = gameview.Position(all.Registry(), rec); err == nil || !strings.Contains(err.Error(), "move 1") {
+		t.Fatalf("a refused move: %v", err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"arena/arena/league/journal"
+	"arena/arena/league/live"
 	"arena/arena/league/procpool"
 	"arena/arena/ratings"
 	"arena/arena/record"
@@ -20,9 +21,18 @@ import (
 
 // leagueRun is one league being played: round after round of what its
 // format hands out, until the format is over or the SPRT decides.
+// sinks are where a run's games go besides the store: the journal of
+// finished games, and the live files of games in progress (nil when the
+// run has no directory of its own, or its games are played elsewhere).
+type sinks struct {
+	jnl  *journal.Journal
+	live *live.Writer
+}
+
 type leagueRun struct {
 	st   results.Store
 	jnl  *journal.Journal
+	live *live.Writer
 	l    *League
 	opt  RunOptions
 	logw io.Writer
@@ -48,10 +58,10 @@ type outcome struct {
 }
 
 // runLeague plays a league's missing games, round after round.
-func runLeague(ctx context.Context, st results.Store, jnl *journal.Journal, p *plan, opt RunOptions, logw io.Writer, prog *Progress, rp *replays) error {
+func runLeague(ctx context.Context, st results.Store, out sinks, p *plan, opt RunOptions, logw io.Writer, prog *Progress, rp *replays) error {
 	l := p.l
 	prog.League = l.Name
-	r := &leagueRun{st: st, jnl: jnl, l: l, opt: opt, logw: logw, prog: prog, t: p.t, ab: p.sprt, pts: p.pts, sched: p.sched, rp: rp}
+	r := &leagueRun{st: st, jnl: out.jnl, live: out.live, l: l, opt: opt, logw: logw, prog: prog, t: p.t, ab: p.sprt, pts: p.pts, sched: p.sched, rp: rp}
 	if len(p.pending) == 0 && l.Format == AB {
 		pairs, llr, lo, hi, d := r.ab.test(l.SPRT)
 		fmt.Fprintf(logw, "  SPRT already decided: %s (LLR %.2f, bounds [%.2f, %.2f], %d pairs)\n", d, llr, lo, hi, pairs)
@@ -154,7 +164,15 @@ func (r *leagueRun) newWorker() (*referee.Referee, *procpool.Pool) {
 			return pl.Get(ctx, p, o)
 		}
 		return direct(ctx, p, o)
-	}, OnEvent: r.opt.OnEvent, Sample: r.opt.Sample, Runtime: r.opt.Runtime}, pl
+	}, OnEvent: r.opt.OnEvent, OnMove: r.onMove(), Sample: r.opt.Sample, Runtime: r.opt.Runtime}, pl
+}
+
+// onMove writes the live file of a game in progress; nil without one.
+func (r *leagueRun) onMove() func(*referee.Match, *record.Game) {
+	if r.live == nil {
+		return nil
+	}
+	return func(_ *referee.Match, rec *record.Game) { r.live.Update(r.l.Name, rec) }
 }
 
 // play referees one match here, or has the remote play it.
@@ -175,6 +193,9 @@ func (r *leagueRun) play(ctx context.Context, ref *referee.Referee, pl *procpool
 		Players: [2]referee.Player{players[m.Seats[0]], players[m.Seats[1]]}, Seed: m.Seed,
 		Opening: r.l.OpeningOf(m),
 	}, pl.Pinned)
+	if r.live != nil {
+		r.live.Done(m.ID)
+	}
 	return rec, nil, err
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"arena/arena/entrants"
 	"arena/arena/league/journal"
+	"arena/arena/league/live"
 	"arena/arena/ratings"
 	"arena/arena/record"
 	"arena/arena/referee"
@@ -198,10 +199,18 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 		opt.OnStart(total, done)
 	}
 	prog := &Progress{Done: done, Total: total}
+	out := sinks{jnl: jnl}
+	if opt.Store == nil && opt.Remote == nil {
+		// Games in progress, for the viewer's live boards (a cluster's
+		// games are played on its workers).
+		if out.live, err = live.Open(s.Output); err != nil {
+			return err
+		}
+	}
 	var runErr error
 	for _, p := range plans {
 		describe(logw, p.l, p.total, p.kept, opt.Remote != nil)
-		if err := runLeague(ctx, st, jnl, p, opt, logw, prog, rps[p.l.Name]); err != nil {
+		if err := runLeague(ctx, st, out, p, opt, logw, prog, rps[p.l.Name]); err != nil {
 			runErr = err
 			break
 		}

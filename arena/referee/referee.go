@@ -81,6 +81,11 @@ type Referee struct {
 	// console can show a penalty when it happens. It is called from the
 	// game's goroutine; games may run at once.
 	OnEvent func(m *Match, e record.Event)
+	// OnMove, if set, is told after each move is made (an agent's, a
+	// substitute, a skipped turn, an opening's) with the record so far,
+	// for a live view. It is called from the game's goroutine and must
+	// not keep rec, which the referee goes on changing.
+	OnMove func(m *Match, rec *record.Game)
 	// Sample reads the machine's load for the contention evidence of late
 	// moves (default: slots.Now).
 	Sample func() (slots.Sample, bool)
@@ -759,8 +764,16 @@ func (g *game) apply(seat int, mv engine.Move, source string, wallMS float64) {
 		rm.CPUMS = float64(g.bud.Used(seat).Microseconds()) / 1000
 	}
 	g.rec.Moves = append(g.rec.Moves, rm)
+	g.moved()
 	if g.prof.NotifyMoves {
 		g.notify(seat, text, ply)
+	}
+}
+
+// moved tells the referee's OnMove of the record so far.
+func (g *game) moved() {
+	if g.ref.OnMove != nil {
+		g.ref.OnMove(&g.m, g.rec)
 	}
 }
 
@@ -890,6 +903,7 @@ func (g *game) penalty(seat int, f engine.Failure, detail, replyText string, me 
 		p.Pass()
 		g.history = append(g.history, "")
 		g.rec.Moves = append(g.rec.Moves, record.Move{Ply: ply, Seat: seat, Source: record.SourceSkip})
+		g.moved()
 	default:
 		g.forfeit(seat, f, me)
 	}

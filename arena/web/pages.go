@@ -14,6 +14,7 @@ import (
 
 	"arena/arena/gameview"
 	"arena/arena/league"
+	"arena/arena/league/live"
 	"arena/arena/record"
 	"arena/arena/results"
 	"arena/engine"
@@ -76,6 +77,49 @@ type leagueView struct {
 	// Stages is a Swiss or knockout league's own tables (its rounds, its
 	// bracket) as the console prints them; "" for the other formats.
 	Stages string
+	// Running are the league's games in progress, with their boards now.
+	Running []runningGame
+}
+
+// runningGame is a game in progress as the leagues page shows it.
+type runningGame struct {
+	ID      string
+	Players [2]string
+	Moves   int
+	Last    string // the last move, "" before the first
+	ToMove  string // the player to move
+	Age     string // since the game's file was last written
+	SVG     string
+	Text    string
+	Err     string // the board could not be drawn
+}
+
+// running makes the live games of one league directory viewable, by
+// league name.
+func running(reg *engine.Registry, games []live.Game, now time.Time) map[string][]runningGame {
+	out := map[string][]runningGame{}
+	for _, g := range games {
+		rec := g.Record
+		v := runningGame{ID: rec.ID, Players: [2]string{rec.Agents[0].Name, rec.Agents[1].Name}, Moves: len(rec.Moves)}
+		v.Age = fmt.Sprintf("%d s ago", max(0, int(now.Sub(g.Updated).Seconds())))
+		f, _, err := gameview.Position(reg, rec)
+		if err != nil {
+			v.Err = err.Error()
+		} else {
+			v.SVG, v.Text = f.SVG, f.Text
+			if f.ToMove == 0 || f.ToMove == 1 {
+				v.ToMove = v.Players[f.ToMove]
+			}
+			if f.Move != nil {
+				v.Last = f.Move.Text
+				if v.Last == "" {
+					v.Last = "(skipped turn)"
+				}
+			}
+		}
+		out[g.League] = append(out[g.League], v)
+	}
+	return out
 }
 
 // eta says how long the league's unplayed games would take at the rate
@@ -122,6 +166,8 @@ func (s *Server) leaguesPage(w http.ResponseWriter, r *http.Request) {
 	var views []leagueView
 	var errs []string
 	for i, src := range s.sources {
+		lives, _ := live.Read(src.dir)
+		now := running(s.reg, lives, time.Now())
 		st, err := src.store(ctx)
 		if err != nil {
 			errs = append(errs, fmt.Sprintf("%s: no results yet (%v)", src.dir, err))
@@ -133,7 +179,7 @@ func (s *Server) leaguesPage(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		for _, l := range ls {
-			v := leagueView{Src: i, Dir: src.dir}
+			v := leagueView{Src: i, Dir: src.dir, Running: now[l.Name]}
 			sd, err := league.Report(ctx, st, l.Name)
 			if err != nil {
 				v.Err = err.Error()
@@ -158,7 +204,7 @@ func (s *Server) leaguesPage(w http.ResponseWriter, r *http.Request) {
 			views = append(views, v)
 		}
 	}
-	s.render(w, "leagues", map[string]any{"Title": s.opt.Title, "PageTitle": "Leagues", "Leagues": views, "Errors": errs, "Live": true})
+	s.render(w, "leagues", map[string]any{"Title": s.opt.Title, "PageTitle": "Leagues", "Leagues": views, "Errors": errs, "Live": true, "LiveMoves": true})
 }
 
 func cross(s *league.Standings) ([]string, [][]crossCell) {

@@ -16,11 +16,14 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
+	"arena/arena/league/live"
 	"arena/arena/results"
 	"arena/engine"
 )
@@ -173,7 +176,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	ctx := r.Context()
-	last := s.versions(ctx)
+	last, lastMoves := s.versions(ctx), s.liveVersions()
 	fmt.Fprintf(w, "retry: 2000\nevent: hello\ndata: %s\n\n", last)
 	fl.Flush()
 	tick := time.NewTicker(s.opt.Poll)
@@ -185,13 +188,22 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-tick.C:
 		}
-		v := s.versions(ctx)
-		if v != last {
-			last = v
+		v, mv := s.versions(ctx), s.liveVersions()
+		switch {
+		case v != last:
+			last, lastMoves = v, mv
 			fmt.Fprintf(w, "event: update\ndata: %s\n\n", v)
 			fl.Flush()
 			keep = time.Now()
-		} else if time.Since(keep) > 15*time.Second {
+		case mv != lastMoves:
+			// Only the games in progress moved: pages with live boards
+			// listen for this, the others (a long games list) need not
+			// fetch themselves again.
+			lastMoves = mv
+			fmt.Fprintf(w, "event: moves\ndata: %s\n\n", mv)
+			fl.Flush()
+			keep = time.Now()
+		case time.Since(keep) > 15*time.Second:
 			fmt.Fprint(w, ": keep-alive\n\n")
 			fl.Flush()
 			keep = time.Now()
@@ -212,6 +224,23 @@ func (s *Server) versions(ctx context.Context) string {
 		out += v + ";"
 	}
 	return out
+}
+
+// liveVersions says, per league directory, which games are in progress
+// and when each was last written (the live folder's file names and
+// times), so a change of any board is seen.
+func (s *Server) liveVersions() string {
+	var b strings.Builder
+	for _, src := range s.sources {
+		entries, _ := os.ReadDir(filepath.Join(src.dir, live.Dir))
+		for _, e := range entries {
+			if info, err := e.Info(); err == nil {
+				fmt.Fprintf(&b, "%s@%d,", e.Name(), info.ModTime().UnixNano())
+			}
+		}
+		b.WriteByte(';')
+	}
+	return b.String()
 }
 
 // LoopbackAddr turns ":PORT" into "127.0.0.1:PORT": the viewer listens on

@@ -101,7 +101,7 @@
     var es = new EventSource("/events");
     var busy = false;
     es.addEventListener("hello", function () { if (badge) badge.hidden = false; });
-    es.addEventListener("update", function () {
+    var refresh = function () {
       if (busy) return;
       busy = true;
       fetch(location.href, { cache: "no-store" }).then(function (r) { return r.text(); }).then(function (html) {
@@ -110,7 +110,10 @@
         var main = document.getElementById("main");
         if (fresh && main) main.replaceWith(document.adoptNode(fresh));
       }).catch(function () {}).then(function () { busy = false; });
-    });
+    };
+    es.addEventListener("update", refresh);
+    // Boards of games in progress: only pages that show them refresh.
+    if (document.body.dataset.liveMoves) es.addEventListener("moves", refresh);
     es.onerror = function () { if (badge) badge.hidden = true; };
   }
 

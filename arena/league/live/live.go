@@ -1,0 +1,144 @@
+// Package live keeps, in a league directory, one small file per game being
+// played: its record so far (players, start, moves, penalties), rewritten
+// as moves are made and removed when the game ends. The viewer reads them
+// for its "running now" boards; nothing else depends on them, so a write
+// that fails costs the viewer a board and never the game.
+package live
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"arena/arena/record"
+)
+
+// Dir is the folder of a league directory that holds the live games.
+const Dir = "live"
+
+// DefaultEvery is how often at most a game's file is rewritten: a fast
+// game makes thousands of moves a second, and a person watching needs a
+// few frames a second at most.
+const DefaultEvery = 500 * time.Millisecond
+
+// Game is one game in progress as the viewer reads it.
+type Game struct {
+	League string       `json:"league"`
+	Record *record.Game `json:"record"` // no result yet
+	// Updated is when the file was last written: a game whose run was
+	// killed stays until the next run of the league starts, and its age
+	// tells a reader so.
+	Updated time.Time `json:"updated"`
+}
+
+// Writer writes the live files of one league directory. It is safe for
+// the games of a league run at once.
+type Writer struct {
+	dir   string
+	every time.Duration
+	now   func() time.Time
+
+	mu   sync.Mutex
+	last map[string]time.Time // game id -> last write
+}
+
+// Open prepares leagueDir's live folder, removing the files a killed run
+// left (a run holds the directory's lock, so none of them is in play).
+func Open(leagueDir string) (*Writer, error) {
+	dir := filepath.Join(leagueDir, Dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("live games: %w", err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("live games: %w", err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+	return &Writer{dir: dir, every: DefaultEvery, now: time.Now, last: map[string]time.Time{}}, nil
+}
+
+// Update writes rec (a game in progress) as league's, unless its file was
+// written less than the writer's period ago. It is called from the game's
+// goroutine, as Done is after the game, so a game's own calls never race;
+// the lock is for the games beside it.
+func (w *Writer) Update(league string, rec *record.Game) {
+	now := w.now()
+	w.mu.Lock()
+	if t, ok := w.last[rec.ID]; ok && now.Sub(t) < w.every {
+		w.mu.Unlock()
+		return
+	}
+	w.last[rec.ID] = now
+	w.mu.Unlock()
+	b, err := json.Marshal(Game{League: league, Record: rec, Updated: now})
+	if err != nil {
+		return
+	}
+	// Written aside and renamed, so a reader never sees half a file.
+	name := fileName(rec.ID)
+	tmp := filepath.Join(w.dir, "."+name+".tmp")
+	if os.WriteFile(tmp, b, 0o644) != nil || os.Rename(tmp, filepath.Join(w.dir, name)) != nil {
+		_ = os.Remove(tmp)
+	}
+}
+
+// Done removes the game's file: it ended, or was called off. A game
+// played again later under the same id is written afresh.
+func (w *Writer) Done(id string) {
+	w.mu.Lock()
+	delete(w.last, id)
+	w.mu.Unlock()
+	_ = os.Remove(filepath.Join(w.dir, fileName(id)))
+}
+
+// fileName is a game id made safe as a file name (ids hold agent names,
+// which a league file chooses).
+func fileName(id string) string {
+	return strings.NewReplacer("/", "_", "\\", "_", "\x00", "_").Replace(id) + ".json"
+}
+
+// Read returns the games in progress in leagueDir, by league and id; a
+// directory without a live folder has none. A file being replaced or
+// unreadable is left out: the next read has it.
+func Read(leagueDir string) ([]Game, error) {
+	dir := filepath.Join(leagueDir, Dir)
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("live games: %w", err)
+	}
+	var out []Game
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue
+		}
+		var g Game
+		if json.Unmarshal(b, &g) != nil || g.Record == nil {
+			continue
+		}
+		out = append(out, g)
+	}
+	slices.SortFunc(out, func(a, b Game) int {
+		if c := strings.Compare(a.League, b.League); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Record.ID, b.Record.ID)
+	})
+	return out, nil
+}
