@@ -90,6 +90,7 @@ func copyFile(t *testing.T, from, to string, mode os.FileMode) {
 // the store, the records, the journal, the league file, the arena's binary
 // folder, /home, /root or /run. Its own program and scratch still work.
 func TestHostileReadsTheLeague(t *testing.T) {
+	t.Parallel() // its own agents and game; mostly waiting on them
 	requireSandbox(t)
 	bin := hostileAgent(t)
 	for _, c := range []struct {
@@ -137,6 +138,7 @@ func TestHostileReadsTheLeague(t *testing.T) {
 // seccomp filter answers sched_setaffinity with EPERM, and it stays on
 // its CPU.
 func TestHostileWidensAffinity(t *testing.T) {
+	t.Parallel() // its own agents and game; mostly waiting on them
 	requireSandbox(t)
 	l := launcher()
 	l.Env = []string{"HOSTILE=affinity"}
@@ -162,6 +164,7 @@ func TestHostileWidensAffinity(t *testing.T) {
 // its main process is kept and still answers; once its main process is
 // gone, the tree is refused for reuse.
 func TestHostileKeptChildrenKilled(t *testing.T) {
+	t.Parallel() // its own agents and game; mostly waiting on them
 	for _, iso := range []string{host.IsolationAuto, host.IsolationOff} {
 		t.Run(iso, func(t *testing.T) {
 			if iso != host.IsolationOff {
@@ -245,9 +248,11 @@ func otherThan(pids []int, not int) int {
 // agent's exit — sandboxed and not: the line written just before the
 // end included, which go-plugin's forwarding of os.Stderr lost.
 func TestHostileStderrWhateverEndsTheGame(t *testing.T) {
+	t.Parallel() // its own agents and game; mostly waiting on them
 	for _, iso := range []string{host.IsolationAuto, host.IsolationOff} {
 		for _, end := range []string{"normal", "garbage", "hang", "crash"} {
 			t.Run(iso+"/"+end, func(t *testing.T) {
+				t.Parallel() // its own game; the hang waits out its limit
 				if iso != host.IsolationOff {
 					requireSandbox(t)
 				}

@@ -284,6 +284,7 @@ func bohnenspielGame(t *testing.T) (engine.Game, engine.Profile) {
 // An agent that signals every process it can see, every pid of its
 // opponent and every pid of an agent of another game reaches none of them.
 func TestHostileSignalsOpponent(t *testing.T) {
+	t.Parallel() // its own agents and game; mostly waiting on them
 	requireSandbox(t)
 	g, prof := bohnenspielGame(t)
 	bystander := launch(t, "echo", host.Options{})
@@ -325,6 +326,7 @@ func TestHostileSignalsOpponent(t *testing.T) {
 
 // An agent cannot connect to its opponent's plugin socket.
 func TestHostileConnectsToOpponentSocket(t *testing.T) {
+	t.Parallel() // its own agents and game; mostly waiting on them
 	requireSandbox(t)
 	g, prof := bohnenspielGame(t)
 	hg := playHostile(t, "socket", g, nil, prof, func(opp *host.Process) []string {
@@ -343,6 +345,7 @@ func TestHostileConnectsToOpponentSocket(t *testing.T) {
 
 // setsid'ed, double-forked and timeout(1) children die with the game.
 func TestHostileChildrenOutliveGame(t *testing.T) {
+	t.Parallel() // its own agents and game; mostly waiting on them
 	requireSandbox(t)
 	g, prof := bohnenspielGame(t)
 	hg := playHostile(t, "fork", g, nil, prof, nil)
@@ -362,6 +365,7 @@ func TestHostileChildrenOutliveGame(t *testing.T) {
 
 // 200 sleeping children cost nothing and die with the game.
 func TestHostileManyChildren(t *testing.T) {
+	t.Parallel() // its own agents and game; mostly waiting on them
 	requireSandbox(t)
 	g, prof := bohnenspielGame(t)
 	hg := playHostile(t, "children", g, nil, prof, nil)
@@ -377,6 +381,7 @@ func TestHostileManyChildren(t *testing.T) {
 
 // CPU burnt in a child counts against the Cachex budget.
 func TestHostileChildBurnsCPU(t *testing.T) {
+	t.Parallel() // its own agents and game; mostly waiting on them
 	requireSandbox(t)
 	g := cachex.Game{}
 	params := engine.Params{"n": "4"}
@@ -392,6 +397,7 @@ func TestHostileChildBurnsCPU(t *testing.T) {
 
 // Memory held by a child counts against the Cachex limit.
 func TestHostileChildHoldsMemory(t *testing.T) {
+	t.Parallel() // its own agents and game; mostly waiting on them
 	requireSandbox(t)
 	g := cachex.Game{}
 	params := engine.Params{"n": "4"}
@@ -407,6 +413,7 @@ func TestHostileChildHoldsMemory(t *testing.T) {
 // Without a sandbox, CPU and memory of an agent's children still count
 // (while the children are the agent's descendants).
 func TestUnsandboxedChildrenCount(t *testing.T) {
+	t.Parallel() // its own agents and game; mostly waiting on them
 	g := cachex.Game{}
 	params := engine.Params{"n": "4"}
 	prof := patient(t, g, params)
@@ -504,6 +511,7 @@ func TestHostileSnoops(t *testing.T) {
 // usual, the opponent plays untouched, and the record keeps a bounded
 // tail with a note of what was dropped.
 func TestHostileFloodsStderr(t *testing.T) {
+	t.Parallel() // its own agents and game; mostly waiting on them
 	requireSandbox(t)
 	g, prof := bohnenspielGame(t)
 	start := time.Now()
@@ -528,6 +536,7 @@ func TestHostileFloodsStderr(t *testing.T) {
 
 // Closing stdin and stdout after the handshake changes nothing.
 func TestHostileClosesStdio(t *testing.T) {
+	t.Parallel() // its own agents and game; mostly waiting on them
 	requireSandbox(t)
 	g, prof := bohnenspielGame(t)
 	hg := playHostile(t, "close-stdio", g, nil, prof, nil)
@@ -541,6 +550,7 @@ func TestHostileClosesStdio(t *testing.T) {
 // An agent that exits 0 mid-game is dead: under comp424-2017 its turns
 // are random moves from then on.
 func TestHostileExitsMidGame(t *testing.T) {
+	t.Parallel() // its own agents and game; mostly waiting on them
 	requireSandbox(t)
 	g, prof := bohnenspielGame(t)
 	hg := playHostile(t, "exit0", g, nil, prof, nil)
@@ -554,6 +564,7 @@ func TestHostileExitsMidGame(t *testing.T) {
 
 // An agent allocating until killed is stopped at the memory limit.
 func TestHostileAllocatesUntilKilled(t *testing.T) {
+	t.Parallel() // its own agents and game; mostly waiting on them
 	requireSandbox(t)
 	g, prof := bohnenspielGame(t)
 	prof.MemoryMB = 128
@@ -569,6 +580,7 @@ func TestHostileAllocatesUntilKilled(t *testing.T) {
 // An agent file that the sandbox's unprivileged id cannot read is refused
 // before the game with an error naming it.
 func TestUnreadableAgentFile(t *testing.T) {
+	t.Parallel() // its own agents and game; mostly waiting on them
 	requireSandbox(t)
 	bin := filepath.Join(t.TempDir(), "private-agent")
 	if err := os.WriteFile(bin, []byte("#!/bin/sh\nexit 0\n"), 0o700); err != nil {
@@ -584,6 +596,7 @@ func TestUnreadableAgentFile(t *testing.T) {
 // or a program that ignores the protocol) fail to start, and leave
 // nothing behind.
 func TestHostileNeverHandshakes(t *testing.T) {
+	t.Parallel() // its own agents and game; mostly waiting on them
 	requireSandbox(t)
 	for _, attack := range []string{"flood-stdout", "raw"} {
 		t.Run(attack, func(t *testing.T) {
@@ -608,6 +621,7 @@ func TestHostileNeverHandshakes(t *testing.T) {
 // An agent that ended by itself (its sandbox gone with it) reads as gone:
 // its CPU reading is an error, not a zero, until the arena kills it.
 func TestReadingsOfAnAgentThatExited(t *testing.T) {
+	t.Parallel() // its own agents and game; mostly waiting on them
 	requireSandbox(t)
 	l := launcher()
 	l.Env = []string{"HOSTILE=exit0"}
