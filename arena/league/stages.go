@@ -153,12 +153,21 @@ func (l *League) match(g format.Game, seq int) results.Match {
 // hands out and the matches of the first round that still misses a game,
 // played ones included (nil once the format is over).
 func (l *League) Walk(stored map[string]float64) ([]format.Result, []results.Match, error) {
+	res, pending, _, err := l.walk(stored)
+	return res, pending, err
+}
+
+// walk is Walk, which also says the number of the round it returns (the
+// rounds handed out so far; a knockout round handed out again with its
+// tie-break pairs keeps its number).
+func (l *League) walk(stored map[string]float64) ([]format.Result, []results.Match, int, error) {
 	var res []format.Result
 	have := map[string]bool{} // match ids in res
+	round := 0
 	for {
 		games := l.Tournament.Next(res)
 		if games == nil {
-			return res, nil, nil
+			return res, nil, round, nil
 		}
 		// A knockout round hands out its played games again with the
 		// tie-break pairs it now needs.
@@ -172,11 +181,14 @@ func (l *League) Walk(stored map[string]float64) ([]format.Result, []results.Mat
 			_, played := stored[matches[i].ID]
 			complete = complete && played
 		}
+		if fresh == len(games) {
+			round++
+		}
 		if !complete {
-			return res, matches, nil
+			return res, matches, round, nil
 		}
 		if fresh == 0 {
-			return nil, nil, fmt.Errorf("league %s: format %s hands out a played round again", l.Name, l.Format)
+			return nil, nil, round, fmt.Errorf("league %s: format %s hands out a played round again", l.Name, l.Format)
 		}
 		for i, g := range games {
 			if have[matches[i].ID] {

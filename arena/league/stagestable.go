@@ -1,6 +1,7 @@
 package league
 
 import (
+	"fmt"
 	"io"
 
 	"arena/arena/league/format"
@@ -12,6 +13,31 @@ import (
 type StageTables struct {
 	Swiss   *format.SwissTable
 	Bracket *format.Bracket
+	// Round is the round being played; its Number is 0 once the format
+	// is over.
+	Round CurrentRound
+}
+
+// CurrentRound is where a Swiss or knockout league stands: the round
+// handed out now (from 1) and how many of its games are stored. Of is
+// the number of rounds where the format fixes it in advance (a Swiss), 0
+// otherwise (a knockout's rounds depend on its byes and tie-breaks).
+type CurrentRound struct {
+	Number, Of    int
+	Played, Games int
+}
+
+// String is "round 2 of 5: 3 of 8 games played", "" once the format is
+// over.
+func (r CurrentRound) String() string {
+	if r.Number == 0 {
+		return ""
+	}
+	of := ""
+	if r.Of > 0 {
+		of = fmt.Sprintf(" of %d", r.Of)
+	}
+	return fmt.Sprintf("round %d%s: %d of %d games played", r.Number, of, r.Played, r.Games)
 }
 
 // stageTables replays a stored swiss or knockout league's format over its
@@ -25,11 +51,22 @@ func stageTables(sl results.League, pts map[string]float64) (*StageTables, error
 	if err != nil {
 		return nil, err
 	}
-	res, _, err := l.Walk(pts)
+	res, pending, round, err := l.walk(pts)
 	if err != nil {
 		return nil, err
 	}
 	t := &StageTables{}
+	if pending != nil {
+		t.Round = CurrentRound{Number: round, Games: len(pending)}
+		for _, m := range pending {
+			if _, ok := pts[m.ID]; ok {
+				t.Round.Played++
+			}
+		}
+		if s, ok := l.Tournament.(*format.Swiss); ok {
+			t.Round.Of = s.Rounds()
+		}
+	}
 	swiss := func(s *format.Swiss) {
 		tbl := s.Table(res)
 		t.Swiss = &tbl
@@ -56,6 +93,11 @@ func stageTables(sl results.League, pts map[string]float64) (*StageTables, error
 
 // WriteText prints the Swiss table and the bracket.
 func (t *StageTables) WriteText(w io.Writer) error {
+	if r := t.Round.String(); r != "" {
+		if _, err := fmt.Fprintln(w, r); err != nil {
+			return err
+		}
+	}
 	if t.Swiss != nil {
 		if err := t.Swiss.WriteText(w); err != nil {
 			return err

@@ -74,6 +74,10 @@ type leagueView struct {
 	Cross     [][]crossCell
 	Err       string
 	ETA       string // the time the unplayed games would take at the rate so far
+	// Round is a Swiss or knockout league's round being played and its
+	// games ("" for other formats and once over), RoundETA the time its
+	// unplayed games would take.
+	Round, RoundETA string
 	// Stages is a Swiss or knockout league's own tables (its rounds, its
 	// bracket) as the console prints them; "" for the other formats.
 	Stages string
@@ -127,7 +131,11 @@ func running(reg *engine.Registry, games []live.Game, now time.Time) map[string]
 // complete or too few games tell a rate. A stopped league's rate is the
 // one it had while it ran.
 func eta(games []results.Game, scheduled int) string {
-	left := scheduled - len(games)
+	return etaLeft(games, scheduled-len(games))
+}
+
+// etaLeft is eta for left more games.
+func etaLeft(games []results.Game, left int) string {
 	if left <= 0 || len(games) < 2 {
 		return ""
 	}
@@ -186,10 +194,16 @@ func (s *Server) leaguesPage(w http.ResponseWriter, r *http.Request) {
 				v.S = &league.Standings{League: l}
 			} else {
 				v.S = sd
-				if sd.Played < sd.Scheduled {
+				if sd.Stages != nil {
+					v.Round = sd.Stages.Round.String()
+				}
+				if sd.Played < sd.Scheduled || v.Round != "" {
 					// Only an unfinished league reads its games again.
 					if games, err := st.Games(ctx, l.Name); err == nil {
 						v.ETA = eta(games, sd.Scheduled)
+						if v.Round != "" {
+							v.RoundETA = etaLeft(games, sd.Stages.Round.Games-sd.Stages.Round.Played)
+						}
 					}
 				}
 				v.Chart = newRatingChart(sd.Rows)
