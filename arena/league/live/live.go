@@ -44,8 +44,17 @@ type Writer struct {
 	every time.Duration
 	now   func() time.Time
 
-	mu   sync.Mutex
-	last map[string]time.Time // game id -> last write
+	mu    sync.Mutex // held while a file is written, so Done comes last
+	games map[string]*entry
+}
+
+// entry is one game's writes: when its file was last written, and the
+// latest position not yet written, which a timer writes when the period
+// is over (so a board never stays behind while an agent thinks).
+type entry struct {
+	last    time.Time
+	pending *Game
+	timer   *time.Timer
 }
 
 // Open prepares leagueDir's live folder, removing the files a killed run
@@ -64,28 +73,58 @@ func Open(leagueDir string) (*Writer, error) {
 			_ = os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
-	return &Writer{dir: dir, every: DefaultEvery, now: time.Now, last: map[string]time.Time{}}, nil
+	return &Writer{dir: dir, every: DefaultEvery, now: time.Now, games: map[string]*entry{}}, nil
 }
 
-// Update writes rec (a game in progress) as league's, unless its file was
-// written less than the writer's period ago. It is called from the game's
-// goroutine, as Done is after the game, so a game's own calls never race;
-// the lock is for the games beside it.
+// Update records rec (a game in progress) as league's: written at once
+// when the game's file is older than the writer's period, otherwise when
+// the period is over, unless a later move comes first. rec is copied: the
+// referee goes on changing it.
 func (w *Writer) Update(league string, rec *record.Game) {
-	now := w.now()
+	g := Game{League: league, Record: snapshot(rec)}
 	w.mu.Lock()
-	if t, ok := w.last[rec.ID]; ok && now.Sub(t) < w.every {
-		w.mu.Unlock()
+	defer w.mu.Unlock()
+	e := w.games[rec.ID]
+	if e == nil {
+		e = &entry{}
+		w.games[rec.ID] = e
+	}
+	now := w.now()
+	if e.last.IsZero() || now.Sub(e.last) >= w.every {
+		w.write(e, g, now)
 		return
 	}
-	w.last[rec.ID] = now
-	w.mu.Unlock()
-	b, err := json.Marshal(Game{League: league, Record: rec, Updated: now})
+	e.pending = &g
+	if e.timer == nil {
+		id := rec.ID
+		e.timer = time.AfterFunc(e.last.Add(w.every).Sub(now), func() { w.flush(id) })
+	}
+}
+
+// flush writes a game's pending position.
+func (w *Writer) flush(id string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	e := w.games[id]
+	if e == nil {
+		return // ended
+	}
+	e.timer = nil
+	if e.pending != nil {
+		w.write(e, *e.pending, w.now())
+	}
+}
+
+// write writes g as of now; w.mu is held.
+func (w *Writer) write(e *entry, g Game, now time.Time) {
+	e.last, e.pending = now, nil
+	g.Updated = now
+	b, err := json.Marshal(g)
 	if err != nil {
 		return
 	}
 	// Written aside and renamed, so a reader never sees half a file.
-	name := fileName(rec.ID)
+	name := fileName(g.Record.ID)
 	tmp := filepath.Join(w.dir, "."+name+".tmp")
 	if os.WriteFile(tmp, b, 0o644) != nil || os.Rename(tmp, filepath.Join(w.dir, name)) != nil {
 		_ = os.Remove(tmp)
@@ -96,9 +135,21 @@ func (w *Writer) Update(league string, rec *record.Game) {
 // played again later under the same id is written afresh.
 func (w *Writer) Done(id string) {
 	w.mu.Lock()
-	delete(w.last, id)
-	w.mu.Unlock()
+	defer w.mu.Unlock()
+	if e := w.games[id]; e != nil && e.timer != nil {
+		e.timer.Stop()
+	}
+	delete(w.games, id)
 	_ = os.Remove(filepath.Join(w.dir, fileName(id)))
+}
+
+// snapshot copies what of rec a live file shows, so the copy does not
+// change with rec: the record's own fields, its moves and events.
+func snapshot(rec *record.Game) *record.Game {
+	c := *rec
+	c.Moves = slices.Clone(rec.Moves)
+	c.Events = slices.Clone(rec.Events)
+	return &c
 }
 
 // fileName is a game id made safe as a file name (ids hold agent names,

@@ -75,3 +75,41 @@ func TestOpenSweepsAndReadSkipsStrayFiles(t *testing.T) {
 		t.Fatalf("a directory without live games: %v %v", gs, err)
 	}
 }
+
+// A move made within the period is written when the period is over, so a
+// board does not stay behind while the next agent thinks; a game that
+// ends first is not written again.
+func TestThrottledMoveIsWrittenAfterThePeriod(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.every = 50 * time.Millisecond
+	rec := &record.Game{ID: "g", Moves: []record.Move{{Text: "1"}}}
+	w.Update("lg", rec)
+	rec.Moves = append(rec.Moves, record.Move{Text: "2"})
+	w.Update("lg", rec)
+	rec.Moves[1].Text = "changed by the referee afterwards"
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		gs, _ := Read(dir)
+		if len(gs) == 1 && len(gs[0].Record.Moves) == 2 {
+			if got := gs[0].Record.Moves[1].Text; got != "2" {
+				t.Fatalf("the written move is %q: the record was not copied", got)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the second move was never written: %+v", gs)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	rec.Moves = append(rec.Moves, record.Move{Text: "3"})
+	w.Update("lg", rec) // pending, unless the period is already over
+	w.Done("g")
+	time.Sleep(3 * w.every)
+	if gs, _ := Read(dir); len(gs) != 0 {
+		t.Fatalf("an ended game was written again: %+v", gs)
+	}
+}
