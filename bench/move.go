@@ -115,6 +115,113 @@ func stop(cmd *exec.Cmd) {
 	cmd.Wait()
 }
 
+// agentRun is one agent's timed moves.
+type agentRun struct {
+	name      string
+	times     []time.Duration
+	sandboxed bool
+	channel   bool
+}
+
+// timeAgents times one seat's move requests through the arena's path:
+// an agent launched as in a game (sandboxed where the machine allows),
+// asked through the protocol client, the game started again after its
+// last move (not timed); an SDK agent, and a protocol agent without the
+// SDK's work (it rebuilds no position).
+func timeAgents(ctx context.Context, o options, b *bins, mine []protocol.MoveRequest, info protocol.StartInfo) ([]agentRun, error) {
+	l := launcher(b.arena)
+	var runs []agentRun
+	for _, a := range []struct{ name, ref string }{{"SDK agent", b.timed}, {"protocol agent without the SDK", b.raw}} {
+		p, err := l.Launch(ctx, a.ref, host.Options{})
+		if err != nil {
+			return nil, err
+		}
+		run := agentRun{name: a.name, sandboxed: p.Sandboxed()}
+		for i := 0; len(run.times) < o.moves; i++ {
+			k := i % len(mine)
+			if k == 0 {
+				if err := p.Agent.Start(ctx, info); err != nil {
+					p.Kill()
+					return nil, err
+				}
+			}
+			t0 := time.Now()
+			if _, err := p.Agent.Move(ctx, mine[k]); err != nil {
+				p.Kill()
+				return nil, fmt.Errorf("%s move: %w", a.name, err)
+			}
+			if i >= 100 { // warm-up
+				run.times = append(run.times, time.Since(t0))
+			}
+		}
+		if c, ok := p.Agent.(*protocol.Client); ok {
+			run.channel = c.MoveChannel()
+		}
+		p.Kill()
+		runs = append(runs, run)
+	}
+	return runs, nil
+}
+
+// timeBareTransports times the same request over a plain gRPC server and
+// a bare socket, the yardsticks of the arena's path.
+func timeBareTransports(ctx context.Context, o options, b *bins, incr *pb.MoveRequest, payload, replyBytes []byte) (grpcT, sockT []time.Duration, err error) {
+	// Bare gRPC: a request of the same size to a plain gRPC server on a Unix socket.
+	dir, err := os.MkdirTemp("", "arena-bench-sock-")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer os.RemoveAll(dir)
+	gsock := filepath.Join(dir, "grpc.sock")
+	gs, err := startServer(ctx, b.mingrpc, gsock)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer stop(gs)
+	conn, err := grpc.DialContext(ctx, "unix://"+gsock, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer conn.Close()
+	gc := pb.NewAgentClient(conn)
+	grpcT, err = timeCalls(o.moves, func() error {
+		_, err := gc.Move(ctx, incr)
+		return err
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("bare grpc: %w", err)
+	}
+
+	// Bare socket: the marshalled request, length-prefixed, and a reply of
+	// the marshalled reply's size.
+	ssock := filepath.Join(dir, "pp.sock")
+	ps, err := startServer(ctx, b.pingpong, ssock, fmt.Sprint(len(replyBytes)))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer stop(ps)
+	c, err := net.Dial("unix", ssock)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer c.Close()
+	frame := binary.BigEndian.AppendUint32(nil, uint32(len(payload)))
+	frame = append(frame, payload...)
+	in := make([]byte, 4+len(replyBytes))
+	sockT, err = timeCalls(o.moves, func() error {
+		if _, err := c.Write(frame); err != nil {
+			return err
+		}
+		_, err := io.ReadFull(c, in)
+		return err
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("bare socket: %w", err)
+	}
+
+	return grpcT, sockT, nil
+}
+
 func benchMove(ctx context.Context, o options, b *bins, t *table) error {
 	reqs, info, err := game()
 	if err != nil {
@@ -139,100 +246,13 @@ func benchMove(ctx context.Context, o options, b *bins, t *table) error {
 	}
 	replyBytes, _ := proto.Marshal(&pb.MoveReply{Move: []byte(mid.History[0])})
 
-	// The arena's path: an agent launched as in a game (sandboxed where
-	// the machine allows), asked through the protocol client for one
-	// seat's moves of a game, the game started again after its last move
-	// (not timed); an SDK agent, and a protocol agent without the SDK's
-	// work (it rebuilds no position).
-	l := launcher(b.arena)
-	type agentRun struct {
-		name      string
-		times     []time.Duration
-		sandboxed bool
-		channel   bool
-	}
-	var runs []agentRun
-	for _, a := range []struct{ name, ref string }{{"SDK agent", b.timed}, {"protocol agent without the SDK", b.raw}} {
-		p, err := l.Launch(ctx, a.ref, host.Options{})
-		if err != nil {
-			return err
-		}
-		run := agentRun{name: a.name, sandboxed: p.Sandboxed()}
-		for i := 0; len(run.times) < o.moves; i++ {
-			k := i % len(mine)
-			if k == 0 {
-				if err := p.Agent.Start(ctx, info); err != nil {
-					p.Kill()
-					return err
-				}
-			}
-			t0 := time.Now()
-			if _, err := p.Agent.Move(ctx, mine[k]); err != nil {
-				p.Kill()
-				return fmt.Errorf("%s move: %w", a.name, err)
-			}
-			if i >= 100 { // warm-up
-				run.times = append(run.times, time.Since(t0))
-			}
-		}
-		if c, ok := p.Agent.(*protocol.Client); ok {
-			run.channel = c.MoveChannel()
-		}
-		p.Kill()
-		runs = append(runs, run)
-	}
-
-	// Bare gRPC: a request of the same size to a plain gRPC server on a Unix socket.
-	dir, err := os.MkdirTemp("", "arena-bench-sock-")
+	runs, err := timeAgents(ctx, o, b, mine, info)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	gsock := filepath.Join(dir, "grpc.sock")
-	gs, err := startServer(ctx, b.mingrpc, gsock)
+	grpcT, sockT, err := timeBareTransports(ctx, o, b, incr, payload, replyBytes)
 	if err != nil {
 		return err
-	}
-	defer stop(gs)
-	conn, err := grpc.DialContext(ctx, "unix://"+gsock, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	gc := pb.NewAgentClient(conn)
-	grpcT, err := timeCalls(o.moves, func() error {
-		_, err := gc.Move(ctx, incr)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("bare grpc: %w", err)
-	}
-
-	// Bare socket: the marshalled request, length-prefixed, and a reply of
-	// the marshalled reply's size.
-	ssock := filepath.Join(dir, "pp.sock")
-	ps, err := startServer(ctx, b.pingpong, ssock, fmt.Sprint(len(replyBytes)))
-	if err != nil {
-		return err
-	}
-	defer stop(ps)
-	c, err := net.Dial("unix", ssock)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	frame := binary.BigEndian.AppendUint32(nil, uint32(len(payload)))
-	frame = append(frame, payload...)
-	in := make([]byte, 4+len(replyBytes))
-	sockT, err := timeCalls(o.moves, func() error {
-		if _, err := c.Write(frame); err != nil {
-			return err
-		}
-		_, err := io.ReadFull(c, in)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("bare socket: %w", err)
 	}
 
 	for _, run := range runs {

@@ -232,22 +232,7 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 	if parallel <= 0 {
 		parallel = max(1, runtime.NumCPU()/2)
 	}
-	results := playSeries(ctx, ref, parallel, o.games, func(i int) referee.Match {
-		// Colours alternate: agent B moves first in odd games.
-		a, b := i%2, 1-i%2
-		return referee.Match{
-			ID:        fmt.Sprintf("play-%s-s%d-g%d", g.Info().Name, seed, i),
-			Game:      g,
-			Params:    params,
-			Profile:   prof.Clone(),
-			Overrides: overrides,
-			Players: [2]referee.Player{
-				{Name: names[a], Ref: refs[a]},
-				{Name: names[b], Ref: refs[b]},
-			},
-			Seed: seed*1_000_003 + uint64(i),
-		}
-	})
+	results := playSeries(ctx, ref, parallel, o.games, playMatches(g, params, prof, overrides, names, refs, seed))
 
 	tally := newTally(names, g.Info().HasScores)
 	prog.start(o.games, 0)
@@ -295,6 +280,26 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 		fmt.Fprintln(out, "penalties are listed above; --records FILE keeps every game's full record (moves, penalties, agents' stderr) for arena replay")
 	}
 	return broken.err()
+}
+
+// playMatches makes play's i-th game: colours alternate, agent B moving
+// first in odd games.
+func playMatches(g engine.Game, params engine.Params, prof engine.Profile, overrides []engine.Override, names, refs [2]string, seed uint64) func(int) referee.Match {
+	return func(i int) referee.Match {
+		a, b := i%2, 1-i%2
+		return referee.Match{
+			ID:        fmt.Sprintf("play-%s-s%d-g%d", g.Info().Name, seed, i),
+			Game:      g,
+			Params:    params,
+			Profile:   prof.Clone(),
+			Overrides: overrides,
+			Players: [2]referee.Player{
+				{Name: names[a], Ref: refs[a]},
+				{Name: names[b], Ref: refs[b]},
+			},
+			Seed: seed*1_000_003 + uint64(i),
+		}
+	}
 }
 
 // printPlayHeader says what play is about to play, overrides included.
