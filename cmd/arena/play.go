@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"arena/arena/league"
+	"arena/arena/openings"
 	"arena/arena/record"
 	"arena/arena/referee"
 	"arena/engine"
@@ -31,6 +32,7 @@ type playOpts struct {
 	parallel int
 	records  string
 	isolate  string
+	openings string
 }
 
 func newPlayCmd(e *env) *cobra.Command {
@@ -57,7 +59,8 @@ unless --allow-broken. Each penalty is printed when it happens.
 		Example: `  arena play bohnenspiel random greedy --games 50 --seed 1
   arena play cachex random greedy --param n=7
   arena play pentago-twist random greedy --set move-limit=500ms --show
-  arena play dots-and-boxes course:bots/bot.py greedy`,
+  arena play dots-and-boxes course:bots/bot.py greedy
+  arena play pentago-twist random greedy --games 20 --openings openings.txt`,
 		Args: cobra.ExactArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runPlay(cmd.Context(), e, cmd.OutOrStdout(), args[0], args[1], args[2], o)
@@ -74,6 +77,7 @@ unless --allow-broken. Each penalty is printed when it happens.
 	f.IntVar(&o.parallel, "parallel", 0, "games played at once (default: half the cores, at least 1)")
 	f.StringVar(&o.records, "records", "", "append each game's full record as a JSON line to this file")
 	f.StringVar(&o.isolate, "isolation", "auto", "agent sandboxes: auto, required or off (docs/security.md)")
+	f.StringVar(&o.openings, "openings", "", "a file of openings, one per line, moves separated by \";\" (docs/leagues.md, Opening suites): games 1 and 2 start from the first, with colours swapped, games 3 and 4 from the second, and so on round the suite")
 	return cmd
 }
 
@@ -213,7 +217,16 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 	if err != nil {
 		return err
 	}
+	var suite *openings.Suite
+	if o.openings != "" {
+		if suite, err = openings.ReadFile(o.openings, g, params); err != nil {
+			return fmt.Errorf("--openings: %w", err)
+		}
+	}
 	printPlayHeader(out, g, prof, params, o.games, seed, overrides)
+	if suite.Len() > 0 {
+		fmt.Fprintf(out, "openings: %d from %s, each played with both colours\n", suite.Len(), suite.Source)
+	}
 
 	var recFile *os.File
 	if o.records != "" {
@@ -232,7 +245,7 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 	if parallel <= 0 {
 		parallel = max(1, runtime.NumCPU()/2)
 	}
-	results := playSeries(ctx, ref, parallel, o.games, playMatches(g, params, prof, overrides, names, refs, seed))
+	results := playSeries(ctx, ref, parallel, o.games, playMatches(g, params, prof, overrides, names, refs, seed, suite))
 
 	tally := newTally(names, g.Info().HasScores)
 	prog.start(o.games, 0)
@@ -283,11 +296,18 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 }
 
 // playMatches makes play's i-th game: colours alternate, agent B moving
-// first in odd games.
-func playMatches(g engine.Game, params engine.Params, prof engine.Profile, overrides []engine.Override, names, refs [2]string, seed uint64) func(int) referee.Match {
+// first in odd games; with a suite, each pair of games starts from the
+// suite's next opening.
+func playMatches(g engine.Game, params engine.Params, prof engine.Profile, overrides []engine.Override, names, refs [2]string, seed uint64, suite *openings.Suite) func(int) referee.Match {
 	return func(i int) referee.Match {
 		a, b := i%2, 1-i%2
+		var opening *record.Opening
+		if n := suite.Len(); n > 0 {
+			k := (i / 2) % n
+			opening = &record.Opening{Index: k, Moves: suite.Openings[k].Moves}
+		}
 		return referee.Match{
+			Opening:   opening,
 			ID:        fmt.Sprintf("play-%s-s%d-g%d", g.Info().Name, seed, i),
 			Game:      g,
 			Params:    params,
