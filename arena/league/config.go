@@ -172,6 +172,9 @@ type loader struct {
 	src   Sources
 	sets  map[string]bool
 	flags map[string]string // key -> flag name
+	// openingsCache is where generated opening suites are kept (under
+	// the spec's cache_dir), "" to generate them on every load.
+	openingsCache string
 }
 
 // readConfig layers the embedded defaults, the file, the environment, the

@@ -48,7 +48,7 @@ func (l *League) loadOpenings(ld *loader, c Config, baseDir string) error {
 		if r.Seed == 0 {
 			r.Seed = l.Seed
 		}
-		l.Openings, err = openings.Generate(context.Background(), l.Game, l.Params, r)
+		l.Openings, err = openings.GenerateCached(context.Background(), l.Game, l.Params, r, ld.openingsCache)
 		if err != nil {
 			return ld.errorf("openings.random", "league %s: %v", l.Name, err)
 		}

@@ -219,6 +219,7 @@ func load(file string, opt Options) (*Spec, error) {
 	if err := s.resolveDirs(ld, c, baseDir); err != nil {
 		return nil, err
 	}
+	ld.openingsCache = filepath.Join(s.CacheDir, "openings")
 	if err := checkKeys(ld, c); err != nil {
 		return nil, err
 	}

@@ -93,11 +93,16 @@ func Generate(ctx context.Context, g engine.Game, params engine.Params, r Random
 	slices.SortStableFunc(order, func(a, b int) int { return cmpFloat(kept[a].score, kept[b].score) })
 	order = order[:r.Count]
 	slices.Sort(order)
-	s := &Suite{Source: fmt.Sprintf("random plies=%d count=%d seed=%d depth=%d", r.Plies, r.Count, r.Seed, r.Depth)}
+	s := &Suite{Source: describe(r)}
 	for _, i := range order {
 		s.Openings = append(s.Openings, Opening{Moves: kept[i].moves})
 	}
 	return s, nil
+}
+
+// describe is a generated suite's source, as set-up lines name it.
+func describe(r Random) string {
+	return fmt.Sprintf("random plies=%d count=%d seed=%d depth=%d", r.Plies, r.Count, r.Seed, r.Depth)
 }
 
 // score keeps the undecided candidates with their balance scores, in
