@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"html/template"
@@ -396,10 +397,43 @@ func (s *Server) gamesPage(w http.ResponseWriter, r *http.Request) {
 	for _, a := range agents {
 		names = append(names, a.Name)
 	}
+	old, err := supersededRows(ctx, st, name, f.Agent, teller)
+	if err != nil {
+		s.fail(w, http.StatusInternalServerError, err)
+		return
+	}
 	s.render(w, "games", map[string]any{
 		"Title": s.opt.Title, "PageTitle": "Games of " + l.Name, "Src": si, "League": l, "Agents": names, "Kinds": slices.Sorted(maps.Keys(kinds)),
-		"Filter": f, "Rows": rows, "Total": len(games), "Live": true,
+		"Filter": f, "Rows": rows, "Total": len(games), "Live": true, "Superseded": old,
 	})
+}
+
+// supersededRow is a game of an earlier version of a resubmitted entrant:
+// kept in the store under its own id, never counted.
+type supersededRow struct {
+	ID, Of, Why, Result string
+	Seats               [2]string
+	Plies               int
+	Ended               time.Time
+}
+
+// supersededRows lists a league's superseded games, those of agent only
+// when one is chosen.
+func supersededRows(ctx context.Context, st *results.SQLite, league, agent string, teller engine.State) ([]supersededRow, error) {
+	old, err := st.SupersededGames(ctx, league)
+	if err != nil {
+		return nil, err
+	}
+	var out []supersededRow
+	for _, g := range old {
+		rec := g.Record
+		seats := [2]string{rec.Agents[0].Name, rec.Agents[1].Name}
+		if agent != "" && seats[0] != agent && seats[1] != agent {
+			continue
+		}
+		out = append(out, supersededRow{ID: g.Match.ID, Of: g.Of, Why: g.Why, Result: tell(teller, rec), Seats: seats, Plies: len(rec.Moves), Ended: rec.Ended})
+	}
+	return out, nil
 }
 
 func tell(st engine.State, rec *record.Game) string {
