@@ -3,6 +3,7 @@ package league
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"arena/arena/entrants"
 )
@@ -38,8 +39,10 @@ func (s *Spec) addEntrants(ld *loader, c *Config, baseDir string, exclude map[st
 	var err error
 	if e.Dir != "" {
 		found, err = entrants.FromDir(path)
+		s.EntrantsRoot = filepath.Clean(path)
 	} else {
 		found, err = entrants.FromGlob(path)
+		s.EntrantsRoot = globRoot(path)
 	}
 	if err != nil {
 		return ld.errorf(key, "%v", err)
@@ -68,4 +71,13 @@ func (s *Spec) addEntrants(ld *loader, c *Config, baseDir string, exclude map[st
 		s.Entrants = append(s.Entrants, en)
 	}
 	return nil
+}
+
+// globRoot is the folder of a glob before its first pattern character.
+func globRoot(glob string) string {
+	i := strings.IndexAny(glob, "*?[\\")
+	if i < 0 {
+		return filepath.Dir(filepath.Clean(glob))
+	}
+	return filepath.Dir(glob[:i] + "x")
 }

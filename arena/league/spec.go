@@ -112,7 +112,12 @@ type Spec struct {
 	// submissions left out, each with its reason and fix, for the caller to
 	// print and write beside the results.
 	Entrants []entrants.Entrant
-	Refused  []entrants.Refusal
+	// EntrantsRoot is the folder entrants come from (for a glob, its
+	// folder before the first pattern character); "" without entrants.
+	// A stored entrant whose reference is under it and that is no longer
+	// found was withdrawn.
+	EntrantsRoot string
+	Refused      []entrants.Refusal
 }
 
 // League is one game's league within a Spec.

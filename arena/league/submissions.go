@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -31,8 +32,19 @@ type versions struct {
 	order   []string             // the resubmitted entrants in listing order
 	// left are stored entrants refused this run (a broken resubmission):
 	// their stored games are superseded too, and nothing replaces them.
-	left    []string
+	left []string
+	// removed are stored entrants whose submission is no longer in the
+	// folder (withdrawn): superseded as the refused ones are.
+	removed []string
 	replace []string // match ids of the stored games they replace
+}
+
+// leaving are the stored entrants with no games this run.
+func (v *versions) leaving() []string {
+	if v == nil {
+		return nil
+	}
+	return append(slices.Clone(v.left), v.removed...)
 }
 
 func (v *versions) resubmitted(name string) bool {
@@ -45,7 +57,7 @@ func (v *versions) resubmitted(name string) bool {
 
 // replaces reports whether a stored game of name is superseded.
 func (v *versions) replaces(name string) bool {
-	return v.resubmitted(name) || v != nil && slices.Contains(v.left, name)
+	return v.resubmitted(name) || slices.Contains(v.leaving(), name)
 }
 
 // replayable formats take new and resubmitted entrants while under way.
@@ -79,12 +91,12 @@ func planVersions(ctx context.Context, st results.Store, s *Spec, plans []*plan,
 		}
 	}
 	for _, p := range plans {
-		v, err := storedVersions(ctx, st, p.l, fromDir, refused)
+		v, err := storedVersions(ctx, st, p.l, fromDir, refused, s.EntrantsRoot)
 		if err != nil {
 			return err
 		}
 		p.versions = v
-		if len(v.added)+len(v.changed)+len(v.left) == 0 {
+		if len(v.added)+len(v.changed)+len(v.leaving()) == 0 {
 			continue
 		}
 		if !replayable(p.l.Format) && p.stored > 0 {
@@ -119,9 +131,10 @@ func planVersions(ctx context.Context, st results.Store, s *Spec, plans []*plan,
 	return nil
 }
 
-// storedVersions finds the league's new agents, resubmitted entrants and
-// stored entrants refused this run.
-func storedVersions(ctx context.Context, st results.Store, l *League, fromDir, refused map[string]bool) (*versions, error) {
+// storedVersions finds the league's new agents, resubmitted entrants,
+// stored entrants refused this run and those whose submission left the
+// folder at root (the entrants' folder, "" without one).
+func storedVersions(ctx context.Context, st results.Store, l *League, fromDir, refused map[string]bool, root string) (*versions, error) {
 	_, agents, err := st.League(ctx, l.Name)
 	if errors.Is(err, results.ErrNotFound) {
 		return &versions{}, nil
@@ -139,8 +152,12 @@ func storedVersions(ctx context.Context, st results.Store, l *League, fromDir, r
 		current[a.Name] = true
 	}
 	for _, a := range agents {
-		if refused[a.Name] && !current[a.Name] {
+		switch {
+		case current[a.Name]:
+		case refused[a.Name]:
 			v.left = append(v.left, a.Name)
+		case root != "" && strings.Contains(a.Ref, root+string(filepath.Separator)):
+			v.removed = append(v.removed, a.Name)
 		}
 	}
 	for _, a := range l.Agents {
@@ -169,6 +186,9 @@ func (v *versions) describe() []string {
 	for _, n := range v.left {
 		out = append(out, n+" refused this run")
 	}
+	for _, n := range v.removed {
+		out = append(out, n+" removed from the submissions")
+	}
 	return out
 }
 
@@ -182,7 +202,7 @@ func (v *versions) hashChange(name string) string {
 // and every stored agent still there, in the same order (pairings are
 // named by it), unchanged unless it is a resubmission.
 func (v *versions) explains(oldCfg, newCfg string) bool {
-	if v == nil || !v.stored || len(v.added)+len(v.changed)+len(v.left) == 0 {
+	if v == nil || !v.stored || len(v.added)+len(v.changed)+len(v.leaving()) == 0 {
 		return false
 	}
 	var a, b map[string]json.RawMessage
@@ -205,7 +225,7 @@ func (v *versions) explains(oldCfg, newCfg string) bool {
 	}
 	i := 0
 	for _, o := range was {
-		if slices.Contains(v.left, o.Name) {
+		if slices.Contains(v.leaving(), o.Name) {
 			continue
 		}
 		for i < len(now) && now[i].Name != o.Name {
@@ -267,8 +287,15 @@ func (v *versions) summary(p *plan) []string {
 	if fresh > 0 {
 		parts = append(parts, fmt.Sprintf("%d new game(s) for %s", fresh, strings.Join(v.added, ", ")))
 	}
-	if len(v.left) > 0 {
-		parts = append(parts, fmt.Sprintf("%s refused this run: %d stored game(s) superseded, none replayed", strings.Join(v.left, ", "), len(v.replace)-again))
+	if gone := v.leaving(); len(gone) > 0 {
+		why := "refused this run"
+		switch {
+		case len(v.left) == 0:
+			why = "removed from the submissions"
+		case len(v.removed) > 0:
+			why = "refused or removed this run"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s: %d stored game(s) superseded, none replayed", strings.Join(gone, ", "), why, len(v.replace)-again))
 	}
 	if len(v.order) > 0 {
 		var hs []string

@@ -54,6 +54,18 @@ func classLeague(t *testing.T, format string) (*Spec, *results.SQLite, []*plan) 
 
 func classLeagueWith(t *testing.T, keys string) (*Spec, *results.SQLite, []*plan) {
 	t.Helper()
+	// ann resubmits.
+	return classLeagueChanged(t, keys, func(dir string) {
+		if err := os.WriteFile(filepath.Join(dir, "subs", "ann.lua"), []byte("function choose_move(state, clock) return state:legal_moves()[2] end\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// classLeagueChanged is classLeagueWith with the submissions changed by
+// change (given the league file's folder) after the stored run.
+func classLeagueChanged(t *testing.T, keys string, change func(dir string)) (*Spec, *results.SQLite, []*plan) {
+	t.Helper()
 	dir := t.TempDir()
 	for _, n := range []string{"ann", "bob", "cy", "dee"} {
 		src := "function choose_move(state, clock) return state:legal_moves()[1] end\n-- " + n + "\n"
@@ -94,10 +106,7 @@ func classLeagueWith(t *testing.T, keys string) (*Spec, *results.SQLite, []*plan
 			t.Fatal(err)
 		}
 	}
-	// ann resubmits.
-	if err := os.WriteFile(filepath.Join(dir, "subs", "ann.lua"), []byte("function choose_move(state, clock) return state:legal_moves()[2] end\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	change(dir)
 	s = load()
 	plans, err := planLeagues(ctx, st, s)
 	if err != nil {
@@ -123,6 +132,57 @@ func TestResubmissionReplaysRoundRobin(t *testing.T) {
 	got := strings.Join(p.versions.summary(p), "; ")
 	if !strings.HasPrefix(got, "6 game(s) of ann replayed (resubmitted: ann hash ") || !strings.HasSuffix(got, "; 6 stored game(s) kept") {
 		t.Errorf("summary %q", got)
+	}
+}
+
+// A submission taken out of the folder is withdrawn: its stored games are
+// superseded, none is played again, the others are kept, and the league
+// is not a changed one to refuse.
+func TestRemovedSubmissionIsWithdrawn(t *testing.T) {
+	s, st, plans := classLeagueChanged(t, "", func(dir string) {
+		if err := os.Remove(filepath.Join(dir, "subs", "dee.lua")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	ctx := context.Background()
+	if err := planVersions(ctx, st, s, plans, RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	p := plans[0]
+	if len(p.versions.replace) != 6 || len(p.pending) != 0 || p.kept != 6 {
+		t.Fatalf("replace %d, pending %d, kept %d; want dee's 6 superseded, none played, 6 kept", len(p.versions.replace), len(p.pending), p.kept)
+	}
+	if c, err := changed(ctx, st, p.l, p.versions); err != nil || len(c) != 0 {
+		t.Fatalf("changed = %v, %v; a withdrawn submission is no change to refuse", c, err)
+	}
+	got := strings.Join(p.versions.summary(p), "; ")
+	if !strings.HasPrefix(got, "dee removed from the submissions: 6 stored game(s) superseded, none replayed") {
+		t.Errorf("summary %q", got)
+	}
+	if d := p.versions.describe(); len(d) != 1 || d[0] != "dee removed from the submissions" {
+		t.Errorf("describe %q", d)
+	}
+}
+
+// An agent listed in the league file, not from the folder, that is taken
+// out is a change of the league, as before.
+func TestRemovedListedAgentIsAChange(t *testing.T) {
+	s, st, plans := classLeagueChanged(t, "agents:\n  - name: base\n    agent: random\n", func(dir string) {
+		body, err := os.ReadFile(filepath.Join(dir, "class.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := strings.Index(string(body), "agents:")
+		if err := os.WriteFile(filepath.Join(dir, "class.yaml"), body[:i], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	ctx := context.Background()
+	if err := planVersions(ctx, st, s, plans, RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := changed(ctx, st, plans[0].l, plans[0].versions); err != nil || len(c) == 0 {
+		t.Fatalf("changed = %v, %v; want the removed listed agent to change the league", c, err)
 	}
 }
 
@@ -195,5 +255,18 @@ func TestRefusedEntrantLeavesLeague(t *testing.T) {
 	old, err := st.SupersededGames(ctx, p.l.Name)
 	if err != nil || len(old) != 6 || old[0].Why != "ann refused this run" {
 		t.Fatalf("superseded %d games (%v), first %+v", len(old), err, old)
+	}
+}
+
+func TestGlobRoot(t *testing.T) {
+	for glob, want := range map[string]string{
+		"/c/subs/*/bot.py":  "/c/subs",
+		"/c/subs/team-*":    "/c/subs",
+		"/c/subs/[ab]*.lua": "/c/subs",
+		"/c/subs/one.lua":   "/c/subs",
+	} {
+		if got := globRoot(glob); got != want {
+			t.Errorf("globRoot(%q) = %q, want %q", glob, got, want)
+		}
 	}
 }
