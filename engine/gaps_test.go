@@ -53,7 +53,10 @@ func TestProfileOverrideBoundaries(t *testing.T) {
 	if _, err := c.Apply("cushion", "0s"); err != nil || c.Cushion != 0 {
 		t.Fatalf("cushion 0s: %v (%v)", err, c.Cushion)
 	}
-	for _, bad := range [][2]string{{"memory-mb", "-1"}, {"cushion", "-1ns"}, {"move-limit", "-1s"}} {
+	if _, err := c.Apply("memory-mb", "1048576"); err != nil || c.MemoryMB != engine.MaxMemoryMB {
+		t.Fatalf("memory-mb at the maximum: %v (%d)", err, c.MemoryMB)
+	}
+	for _, bad := range [][2]string{{"memory-mb", "-1"}, {"memory-mb", "1048577"}, {"jvm-heap-mb", "9999999999999"}, {"python-peak-mb", "9223372036854775807"}, {"cushion", "-1ns"}, {"move-limit", "-1s"}} {
 		if _, err := c.Apply(bad[0], bad[1]); err == nil || !strings.Contains(err.Error(), bad[0]) {
 			t.Errorf("Apply(%s=%s): %v, want refused naming the setting", bad[0], bad[1], err)
 		}

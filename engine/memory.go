@@ -108,6 +108,9 @@ func (p *Profile) applyMemory(setting, value string, field *int) (Override, erro
 	if err != nil || n < 0 {
 		return Override{}, fmt.Errorf("profile %s: %s %q: want a whole number of MiB (0 = none)", p.Name, setting, value)
 	}
+	if n > MaxMemoryMB {
+		return Override{}, fmt.Errorf("profile %s: %s %d: at most %d MiB (1 TiB); 0 means no limit", p.Name, setting, n, MaxMemoryMB)
+	}
 	if setting == "jvm-heap-mb" && n > 0 && n < minJVMHeapMB {
 		return Override{}, fmt.Errorf("profile %s: jvm-heap-mb %d: a JVM needs at least %d MiB of heap", p.Name, n, minJVMHeapMB)
 	}
@@ -115,6 +118,11 @@ func (p *Profile) applyMemory(setting, value string, field *int) (Override, erro
 	*field = n
 	return o, nil
 }
+
+// MaxMemoryMB bounds every memory setting: above any machine's memory,
+// and far from where a size in bytes (MiB << 20) would overflow and turn
+// a limit into its opposite.
+const MaxMemoryMB = 1 << 20
 
 // minJVMHeapMB keeps the JVM's own start-up inside its heap.
 const minJVMHeapMB = 16
