@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -29,7 +30,23 @@ type agentCache struct {
 	obs   jetstream.ObjectStore // opened at the first fetch: the coordinator makes it
 
 	mu      sync.Mutex
-	checked map[string]string // hash → local path, checked by this process
+	checked map[string]string    // hash → local path, checked by this process
+	marked  map[string]time.Time // hash → when its use was last written down
+}
+
+// used writes down, at most once per markEvery, that the agent of hash
+// want (in folder dir) was used; c.mu is held.
+func (c *agentCache) used(want, dir string) {
+	now := time.Now()
+	if now.Sub(c.marked[want]) < markEvery {
+		return
+	}
+	if c.marked == nil {
+		c.marked = map[string]time.Time{}
+	}
+	if markUsed(dir, now) == nil {
+		c.marked[want] = now
+	}
 }
 
 var hexHash = regexp.MustCompile(`^sha256:([0-9a-f]{64})$`)
@@ -47,13 +64,15 @@ func (c *agentCache) path(ctx context.Context, kind, want string) (string, error
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	final := filepath.Join(c.dir, m[1])
 	if p, ok := c.checked[want]; ok {
+		c.used(want, final)
 		return p, nil
 	}
-	final := filepath.Join(c.dir, m[1])
 	if p, err := cachedEntry(final); err == nil {
 		if h, err := ContentHash(kind, p); err == nil && h == want {
 			c.checked[want] = p
+			c.used(want, final)
 			return p, nil
 		}
 		// A damaged copy: fetched again below.

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -43,6 +44,10 @@ type Worker struct {
 	// CacheDir is where agents fetched from the coordinator's object store
 	// are kept, one folder per content hash (required to fetch).
 	CacheDir string
+	// CacheUnused is how long a fetched agent stays in CacheDir unused
+	// (0: DefaultCacheUnused); older ones are removed when the worker
+	// starts.
+	CacheUnused time.Duration
 	// Prepare readies a course agent at a local launch reference for a
 	// game once per process, before its first game here (compiling a
 	// COMP424 repository, checking a Python agent's imports); nil: none.
@@ -139,6 +144,14 @@ func (w *Worker) Run(ctx context.Context) error {
 	defer w.nc.Close()
 	if w.CacheDir != "" {
 		w.cache = &agentCache{dir: w.CacheDir, limit: w.Config.maxAgentBytes(), js: js, names: w.names, checked: map[string]string{}}
+		unused := cmp.Or(w.CacheUnused, DefaultCacheUnused)
+		n, err := pruneCache(w.CacheDir, unused, time.Now())
+		if err != nil {
+			fmt.Fprintf(logw, "agent cache %s: %v\n", w.CacheDir, err)
+		}
+		if n > 0 {
+			fmt.Fprintf(logw, "agent cache %s: %d agent(s) unused for over %v removed\n", w.CacheDir, n, unused)
+		}
 	}
 	n := w.Concurrency
 	if n <= 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -17,6 +18,7 @@ import (
 type workerFlags struct {
 	join, name, agentDir, isolation string
 	cacheDir                        string
+	cacheUnused                     time.Duration
 	ep                              cluster.Endpoint
 	cores, concurrency              int
 	maxAgentMB                      int64
@@ -67,6 +69,7 @@ abandons it and says so. See docs/cluster.md.`,
 	f.StringVar(&wf.name, "name", "", "this worker's name in the records and standings without --join (default HOST-PID)")
 	f.StringVar(&wf.agentDir, "agent-dir", "", "directory holding this machine's own copies of the league's script, binary and course agents, found by content hash before any is fetched")
 	f.StringVar(&wf.cacheDir, "agent-cache", "", "where agents fetched from the coordinator are kept, one folder per content hash (default: the user's cache folder, arena/agents)")
+	f.DurationVar(&wf.cacheUnused, "agent-cache-unused", cluster.DefaultCacheUnused, "fetched agents unused for longer are removed from --agent-cache when the worker starts")
 	f.Int64Var(&wf.maxAgentMB, "max-agent-mb", cluster.DefaultMaxAgentBytes>>20, "the most one fetched agent may hold, its files together, in MiB")
 	f.StringVar(&wf.isolation, "isolation", "auto", "agent sandboxes: auto, required or off (docs/security.md)")
 	f.IntVar(&wf.cores, "cores", 0, "use at most N CPU slots (default: every CPU the process may use)")
@@ -114,7 +117,7 @@ func runWorker(cmd *cobra.Command, e *env, wf *workerFlags) error {
 	}
 	w := &cluster.Worker{
 		Endpoint: wf.ep, Registry: e.registry, Launch: referee.HostLauncher(e.launcher), Runtime: course.Runtime, Slots: pool,
-		Concurrency: wf.concurrency, AgentDir: wf.agentDir, CacheDir: wf.cacheDir, Prepare: course.CheckRef,
+		Concurrency: wf.concurrency, AgentDir: wf.agentDir, CacheDir: wf.cacheDir, CacheUnused: wf.cacheUnused, Prepare: course.CheckRef,
 		Machine: cluster.ThisMachine(wf.name, pool.Size()), Config: cluster.Config{MaxAgentBytes: wf.maxAgentMB << 20},
 		Log: cmd.OutOrStdout(),
 	}
