@@ -41,7 +41,7 @@ func TestMain(m *testing.M) {
 // pass (a start-up that never comes, a reply that never comes), not
 // computing; go test's default of one test per CPU would serialise those
 // waits into minutes on a small machine.
-const waitingParallel = 16
+const waitingParallel = 8
 
 func waitingTestsParallel() {
 	given := false
