@@ -283,6 +283,7 @@ func (l *Launcher) prepare() {
 		switch l.Isolation {
 		case "", IsolationAuto, IsolationRequired:
 		case IsolationOff:
+			sweepPrivateDirs(os.TempDir())
 			l.support.Unsupported = "isolation is off"
 			l.notify("arena: agents run WITHOUT a sandbox, as isolation: off asks: each can read whatever this user can read and signal the others (docs/security.md)")
 			return
@@ -291,6 +292,9 @@ func (l *Launcher) prepare() {
 			return
 		}
 		l.support = l.probe(os.Geteuid())
+		if l.support.Unsupported != "" {
+			sweepPrivateDirs(os.TempDir())
+		}
 		if l.support.Cgroups == nil {
 			l.support.Cgroups = sandbox.DescribeCgroups(sandbox.MachineCgroups())
 		}
@@ -298,6 +302,36 @@ func (l *Launcher) prepare() {
 			l.ready = fmt.Errorf("%w (isolation: %s): %s; %s", ErrNoSandbox, cmp.Or(l.Isolation, IsolationAuto), l.support.Unsupported, NoSandboxFix)
 		}
 	})
+}
+
+// privatePrefix starts the name of an unsandboxed agent's private
+// directory (in the temporary folder): arena-agent-PID-…, PID the arena's.
+const privatePrefix = "arena-agent-"
+
+// sweepPrivateDirs removes from tmp the unsandboxed agents' private
+// directories of arenas that are gone (killed before they could remove
+// them), and says how many it removed.
+func sweepPrivateDirs(tmp string) int {
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), privatePrefix)
+		if !ok || !e.IsDir() {
+			continue
+		}
+		ps, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(ps)
+		if !ok || err != nil || pid <= 0 || pid == os.Getpid() || syscall.Kill(pid, 0) != syscall.ESRCH {
+			continue
+		}
+		if os.RemoveAll(filepath.Join(tmp, e.Name())) == nil {
+			n++
+		}
+	}
+	return n
 }
 
 // NoSandboxFix is how a user runs agents where they cannot be sandboxed.
@@ -557,7 +591,7 @@ func (l *Launcher) command(ctx context.Context, p *Process, c Command) (*exec.Cm
 		argv[len(argv)-1], trees = ref, dirs
 	}
 	if !l.Sandboxed() {
-		dir, err := os.MkdirTemp("", "arena-agent-")
+		dir, err := os.MkdirTemp("", privatePrefix+strconv.Itoa(os.Getpid())+"-")
 		if err != nil {
 			return nil, nil, err
 		}
