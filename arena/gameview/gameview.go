@@ -84,24 +84,8 @@ func Build(reg *engine.Registry, rec *record.Game) (*Game, error) {
 	firstSeen := [2]bool{}
 	for i := range rec.Moves {
 		m := &rec.Moves[i]
-		if m.Text == "" {
-			p, ok := st.(engine.Passer)
-			if !ok {
-				return nil, fmt.Errorf("move %d: a skipped turn in a game without skips", i+1)
-			}
-			p.Pass()
-		} else {
-			if st.Terminal() {
-				return nil, fmt.Errorf("move %d %q: the game is already over", i+1, m.Text)
-			}
-			if st.ToMove() != m.Seat {
-				return nil, fmt.Errorf("move %d %q: recorded for seat %d, but seat %d is to move", i+1, m.Text, m.Seat, st.ToMove())
-			}
-			mv, err := st.ParseMove(m.Text)
-			if err != nil {
-				return nil, fmt.Errorf("move %d: %w", i+1, err)
-			}
-			st.Apply(mv)
+		if err := replay(st, i, m); err != nil {
+			return nil, err
 		}
 		f := frame(i+1, st, m)
 		f.Seat = m.Seat
@@ -139,6 +123,31 @@ func Build(reg *engine.Registry, rec *record.Game) (*Game, error) {
 	v.Result = TellResult(st, rec)
 	markFrames(v)
 	return v, nil
+}
+
+// replay plays the record's move i (m) on st: a skipped turn, or a move
+// the rules allow its seat now; an error names the move.
+func replay(st engine.State, i int, m *record.Move) error {
+	if m.Text == "" {
+		p, ok := st.(engine.Passer)
+		if !ok {
+			return fmt.Errorf("move %d: a skipped turn in a game without skips", i+1)
+		}
+		p.Pass()
+		return nil
+	}
+	if st.Terminal() {
+		return fmt.Errorf("move %d %q: the game is already over", i+1, m.Text)
+	}
+	if st.ToMove() != m.Seat {
+		return fmt.Errorf("move %d %q: recorded for seat %d, but seat %d is to move", i+1, m.Text, m.Seat, st.ToMove())
+	}
+	mv, err := st.ParseMove(m.Text)
+	if err != nil {
+		return fmt.Errorf("move %d: %w", i+1, err)
+	}
+	st.Apply(mv)
+	return nil
 }
 
 func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
@@ -305,21 +314,10 @@ func Position(reg *engine.Registry, rec *record.Game) (Frame, engine.Info, error
 	}
 	var last *record.Move
 	for i := range rec.Moves {
-		m := &rec.Moves[i]
-		if m.Text == "" {
-			p, ok := st.(engine.Passer)
-			if !ok {
-				return Frame{}, engine.Info{}, fmt.Errorf("move %d: a skipped turn in a game without skips", i+1)
-			}
-			p.Pass()
-		} else {
-			mv, err := st.ParseMove(m.Text)
-			if err != nil {
-				return Frame{}, engine.Info{}, fmt.Errorf("move %d: %w", i+1, err)
-			}
-			st.Apply(mv)
+		last = &rec.Moves[i]
+		if err := replay(st, i, last); err != nil {
+			return Frame{}, engine.Info{}, err
 		}
-		last = m
 	}
 	f := frame(len(rec.Moves), st, last)
 	f.Seat = engine.NoSeat

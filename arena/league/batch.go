@@ -19,8 +19,6 @@ import (
 	"arena/plugins/host"
 )
 
-// leagueRun is one league being played: round after round of what its
-// format hands out, until the format is over or the SPRT decides.
 // sinks are where a run's games go besides the store: the journal of
 // finished games, and the live files of games in progress (nil when the
 // run has no directory of its own, or its games are played elsewhere).
@@ -29,10 +27,11 @@ type sinks struct {
 	live *live.Writer
 }
 
+// leagueRun is one league being played: round after round of what its
+// format hands out, until the format is over or the SPRT decides.
 type leagueRun struct {
-	st   results.Store
-	jnl  *journal.Journal
-	live *live.Writer
+	st results.Store
+	sinks
 	l    *League
 	opt  RunOptions
 	logw io.Writer
@@ -61,7 +60,7 @@ type outcome struct {
 func runLeague(ctx context.Context, st results.Store, out sinks, p *plan, opt RunOptions, logw io.Writer, prog *Progress, rp *replays) error {
 	l := p.l
 	prog.League = l.Name
-	r := &leagueRun{st: st, jnl: out.jnl, live: out.live, l: l, opt: opt, logw: logw, prog: prog, t: p.t, ab: p.sprt, pts: p.pts, sched: p.sched, rp: rp}
+	r := &leagueRun{st: st, sinks: out, l: l, opt: opt, logw: logw, prog: prog, t: p.t, ab: p.sprt, pts: p.pts, sched: p.sched, rp: rp}
 	if len(p.pending) == 0 && l.Format == AB {
 		pairs, llr, lo, hi, d := r.ab.test(l.SPRT)
 		fmt.Fprintf(logw, "  SPRT already decided: %s (LLR %.2f, bounds [%.2f, %.2f], %d pairs)\n", d, llr, lo, hi, pairs)

@@ -99,15 +99,6 @@ func (l *League) OpeningOf(m results.Match) *record.Opening {
 	return &record.Opening{Index: i, Moves: l.Openings.Openings[i].Moves}
 }
 
-// suiteLine says what suite a league plays from, for its set-up lines;
-// "" without one.
-func suiteLine(s *openings.Suite) string {
-	if s.Len() == 0 {
-		return ""
-	}
-	return fmt.Sprintf("openings: %d from %s, each played with both colours", s.Len(), s.Source)
-}
-
 // storedLine says the same from a stored configuration, for standings.
 func (h *hashedOpenings) storedLine() string {
 	if h == nil || h.Count == 0 {

@@ -579,7 +579,7 @@ func describe(w io.Writer, l *League, total, done int, remote bool) {
 	for _, o := range l.Overrides {
 		fmt.Fprintf(w, "  override %s\n", o)
 	}
-	if line := suiteLine(l.Openings); line != "" {
+	if line := l.Openings.Line(); line != "" {
 		fmt.Fprintf(w, "  %s\n", line)
 	}
 	if l.Format == AB {

@@ -47,6 +47,17 @@ func (v *versions) leaving() []string {
 	return append(slices.Clone(v.left), v.removed...)
 }
 
+// gone reports whether name is among them, without building the list
+// (replaces runs once per stored game).
+func (v *versions) gone(name string) bool {
+	return v != nil && (slices.Contains(v.left, name) || slices.Contains(v.removed, name))
+}
+
+// changes counts the entrants added, resubmitted and gone.
+func (v *versions) changes() int {
+	return len(v.added) + len(v.changed) + len(v.left) + len(v.removed)
+}
+
 func (v *versions) resubmitted(name string) bool {
 	if v == nil {
 		return false
@@ -57,7 +68,7 @@ func (v *versions) resubmitted(name string) bool {
 
 // replaces reports whether a stored game of name is superseded.
 func (v *versions) replaces(name string) bool {
-	return v.resubmitted(name) || slices.Contains(v.leaving(), name)
+	return v.resubmitted(name) || v.gone(name)
 }
 
 // replayable formats take new and resubmitted entrants while under way.
@@ -96,7 +107,7 @@ func planVersions(ctx context.Context, st results.Store, s *Spec, plans []*plan,
 			return err
 		}
 		p.versions = v
-		if len(v.added)+len(v.changed)+len(v.leaving()) == 0 {
+		if v.changes() == 0 {
 			continue
 		}
 		if !replayable(p.l.Format) && p.stored > 0 {
@@ -202,7 +213,7 @@ func (v *versions) hashChange(name string) string {
 // and every stored agent still there, in the same order (pairings are
 // named by it), unchanged unless it is a resubmission.
 func (v *versions) explains(oldCfg, newCfg string) bool {
-	if v == nil || !v.stored || len(v.added)+len(v.changed)+len(v.leaving()) == 0 {
+	if v == nil || !v.stored || v.changes() == 0 {
 		return false
 	}
 	var a, b map[string]json.RawMessage
@@ -225,7 +236,7 @@ func (v *versions) explains(oldCfg, newCfg string) bool {
 	}
 	i := 0
 	for _, o := range was {
-		if slices.Contains(v.leaving(), o.Name) {
+		if v.gone(o.Name) {
 			continue
 		}
 		for i < len(now) && now[i].Name != o.Name {

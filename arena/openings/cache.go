@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -59,13 +60,8 @@ func GenerateCached(ctx context.Context, g engine.Game, params engine.Params, r 
 
 // cacheKey is a SHA-256 of what a generated suite depends on.
 func cacheKey(g engine.Game, params engine.Params, r Random) string {
-	keys := make([]string, 0, len(params))
-	for k := range params {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
 	var ps []string
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(params)) {
 		ps = append(ps, k+"="+params[k])
 	}
 	b, _ := json.Marshal(struct {

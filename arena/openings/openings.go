@@ -57,6 +57,15 @@ func (s *Suite) Len() int {
 	return len(s.Openings)
 }
 
+// Line says what suite games play from, for set-up lines; "" without
+// one.
+func (s *Suite) Line() string {
+	if s.Len() == 0 {
+		return ""
+	}
+	return fmt.Sprintf("openings: %d from %s, each played with both colours", s.Len(), s.Source)
+}
+
 // Hash is a SHA-256 of the openings' moves, so a league whose suite
 // changed (an edited file, another seed) is told apart from the one stored.
 func (s *Suite) Hash() string {

@@ -1,12 +1,8 @@
 package web_test
 
 import (
-	"bufio"
-	"context"
-	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"arena/arena/league/live"
 	"arena/engine"
@@ -42,27 +38,7 @@ func TestRunningGamesOnTheLeaguesPage(t *testing.T) {
 		t.Error("the games list fetches itself again on every move")
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, f.srv.URL+"/events", nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	next := func() string {
-		for sc.Scan() {
-			if ev, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
-				return ev
-			}
-		}
-		t.Fatalf("stream ended: %v", sc.Err())
-		return ""
-	}
-	if ev := next(); ev != "hello" {
-		t.Fatalf("first event %q, want hello", ev)
-	}
+	next := events(t, f.srv.URL)
 	w.Done(rec.ID)
 	if ev := next(); ev != "moves" {
 		t.Fatalf("after the game left: event %q, want moves", ev)

@@ -16,7 +16,6 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -226,18 +225,12 @@ func (s *Server) versions(ctx context.Context) string {
 	return out
 }
 
-// liveVersions says, per league directory, which games are in progress
-// and when each was last written (the live folder's file names and
-// times), so a change of any board is seen.
+// liveVersions is live.Version of every league directory, so a change
+// of any board is seen.
 func (s *Server) liveVersions() string {
 	var b strings.Builder
 	for _, src := range s.sources {
-		entries, _ := os.ReadDir(filepath.Join(src.dir, live.Dir))
-		for _, e := range entries {
-			if info, err := e.Info(); err == nil {
-				fmt.Fprintf(&b, "%s@%d,", e.Name(), info.ModTime().UnixNano())
-			}
-		}
+		b.WriteString(live.Version(src.dir))
 		b.WriteByte(';')
 	}
 	return b.String()

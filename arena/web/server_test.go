@@ -235,22 +235,25 @@ func TestReadOnly(t *testing.T) {
 	}
 }
 
-// A live page's event stream reports a new game.
-func TestEventsReportNewGames(t *testing.T) {
-	f := newFixture(t)
+// events opens the viewer's event stream at base and returns its next
+// event's name each call, once the first ("hello") is read; the stream
+// closes with the test.
+func events(t *testing.T, base string) (next func() string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, f.srv.URL+"/events", nil)
+	t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/events", nil)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	t.Cleanup(func() { resp.Body.Close() })
 	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
 		t.Fatalf("content type %q", ct)
 	}
 	sc := bufio.NewScanner(resp.Body)
-	next := func() string {
+	next = func() string {
+		t.Helper()
 		for sc.Scan() {
 			if ev, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
 				return ev
@@ -262,6 +265,14 @@ func TestEventsReportNewGames(t *testing.T) {
 	if ev := next(); ev != "hello" {
 		t.Fatalf("first event %q, want hello", ev)
 	}
+	return next
+}
+
+// A live page's event stream reports a new game.
+func TestEventsReportNewGames(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	next := events(t, f.srv.URL)
 	rec := playRecord(t, "lg/cachex/m3", "cachex", engine.Params{"n": "4"}, 4, [2]string{"beta" + evil, "alpha"})
 	if _, err := f.store.AddGame(ctx, "lg/cachex", rec); err != nil {
 		t.Fatal(err)

@@ -224,8 +224,8 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 		}
 	}
 	printPlayHeader(out, g, prof, params, o.games, seed, overrides)
-	if suite.Len() > 0 {
-		fmt.Fprintf(out, "openings: %d from %s, each played with both colours\n", suite.Len(), suite.Source)
+	if line := suite.Line(); line != "" {
+		fmt.Fprintln(out, line)
 	}
 
 	var recFile *os.File

@@ -158,6 +158,29 @@ func fileName(id string) string {
 	return strings.NewReplacer("/", "_", "\\", "_", "\x00", "_").Replace(id) + ".json"
 }
 
+// Version says which games are in progress in leagueDir and when each
+// file was last written, so that any change of a board changes it; it
+// reads the folder's listing only.
+func Version(leagueDir string) string {
+	entries, _ := os.ReadDir(filepath.Join(leagueDir, Dir))
+	var b strings.Builder
+	for _, e := range entries {
+		if !isGame(e) {
+			continue
+		}
+		if info, err := e.Info(); err == nil {
+			fmt.Fprintf(&b, "%s@%d,", e.Name(), info.ModTime().UnixNano())
+		}
+	}
+	return b.String()
+}
+
+// isGame reports whether a live folder's entry is a game's file (not a
+// file being written).
+func isGame(e os.DirEntry) bool {
+	return !e.IsDir() && strings.HasSuffix(e.Name(), ".json") && !strings.HasPrefix(e.Name(), ".")
+}
+
 // Read returns the games in progress in leagueDir, by league and id; a
 // directory without a live folder has none. A file being replaced or
 // unreadable is left out: the next read has it.
@@ -172,7 +195,7 @@ func Read(leagueDir string) ([]Game, error) {
 	}
 	var out []Game
 	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") || strings.HasPrefix(e.Name(), ".") {
+		if !isGame(e) {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
