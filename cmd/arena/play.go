@@ -211,17 +211,18 @@ func runPlay(ctx context.Context, e *env, out io.Writer, gameName, refA, refB st
 	if err := e.launcher.Check(); err != nil {
 		return fmt.Errorf("--isolation: %w", err)
 	}
-	names := playerNames(refA, refB)
-	launch := referee.HostLauncher(e.launcher)
-	refs, refused, err := e.playAgents(ctx, launch, g, params, prof, names, [2]string{refA, refB}, o.broken)
-	if err != nil {
-		return err
-	}
+	// A bad suite is refused before any agent is started.
 	var suite *openings.Suite
 	if o.openings != "" {
 		if suite, err = openings.ReadFile(o.openings, g, params); err != nil {
 			return fmt.Errorf("--openings: %w", err)
 		}
+	}
+	names := playerNames(refA, refB)
+	launch := referee.HostLauncher(e.launcher)
+	refs, refused, err := e.playAgents(ctx, launch, g, params, prof, names, [2]string{refA, refB}, o.broken)
+	if err != nil {
+		return err
 	}
 	printPlayHeader(out, g, prof, params, o.games, seed, overrides)
 	if line := suite.Line(); line != "" {
