@@ -45,8 +45,9 @@ type Job struct {
 	League     string            `json:"league"`
 	ConfigHash string            `json:"config_hash"`
 	MatchID    string            `json:"match_id"`
-	Run        string            `json:"run"`     // the coordinator run that published it
-	Attempt    int               `json:"attempt"` // republications by that run
+	Run        string            `json:"run"`              // the coordinator run that published it
+	Attempt    int               `json:"attempt"`          // republications by that run
+	Replay     int               `json:"replay,omitempty"` // plays of the match this run withheld (machine_replays)
 	Game       string            `json:"game"`
 	Params     map[string]string `json:"params,omitempty"`
 	Profile    string            `json:"profile"`
@@ -61,7 +62,12 @@ type Job struct {
 // msgID is the job's message id: unique per run and attempt, so neither a
 // re-run against the same server (within JetStream's duplicate window)
 // nor a republished vanished job is dropped as a duplicate.
-func (j *Job) msgID() string { return fmt.Sprintf("%s/%s/%d", j.Run, j.MatchID, j.Attempt) }
+func (j *Job) msgID() string {
+	if j.Replay > 0 {
+		return fmt.Sprintf("%s/%s/r%d/%d", j.Run, j.MatchID, j.Replay, j.Attempt)
+	}
+	return fmt.Sprintf("%s/%s/%d", j.Run, j.MatchID, j.Attempt)
+}
 
 // Override is one profile setting changed by the league.
 type Override struct {
@@ -87,6 +93,7 @@ type Result struct {
 	League  string        `json:"league"`
 	MatchID string        `json:"match_id"`
 	Lease   string        `json:"lease,omitempty"`
+	Replay  int           `json:"replay,omitempty"` // the job's
 	Record  *record.Game  `json:"record,omitempty"`
 	Error   string        `json:"error,omitempty"`
 	Worker  record.Worker `json:"worker"`

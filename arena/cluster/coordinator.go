@@ -38,6 +38,7 @@ type Coordinator struct {
 	waiting   map[string]*waiting // published, result not yet handed over
 	stored    map[string]bool     // matches the store holds: their results are duplicates
 	delivered map[string]bool
+	replays   map[string]int // plays of a match withheld by the runner, by match id
 	leases    map[string]*lease
 	heard     time.Time // when a worker last spoke
 	heardFrom string
@@ -97,7 +98,7 @@ func Dial(ctx context.Context, ep Endpoint, cfg Config) (*Coordinator, error) {
 		return fail(err)
 	}
 	c := &Coordinator{nc: nc, js: js, jobs: jobs, names: n, cfg: cfg, run: secret()[:12], stop: make(chan struct{}),
-		waiting: map[string]*waiting{}, stored: map[string]bool{}, delivered: map[string]bool{}, leases: map[string]*lease{}, saidSlow: map[string]bool{},
+		waiting: map[string]*waiting{}, stored: map[string]bool{}, delivered: map[string]bool{}, replays: map[string]int{}, leases: map[string]*lease{}, saidSlow: map[string]bool{},
 		heard: time.Now(), book: workerBook{book: cfg.Book}}
 	if err := c.book.load(ctx); err != nil {
 		return fail(err)
@@ -174,6 +175,11 @@ func (c *Coordinator) route(msg jetstream.Msg) {
 	case w == nil:
 		c.mu.Unlock()
 		_ = msg.NakWithDelay(time.Second)
+		return
+	case res.Replay != w.job.Replay:
+		// A result of a play the runner withheld: it has had its answer.
+		c.mu.Unlock()
+		_ = msg.Ack()
 		return
 	}
 	if l := c.leases[res.MatchID]; l != nil && l.token != res.Lease {
@@ -259,6 +265,14 @@ func (c *Coordinator) Play(ctx context.Context, l *league.League, m results.Matc
 	w := &waiting{job: JobOf(l, m), perMove: l.Profile.Time == engine.PerMove, game: l.Game, params: l.Params, ch: make(chan delivery, 1)}
 	w.job.Run = c.run
 	c.mu.Lock()
+	if c.delivered[m.ID] {
+		// Asked again after its result was handed over: the runner
+		// withheld that play (the machine caused a verdict in it), and
+		// this one is a new job.
+		delete(c.delivered, m.ID)
+		c.replays[m.ID]++
+	}
+	w.job.Replay = c.replays[m.ID]
 	c.waiting[m.ID] = w
 	c.mu.Unlock()
 	defer func() {

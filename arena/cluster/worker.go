@@ -233,7 +233,7 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 	if err != nil {
 		// Never a silent game: the coordinator is told, and the job waits
 		// for a worker whose copies match.
-		_ = w.publish(ctx, js, &Result{League: job.League, MatchID: job.MatchID, Error: err.Error(), Worker: w.Machine}, job.msgID()+"/refused/"+w.me)
+		_ = w.publish(ctx, js, &Result{League: job.League, MatchID: job.MatchID, Replay: job.Replay, Error: err.Error(), Worker: w.Machine}, job.msgID()+"/refused/"+w.me)
 		_ = msg.NakWithDelay(w.Config.ackWait())
 		return fmt.Sprintf("refused match %s: %v", job.MatchID, err)
 	}
@@ -277,7 +277,7 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 		return fmt.Sprintf("match %s not played: %v", job.MatchID, err)
 	}
 	rec.Worker = &w.Machine
-	res := &Result{League: job.League, MatchID: job.MatchID, Lease: rep.Token, Record: rec, Worker: w.Machine}
+	res := &Result{League: job.League, MatchID: job.MatchID, Lease: rep.Token, Replay: job.Replay, Record: rec, Worker: w.Machine}
 	if err := w.publish(ctx, js, res, job.msgID()+"/"+rep.Token); err != nil {
 		_ = msg.Nak()
 		return fmt.Sprintf("match %s played, result not published: %v", job.MatchID, err)

@@ -328,11 +328,17 @@ func (r *leagueRun) playBatch(ctx context.Context, pending []results.Match) erro
 			continue
 		}
 		// A verdict the machine caused is not published: the game is
-		// played again after this batch (a remote result is acknowledged
-		// and kept; its worker's slot is its own).
-		if r.opt.Remote == nil && lctx.Err() == nil {
+		// played again after this batch. A remote result is acknowledged
+		// all the same (a coordinator that dies now has the game played
+		// again by the next run, as it would be anyway).
+		if lctx.Err() == nil {
 			if why := r.rp.hold(o.m, o.rec); why != "" {
 				fmt.Fprintf(r.logw, "  game %s withheld, to be played again: %s\n", o.m.ID, why)
+				if o.commit != nil {
+					if err := o.commit(); err != nil {
+						fmt.Fprintf(r.logw, "  game %s: acknowledge the withheld result: %v\n", o.m.ID, err)
+					}
+				}
 				continue
 			}
 		}
