@@ -152,6 +152,14 @@ func setup(spec Spec) error {
 			return fmt.Errorf("link %s: %w", l.Path, err)
 		}
 	}
+	for p, body := range Files {
+		if err := os.MkdirAll(filepath.Dir(root+p), 0o755); err != nil {
+			return fmt.Errorf("write %s: %w", p, err)
+		}
+		if err := os.WriteFile(root+p, []byte(body), 0o444); err != nil {
+			return fmt.Errorf("write %s: %w", p, err)
+		}
+	}
 	if err := pivot(root); err != nil {
 		return err
 	}

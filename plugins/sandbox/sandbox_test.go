@@ -224,6 +224,22 @@ func TestRuntimesRunInside(t *testing.T) {
 	}
 }
 
+// An agent resolves localhost, to the loopback its network namespace has,
+// and no other name: course clients connect to "localhost".
+func TestLocalhostResolvesInside(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("sandboxes map leased ids, which needs root")
+	}
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("python3 is not installed here")
+	}
+	script := "import socket\nprint(socket.gethostbyname('localhost'))\ntry:\n    socket.gethostbyname('example.com')\n    print('resolved')\nexcept OSError:\n    print('unresolved')\n"
+	out, err := runInside(t, 420, []string{"/usr/bin/python3", "-c", script})
+	if err != nil || strings.Fields(out)[0] != "127.0.0.1" || !strings.Contains(out, "unresolved") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}
+
 // An agent's root holds the runtime, its own folder, /dev's four devices,
 // /proc and its private directory: nothing else of the host.
 func TestRootHoldsOnlyTheView(t *testing.T) {

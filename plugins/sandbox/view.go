@@ -24,6 +24,16 @@ var Runtime = []string{
 	"/dev/null", "/dev/zero", "/dev/random", "/dev/urandom",
 }
 
+// Files are written into every agent's root, not shown from the host's:
+// its network namespace has only a loopback interface, so the one name it
+// can resolve is localhost, and course agents connect to "localhost"
+// (the NYCU hex client, the COMP424 client). Without them glibc finds no
+// hosts file and getaddrinfo("localhost") fails.
+var Files = map[string]string{
+	"/etc/hosts":         "127.0.0.1\tlocalhost\n::1\tip6-localhost ip6-loopback\n",
+	"/etc/nsswitch.conf": "hosts: files\n",
+}
+
 // Links are the symbolic links every agent's /dev holds, as on the host.
 var Links = map[string]string{
 	"/dev/fd": "/proc/self/fd", "/dev/stdin": "/proc/self/fd/0",

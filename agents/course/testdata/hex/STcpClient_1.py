@@ -25,7 +25,7 @@ def _recv(n):
 def GetBoard():
     global _sock
     if _sock is None:
-        _sock = socket.create_connection(("127.0.0.1", 8888))
+        _sock = socket.create_connection(("localhost", 8888))
         _sock.sendall(struct.pack("i", idTeam))
     flag, package = struct.unpack("ii", _recv(8))
     if flag == 0:
