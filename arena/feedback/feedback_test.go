@@ -1,8 +1,12 @@
 package feedback_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/base64"
 	"fmt"
+	"io"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -154,7 +158,7 @@ func TestFeedbackPage(t *testing.T) {
 		"9,9,1,&lt;script&gt;", "depth 3 &lt;script&gt;", // reply and stderr, escaped
 		"The search preferred", "exact misère solver", "proven: the solver decided both positions exactly",
 		"already lost before this agent&#39;s first move",
-		`<iframe class="game" sandbox="allow-scripts"`, "srcdoc=\"&lt;!doctype html&gt;",
+		`<iframe class="game" sandbox="allow-scripts"`, "DecompressionStream('gzip')",
 		"<style>", "<svg",
 	} {
 		if !strings.Contains(page, want) {
@@ -169,6 +173,21 @@ func TestFeedbackPage(t *testing.T) {
 	}
 	if n := strings.Count(page, "<iframe"); n != 2 {
 		t.Errorf("%d games embedded, want 2", n)
+	}
+	files := packedGames(t, page)
+	if len(files) != 2 {
+		t.Fatalf("%d packed games, want 2", len(files))
+	}
+	for i, f := range files {
+		if !strings.HasPrefix(f, "<!doctype html>") || !strings.Contains(f, "<svg") || !strings.Contains(f, p.Sections[0].Games[i].ID) {
+			t.Errorf("packed game %d is not the viewer's page of %s: %.200q", i, p.Sections[0].Games[i].ID, f)
+		}
+		if strings.Contains(f, evil) {
+			t.Errorf("packed game %d has agent text unescaped", i)
+		}
+	}
+	if len(page) > 200<<10 {
+		t.Errorf("the page of two short games is %d bytes", len(page))
 	}
 	var md strings.Builder
 	if err := p.WriteMarkdown(&md); err != nil {
@@ -196,4 +215,29 @@ func TestFeedbackBounds(t *testing.T) {
 	if _, err := feedback.Build(context.Background(), st, []string{name}, "nobody", feedback.Options{Registry: all.Registry()}); err == nil || !strings.Contains(err.Error(), `"nobody"`) {
 		t.Errorf("an unknown entrant: %v", err)
 	}
+}
+
+var packedGame = regexp.MustCompile(`data-game="([A-Za-z0-9_-]*)"`)
+
+// packedGames unpacks every game of a page as its script does: base64url
+// without padding, then gzip.
+func packedGames(t *testing.T, page string) []string {
+	t.Helper()
+	var out []string
+	for _, m := range packedGame.FindAllStringSubmatch(page, -1) {
+		raw, err := base64.RawURLEncoding.DecodeString(m[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, string(b))
+	}
+	return out
 }
