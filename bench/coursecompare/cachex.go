@@ -67,6 +67,14 @@ func readCachexResult(out, seat string) tally {
 		return tally{}
 	}
 	t := tally{games: 1}
+	// At -v 1 the referee says "player 1 (red) returned action: …" for
+	// every action.
+	for _, line := range strings.Split(out, "\n") {
+		line = strings.TrimLeft(line, "* ")
+		if strings.HasPrefix(line, seat+" (") && strings.Contains(line, " returned action") {
+			t.moves++
+		}
+	}
 	end := ends[len(ends)-1][1]
 	if !strings.HasPrefix(end, "error:") {
 		return t

@@ -24,6 +24,17 @@
 // players in its process, memory measured as VmPeak above the size after
 // imports, shared 2 x 100 MB) against a random package, and in the arena
 // against builtin:random.
+//
+// -hex is a checkout of the NYCU 2023 hex cross-out repository: its TA
+// server (Server Source Code/AI_game.py, 6 s receive timeout, a random
+// move for a silent player) starts the bench's script (agents/hex/guarded:
+// Monte Carlo, stops at 4.5 s by its own clock) and a random script, on a
+// generated board of 30 free cells; the arena plays the same script
+// through course:SCRIPT against builtin:random on the same boards. The
+// server is written for Windows with a display: the bench gives it a
+// taskkill that does nothing and a tkinter whose window ends it after the
+// game, and starts each script through a launcher, as the course started
+// a student's program.
 package main
 
 import (
@@ -49,14 +60,15 @@ func main() {
 	var o options
 	flag.StringVar(&o.pentago, "pentago", "", "checkout of the course's Pentago-Twist repository (SaminYeasar/pentago_twist)")
 	flag.StringVar(&o.cachex, "cachex", "", "folder holding the COMP30024 2022 course referee package (referee/, version 2022.0.1)")
+	flag.StringVar(&o.hex, "hex", "", "checkout of the NYCU 2023 hex cross-out repository (minson18/AI-Capstone-Prog2: its TA server and client library)")
 	flag.IntVar(&o.games, "games", 4, "games per agent on each side")
 	flag.StringVar(&o.only, "agents", "", "agents to play, comma-separated (default: all of the games given)")
 	flag.StringVar(&o.arena, "arena", "", "arena binary (default: built from ./cmd/arena)")
-	flag.StringVar(&o.python, "python", "python3", "Python interpreter with numpy, for both sides of the Cachex games")
+	flag.StringVar(&o.python, "python", "python3", "Python interpreter with numpy, for both sides of the Cachex and hex cross-out games")
 	flag.BoolVar(&o.keep, "keep", false, "keep the work folder (logs, records) and print its path")
 	flag.Parse()
-	if o.pentago == "" && o.cachex == "" || o.games < 1 {
-		fmt.Fprintln(os.Stderr, "coursecompare: give -pentago PATH and/or -cachex PATH (the courses' frameworks), and -games of at least 1")
+	if o.pentago == "" && o.cachex == "" && o.hex == "" || o.games < 1 {
+		fmt.Fprintln(os.Stderr, "coursecompare: give one or more of -pentago PATH, -cachex PATH and -hex PATH (the courses' frameworks), and -games of at least 1")
 		flag.Usage()
 		os.Exit(2)
 	}
@@ -69,9 +81,9 @@ func main() {
 }
 
 type options struct {
-	pentago, cachex, only, arena, python string
-	games                                int
-	keep                                 bool
+	pentago, cachex, hex, only, arena, python string
+	games                                     int
+	keep                                      bool
 }
 
 // side plays one game of an agent on one side: first says whether the
@@ -115,6 +127,13 @@ func run(ctx context.Context, o options) error {
 	}
 	if o.cachex != "" {
 		c, err := cachexContests(o, work, ar)
+		if err != nil {
+			return err
+		}
+		contests = append(contests, c...)
+	}
+	if o.hex != "" {
+		c, err := hexContests(o, work, ar)
 		if err != nil {
 			return err
 		}
