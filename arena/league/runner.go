@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"arena/arena/atomicfile"
 	"arena/arena/entrants"
 	"arena/arena/league/journal"
 	"arena/arena/league/live"
@@ -821,56 +822,11 @@ func writeRecordsFile(ctx context.Context, st results.Store, s *Spec) error {
 	for _, l := range leagues {
 		names = append(names, l.Name)
 	}
-	err = WriteFileAtomic(filepath.Join(s.Output, RecordsFile), func(w io.Writer) error {
+	err = atomicfile.Write(filepath.Join(s.Output, RecordsFile), func(w io.Writer) error {
 		return WriteRecords(ctx, st, names, w)
 	})
 	if err != nil {
 		return fmt.Errorf("records export: %w", err)
-	}
-	return nil
-}
-
-// WriteFileAtomic writes path through a temporary file in the same
-// directory: written, fsynced, renamed over path, and the directory
-// fsynced. A kill or a power loss at any moment leaves either the old
-// file or the complete new one, never a truncated one.
-func WriteFileAtomic(path string, write func(io.Writer) error) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	fail := func(err error) error {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := write(f); err != nil {
-		return fail(err)
-	}
-	// CreateTemp makes the file 0600; an export is meant to be read.
-	if err := f.Chmod(0o644); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	// The rename is durable only once the directory is synced.
-	if d, err := os.Open(dir); err == nil {
-		err = d.Sync()
-		d.Close()
-		if err != nil {
-			return fmt.Errorf("sync %s: %w", dir, err)
-		}
 	}
 	return nil
 }

@@ -6,12 +6,14 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"arena/arena/atomicfile"
 	"arena/engine"
 )
 
@@ -86,22 +88,8 @@ func writeSuite(dir, path string, g engine.Game, s *Suite) error {
 		b.WriteString(o.Text())
 		b.WriteByte('\n')
 	}
-	tmp, err := os.CreateTemp(dir, ".suite-*")
-	if err != nil {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := io.WriteString(w, b.String())
 		return err
-	}
-	if _, err := tmp.WriteString(b.String()); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	})
 }

@@ -11,9 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"arena/agents/housebots"
+	"arena/arena/atomicfile"
 	"arena/arena/buildinfo"
 	"arena/arena/feedback"
-	"arena/arena/league"
 	"arena/arena/results"
 	"arena/arena/turning"
 )
@@ -122,7 +122,7 @@ func writeOneFeedback(ctx context.Context, cmd *cobra.Command, st results.Store,
 	if f.output == "" || f.output == "-" {
 		return write(cmd.OutOrStdout())
 	}
-	if err := league.WriteFileAtomic(f.output, write); err != nil {
+	if err := atomicfile.Write(f.output, write); err != nil {
 		return fmt.Errorf("feedback for %s to %s: %w", f.entrant, f.output, err)
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s\n", f.output)
@@ -157,13 +157,13 @@ func writeAllFeedback(ctx context.Context, log io.Writer, st results.Store, name
 		if f.format == "md" {
 			write = p.WriteMarkdown
 		}
-		if err := league.WriteFileAtomic(filepath.Join(f.all, files[name]), write); err != nil {
+		if err := atomicfile.Write(filepath.Join(f.all, files[name]), write); err != nil {
 			return fmt.Errorf("feedback for %s: %w", name, err)
 		}
 		pages = append(pages, p)
 	}
 	index := filepath.Join(f.all, "index."+f.format)
-	err := league.WriteFileAtomic(index, func(w io.Writer) error {
+	err := atomicfile.Write(index, func(w io.Writer) error {
 		if f.format == "md" {
 			return feedback.WriteIndexMarkdown(w, pages, files, opt.Made)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"arena/arena/atomicfile"
 	"arena/arena/entrants"
 	"arena/arena/league"
 	"arena/arena/league/gobuild"
@@ -555,7 +556,7 @@ func newLeagueExportCmd(e *env) *cobra.Command {
 			}
 			// Written beside the target and renamed over it: a kill
 			// mid-export leaves the previous file whole.
-			if err := league.WriteFileAtomic(output, write); err != nil {
+			if err := atomicfile.Write(output, write); err != nil {
 				return fmt.Errorf("export to %s: %w", output, err)
 			}
 			return nil
@@ -701,7 +702,7 @@ func reportRefused(w io.Writer, spec *league.Spec, earlier []entrants.Refusal) e
 	if err := os.MkdirAll(spec.Output, 0o755); err != nil {
 		return fmt.Errorf("league directory: %w", err)
 	}
-	return league.WriteFileAtomic(path, func(f io.Writer) error {
+	return atomicfile.Write(path, func(f io.Writer) error {
 		_, err := io.WriteString(f, b.String())
 		return err
 	})
