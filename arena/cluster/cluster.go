@@ -118,6 +118,9 @@ type Config struct {
 	// coordinator when it ships and on a worker when it fetches (default
 	// DefaultMaxAgentBytes).
 	MaxAgentBytes int64
+	// ChallengePlayouts is how many benchmark playouts a worker plays to
+	// be measured (default the benchmark's own, 4000).
+	ChallengePlayouts int
 	// ReferenceScore is the benchmark score worker scores are compared
 	// with: the coordinator's own, measured when it starts, unless given.
 	ReferenceScore float64
@@ -141,6 +144,13 @@ func (c Config) maxAgentBytes() int64 {
 		return c.MaxAgentBytes
 	}
 	return DefaultMaxAgentBytes
+}
+
+func (c Config) challengePlayouts() int {
+	if c.ChallengePlayouts > 0 {
+		return c.ChallengePlayouts
+	}
+	return benchPlayouts
 }
 
 func (c Config) ackWait() time.Duration {

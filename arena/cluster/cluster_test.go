@@ -89,7 +89,9 @@ func runWorker(token, name, slotDir string) error {
 	return w.Run(context.Background())
 }
 
-var testConfig = cluster.Config{AckWait: 2 * time.Second}
+// testConfig: workers are measured with 100 playouts, not the
+// benchmark's 4000.
+var testConfig = cluster.Config{AckWait: 2 * time.Second, ChallengePlayouts: 100}
 
 // join is worker name's endpoint on srv.
 func join(t testing.TB, srv *cluster.Server, name string) cluster.Endpoint {

@@ -34,18 +34,20 @@ type Coordinator struct {
 	stop  chan struct{}
 	done  sync.WaitGroup
 
-	mu        sync.Mutex
-	waiting   map[string]*waiting // published, result not yet handed over
-	stored    map[string]bool     // matches the store holds: their results are duplicates
-	delivered map[string]bool
-	replays   map[string]int // plays of a match withheld by the runner, by match id
-	leases    map[string]*lease
-	heard     time.Time // when a worker last spoke
-	heardFrom string
-	refusal   string // the last reason a worker gave for refusing a job
-	saidIdle  time.Time
-	saidSlow  map[string]bool // slow workers told they get no wall-clock game
-	book      workerBook
+	mu         sync.Mutex
+	waiting    map[string]*waiting // published, result not yet handed over
+	stored     map[string]bool     // matches the store holds: their results are duplicates
+	delivered  map[string]bool
+	measured   map[string]float64   // each worker's score, as the coordinator measured it
+	challenges map[string]challenge // open challenges, by worker
+	replays    map[string]int       // plays of a match withheld by the runner, by match id
+	leases     map[string]*lease
+	heard      time.Time // when a worker last spoke
+	heardFrom  string
+	refusal    string // the last reason a worker gave for refusing a job
+	saidIdle   time.Time
+	saidSlow   map[string]bool // slow workers told they get no wall-clock game
+	book       workerBook
 }
 
 // waiting is one published job and the game waiting for its result.
@@ -98,7 +100,7 @@ func Dial(ctx context.Context, ep Endpoint, cfg Config) (*Coordinator, error) {
 		return fail(err)
 	}
 	c := &Coordinator{nc: nc, js: js, jobs: jobs, names: n, cfg: cfg, run: secret()[:12], stop: make(chan struct{}),
-		waiting: map[string]*waiting{}, stored: map[string]bool{}, delivered: map[string]bool{}, replays: map[string]int{}, leases: map[string]*lease{}, saidSlow: map[string]bool{},
+		waiting: map[string]*waiting{}, stored: map[string]bool{}, delivered: map[string]bool{}, measured: map[string]float64{}, challenges: map[string]challenge{}, replays: map[string]int{}, leases: map[string]*lease{}, saidSlow: map[string]bool{},
 		heard: time.Now(), book: workerBook{book: cfg.Book}}
 	if err := c.book.load(ctx); err != nil {
 		return fail(err)
@@ -161,11 +163,12 @@ func (c *Coordinator) route(msg jetstream.Msg) {
 	// The worker's name is the user it authenticated as, whatever it says;
 	// its class is the coordinator's judgement of its score.
 	res.Worker.Name = subjectUser(msg.Subject())
+	c.mu.Lock()
+	res.Worker.Score = c.scoreOf(res.Worker.Name, res.Worker.Score)
 	res.Worker.Class = c.cfg.classOf(res.Worker.Score)
 	if res.Record != nil {
 		res.Record.Worker = &res.Worker
 	}
-	c.mu.Lock()
 	w := c.waiting[res.MatchID]
 	switch {
 	case c.stored[res.MatchID] || c.delivered[res.MatchID]:

@@ -16,17 +16,29 @@ import (
 	"arena/plugins/host"
 )
 
-// fixedScore is a benchmark that measures nothing: tests give scores.
+// fixedScore is a benchmark that measures nothing: what a worker
+// reports of itself, which the coordinator does not believe.
 func fixedScore(s float64) func(context.Context) (float64, error) {
 	return func(context.Context) (float64, error) { return s, nil }
 }
 
-// startScored starts an in-process worker with a given benchmark score.
-func startScored(t *testing.T, ctx context.Context, srv *cluster.Server, name string, score float64, cfg cluster.Config) {
+// The fairness tests' coordinator: a reference of 0.1 playouts per
+// millisecond, so that a worker answering its 100-playout challenge in
+// under a second and a half is fast enough (threshold at most 0.075) on
+// any machine, however loaded, and one that takes six seconds is not.
+const (
+	fairReference = 0.1
+	slowProof     = 6 * time.Second
+)
+
+// startMeasured starts an in-process worker that reports a benchmark
+// score of a million (a lie the coordinator must not believe) and answers
+// the coordinator's speed challenge after delay more than it takes.
+func startMeasured(t *testing.T, ctx context.Context, srv *cluster.Server, name string, delay time.Duration, cfg cluster.Config) {
 	t.Helper()
 	wctx, wcancel := context.WithCancel(ctx)
 	t.Cleanup(wcancel)
-	w := &cluster.Worker{Endpoint: join(t, srv, name), Registry: all.Registry(), Concurrency: 1, Benchmark: fixedScore(score),
+	w := &cluster.Worker{Endpoint: join(t, srv, name), Registry: all.Registry(), Concurrency: 1, Benchmark: fixedScore(1e6), ProofDelay: delay,
 		Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
 			p.Ref = p.Name
 			return inProcessLauncher(ctx, p, o)
@@ -45,10 +57,10 @@ func workerClasses(t *testing.T, out string) []string {
 }
 
 // Under a wall-clock profile (Bohnenspiel's) and slow_workers: refuse, a
-// worker whose benchmark score is under min_speed × the coordinator's is
-// refused every game, with the scores and the threshold said on the
-// coordinator's console; a fast worker then plays them all, recorded in
-// class standard.
+// worker whose measured score is under min_speed × the coordinator's is
+// refused every game, whatever score it reports, with the scores and the
+// threshold said on the coordinator's console; a fast worker then plays
+// them all, recorded in class standard.
 func TestSlowWorkerIsRefused(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -61,7 +73,7 @@ func TestSlowWorkerIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer book.Close()
-	cfg.Log, cfg.ReferenceScore, cfg.MinSpeed, cfg.SlowWorkers, cfg.Book = logs, 100, 0.5, cluster.SlowRefuse, book
+	cfg.Log, cfg.ReferenceScore, cfg.MinSpeed, cfg.SlowWorkers, cfg.Book = logs, fairReference, 0.5, cluster.SlowRefuse, book
 	coord, err := cluster.Dial(ctx, srv.Coordinator(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -76,16 +88,19 @@ func TestSlowWorkerIsRefused(t *testing.T) {
 	go func() {
 		done <- league.Run(ctx, smallSpec(t, out), league.RunOptions{Launch: inProcessLauncher, Remote: coord})
 	}()
-	startScored(t, ctx, srv, "laggard", 40, cfg)
-	want := "refused worker laggard: benchmark score 40.0 is under the league's threshold 50.0 (cluster.min_speed 0.50 × the coordinator's 100.0)"
-	for !strings.Contains(logs.String(), want) {
+	startMeasured(t, ctx, srv, "laggard", slowProof, cfg)
+	want := "is under the league's threshold 0.1 (cluster.min_speed 0.50 × the coordinator's 0.1)"
+	for !strings.Contains(logs.String(), "refused worker laggard: benchmark score ") || !strings.Contains(logs.String(), want) {
 		select {
 		case <-ctx.Done():
 			t.Fatalf("the coordinator did not refuse the slow worker:\n%s", logs.String())
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-	startScored(t, ctx, srv, "quick", 60, cfg)
+	if !strings.Contains(logs.String(), "worker laggard measured by the coordinator") || !strings.Contains(logs.String(), "it reported 1000000.0") {
+		t.Fatalf("the coordinator did not say how it measured the worker:\n%s", logs.String())
+	}
+	startMeasured(t, ctx, srv, "quick", 0, cfg)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +118,7 @@ func TestSlowWorkerIsRefused(t *testing.T) {
 		t.Fatalf("workers book: %+v", ws)
 	}
 	lag, quick := ws[0], ws[1]
-	if lag.Name != "laggard" || lag.Class != cluster.ClassSlow || lag.Score != 40 || lag.Games != 0 || lag.Refusals == 0 || !strings.Contains(lag.LastRefusal, "slow") || lag.LastSeen.IsZero() {
+	if lag.Name != "laggard" || lag.Class != cluster.ClassSlow || lag.Score >= 0.5*fairReference || lag.Games != 0 || lag.Refusals == 0 || !strings.Contains(lag.LastRefusal, "slow") || lag.LastSeen.IsZero() {
 		t.Fatalf("laggard in the book: %+v", lag)
 	}
 	if quick.Name != "quick" || quick.Class != cluster.ClassStandard || quick.Games != 2 || quick.Refusals != 0 || quick.InProgress != 0 || quick.Cores != 1 {
@@ -118,14 +133,14 @@ func TestSlowWorkerPlaysInItsOwnClass(t *testing.T) {
 	defer cancel()
 	srv := serve(t, "127.0.0.1:0")
 	cfg := testConfig
-	cfg.ReferenceScore = 100
+	cfg.ReferenceScore = fairReference
 	out := filepath.Join(t.TempDir(), "out")
 	coord, err := cluster.Dial(ctx, srv.Coordinator(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer coord.Close()
-	startScored(t, ctx, srv, "laggard", 74, cfg)
+	startMeasured(t, ctx, srv, "laggard", slowProof, cfg)
 	if err := league.Run(ctx, smallSpec(t, out), league.RunOptions{Launch: inProcessLauncher, Remote: coord}); err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +156,7 @@ func TestSlowWorkerPlaysInItsOwnClass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(groups) != 1 || groups[0].Worker.Class != cluster.ClassSlow || groups[0].Played != 2 || groups[0].Worker.Score != 74 {
+	if len(groups) != 1 || groups[0].Worker.Class != cluster.ClassSlow || groups[0].Played != 2 || groups[0].Worker.Score >= cluster.DefaultMinSpeed*fairReference {
 		t.Fatalf("standings by class: %+v", groups)
 	}
 }

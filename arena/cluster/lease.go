@@ -33,6 +33,7 @@ type LeaseRequest struct {
 	Delivery uint64        `json:"delivery"`
 	Token    string        `json:"token,omitempty"`
 	Worker   record.Worker `json:"worker"`
+	Proof    *Proof        `json:"proof,omitempty"` // the answer to the coordinator's challenge
 }
 
 // Lease refusals.
@@ -48,6 +49,10 @@ type LeaseReply struct {
 	Token   string `json:"token,omitempty"`
 	Reason  string `json:"reason,omitempty"`
 	Message string `json:"message,omitempty"` // why, for the worker's console
+	// Challenge and Playouts, with Reason leaseMeasure: the seed and the
+	// number of benchmark playouts to answer (measure.go).
+	Challenge uint64 `json:"challenge,omitempty"`
+	Playouts  int    `json:"playouts,omitempty"`
 }
 
 func (c *Coordinator) onLease(msg *nats.Msg) {
@@ -57,6 +62,20 @@ func (c *Coordinator) onLease(msg *nats.Msg) {
 	}
 	user := subjectUser(msg.Subject)
 	now := time.Now()
+	if req.Proof != nil {
+		// Checking the answer plays its playouts: not on the
+		// subscription's goroutine, which every lease request waits on.
+		go func() {
+			c.checkProof(user, *req.Proof, req.Worker.Score, now)
+			c.answerLease(msg, user, req, time.Now())
+		}()
+		return
+	}
+	c.answerLease(msg, user, req, now)
+}
+
+// answerLease grants or refuses a lease request.
+func (c *Coordinator) answerLease(msg *nats.Msg, user string, req LeaseRequest, now time.Time) {
 	c.mu.Lock()
 	c.heard, c.heardFrom = now, user
 	c.seen(user, req.Worker, now)
@@ -87,8 +106,12 @@ func (c *Coordinator) grant(user string, req LeaseRequest, now time.Time) LeaseR
 	if cur != nil && cur.delivery > req.Delivery {
 		return LeaseReply{Reason: leaseSuperseded}
 	}
-	if w := c.waiting[req.MatchID]; w != nil && w.perMove && c.cfg.refusesSlow() && c.cfg.classOf(req.Worker.Score) == ClassSlow {
-		return c.refuseSlow(user, req.Worker.Score)
+	score, measured := c.measured[user]
+	if !measured {
+		return c.challenge(user, now)
+	}
+	if w := c.waiting[req.MatchID]; w != nil && w.perMove && c.cfg.refusesSlow() && c.cfg.classOf(score) == ClassSlow {
+		return c.refuseSlow(user, score)
 	}
 	l := &lease{token: secret()[:16], delivery: req.Delivery, worker: user, seen: now}
 	c.leases[req.MatchID] = l

@@ -62,7 +62,10 @@ type Worker struct {
 	// Benchmark measures this machine when the worker joins (nil:
 	// Benchmark); tests give a fixed score.
 	Benchmark func(ctx context.Context) (float64, error)
-	Config    Config
+	// ProofDelay is added to the answer to the coordinator's speed
+	// challenge: tests stand for a slower machine with it.
+	ProofDelay time.Duration
+	Config     Config
 	// Log receives one line per game and per refused job.
 	Log io.Writer
 
@@ -73,6 +76,7 @@ type Worker struct {
 	nc       *nats.Conn
 	names    names
 	me       string // the subject token this worker publishes under
+	prover   prover
 }
 
 var unsafeSubject = regexp.MustCompile(`[^A-Za-z0-9_-]`)
@@ -136,6 +140,7 @@ func (w *Worker) Run(ctx context.Context) error {
 		return fmt.Errorf("worker %s: %w", w.Machine.Name, err)
 	}
 	w.Machine.Score = score
+	w.prover.delay = w.ProofDelay
 	fmt.Fprintf(logw, "benchmark score %.1f (Pentago-Twist playouts per millisecond)\n", score)
 	js, cons, err := w.connectWorker(ctx, logw)
 	if err != nil {
@@ -206,8 +211,29 @@ func (w *Worker) hello(ctx context.Context) {
 
 // askLease claims (token "") or renews a job's lease.
 func (w *Worker) askLease(ctx context.Context, job *Job, delivery uint64, token string) (LeaseReply, error) {
-	body, _ := json.Marshal(LeaseRequest{MatchID: job.MatchID, Delivery: delivery, Token: token, Worker: w.Machine})
-	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	req := LeaseRequest{MatchID: job.MatchID, Delivery: delivery, Token: token, Worker: w.Machine}
+	for try := 0; ; try++ {
+		rep, err := w.requestLease(ctx, req)
+		if err != nil || rep.Reason != leaseMeasure || try == 2 {
+			return rep, err
+		}
+		// The coordinator measures this machine first (measure.go).
+		digest, err := w.prover.prove(ctx, rep.Challenge, rep.Playouts)
+		if err != nil {
+			return rep, err
+		}
+		req.Proof = &Proof{Challenge: rep.Challenge, Digest: digest}
+	}
+}
+
+func (w *Worker) requestLease(ctx context.Context, req LeaseRequest) (LeaseReply, error) {
+	body, _ := json.Marshal(req)
+	// The coordinator checks an answer by playing its playouts too.
+	wait := 5 * time.Second
+	if req.Proof != nil {
+		wait = 30 * time.Second
+	}
+	rctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	msg, err := w.nc.RequestWithContext(rctx, w.names.lease+"."+w.me, body)
 	if err != nil {
@@ -245,6 +271,9 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 	case rep.Reason == leaseSlow:
 		_ = msg.NakWithDelay(w.Config.ackWait())
 		return fmt.Sprintf("match %s refused by the coordinator: %s", job.MatchID, rep.Message)
+	case rep.Reason == leaseMeasure:
+		_ = msg.NakWithDelay(2 * time.Second)
+		return fmt.Sprintf("match %s put back: the coordinator did not accept this worker's benchmark answers", job.MatchID)
 	case rep.Reason == leaseStored:
 		_ = msg.Ack()
 		return fmt.Sprintf("match %s already has its result: job dropped", job.MatchID)

@@ -50,8 +50,12 @@ func (b *workerBook) get(name string) *workerbook.Worker {
 func (c *Coordinator) seen(name string, m record.Worker, now time.Time) {
 	w := c.book.get(name)
 	if m.Host != "" {
-		w.Host, w.CPU, w.Cores, w.Score = m.Host, m.CPU, m.Cores, m.Score
-		w.Class = c.cfg.classOf(m.Score)
+		w.Host, w.CPU, w.Cores = m.Host, m.CPU, m.Cores
+		if _, ok := c.measured[name]; ok || w.Score == 0 {
+			// What it reports stands only until it is measured.
+			w.Score = c.scoreOf(name, m.Score)
+			w.Class = c.cfg.classOf(w.Score)
+		}
 	}
 	w.LastSeen = now
 }

@@ -1,0 +1,148 @@
+package cluster
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"arena/engine"
+	"arena/games/pentagotwist"
+)
+
+// A worker's speed decides its class, so the coordinator measures it
+// instead of taking the score the worker reports: before a worker's first
+// lease the coordinator answers with a challenge (a random seed and a
+// number of playouts); the worker plays the benchmark's playouts from that
+// seed and asks again with a digest of them; the coordinator times the
+// round trip, checks the digest by playing the same playouts itself, and
+// from then on classes the worker by playouts per millisecond of that
+// round trip. A worker can answer only by doing the work, so it can seem
+// slower than it is, never faster.
+
+// leaseMeasure: the worker is to answer the reply's challenge first.
+const leaseMeasure = "measure"
+
+// challengeTTL is how long a challenge stays open: a worker asking again
+// within it (another job of its) gets the same one.
+const challengeTTL = 30 * time.Second
+
+// Proof is a worker's answer to a challenge: the digest of the playouts
+// it played from the challenge's seed.
+type Proof struct {
+	Challenge uint64 `json:"challenge"`
+	Digest    uint64 `json:"digest"`
+}
+
+type challenge struct {
+	seed     uint64
+	playouts int
+	issued   time.Time
+}
+
+// ProofOf plays n random Pentago-Twist playouts from seed and digests
+// every playout's length and final position. Both sides compute it: the
+// worker to answer, the coordinator to check the answer.
+func ProofOf(seed uint64, n int) uint64 {
+	root := pentagotwist.NewState()
+	scratch := root.Clone()
+	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	var buf []engine.Move
+	digest := seed
+	for range n {
+		scratch.(engine.Copier).CopyFrom(root)
+		plies := uint64(0)
+		for {
+			m, b, ok := engine.PlayoutMove(scratch, r, buf)
+			buf = b
+			if !ok {
+				break
+			}
+			scratch.Apply(m)
+			plies++
+		}
+		digest = (digest^plies^scratch.Hash())*0x100000001b3 + 1
+	}
+	return digest
+}
+
+// challenge is the lease reply asking user to measure itself, reusing an
+// open challenge; c.mu is held.
+func (c *Coordinator) challenge(user string, now time.Time) LeaseReply {
+	ch, ok := c.challenges[user]
+	if !ok || now.Sub(ch.issued) > challengeTTL {
+		ch = challenge{seed: rand.Uint64(), playouts: c.cfg.challengePlayouts(), issued: now}
+		c.challenges[user] = ch
+	}
+	return LeaseReply{Reason: leaseMeasure, Challenge: ch.seed, Playouts: ch.playouts,
+		Message: "the coordinator measures this worker's speed before its first game"}
+}
+
+// checkProof takes user's answer to its challenge, received at: a right
+// digest sets the worker's score from the time since the challenge; a
+// wrong one or an answer to no open challenge is refused and the worker is
+// challenged again. It plays the playouts itself, so it runs outside c.mu.
+func (c *Coordinator) checkProof(user string, p Proof, reported float64, at time.Time) {
+	c.mu.Lock()
+	ch, ok := c.challenges[user]
+	delete(c.challenges, user)
+	c.mu.Unlock()
+	why := ""
+	switch {
+	case !ok || ch.seed != p.Challenge:
+		why = "a benchmark answer to no open challenge"
+	case ProofOf(ch.seed, ch.playouts) != p.Digest:
+		why = "a wrong benchmark answer"
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if why != "" {
+		c.refused(user, why)
+		c.logf("worker %s gave %s: it is measured again", user, why)
+		return
+	}
+	ms := float64(at.Sub(ch.issued)) / float64(time.Millisecond)
+	score := float64(ch.playouts) / max(ms, 1e-3)
+	c.measured[user] = score
+	w := c.book.get(user)
+	w.Score, w.Class = score, c.cfg.classOf(score)
+	c.logf("worker %s measured by the coordinator: benchmark score %.1f (%d playouts answered in %.0f ms; it reported %.1f), class %s",
+		user, score, ch.playouts, ms, reported, w.Class)
+}
+
+// scoreOf is the score user's results are classed by: the coordinator's
+// measurement, else (a lease adopted after a coordinator restart, before
+// any new one) what the worker reported; c.mu is held.
+func (c *Coordinator) scoreOf(user string, reported float64) float64 {
+	if s, ok := c.measured[user]; ok {
+		return s
+	}
+	return reported
+}
+
+// prover answers challenges, one computation per challenge however many
+// of the worker's games ask at once.
+type prover struct {
+	mu     sync.Mutex
+	seed   uint64
+	digest uint64
+	done   bool
+	delay  time.Duration // Worker.ProofDelay
+}
+
+func (p *prover) prove(ctx context.Context, seed uint64, n int) (uint64, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done && p.seed == seed {
+		return p.digest, nil
+	}
+	if p.delay > 0 {
+		select {
+		case <-time.After(p.delay):
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+	}
+	p.seed, p.digest, p.done = seed, ProofOf(seed, n), true
+	return p.digest, nil
+}
