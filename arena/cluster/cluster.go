@@ -118,6 +118,14 @@ type Config struct {
 	// coordinator when it ships and on a worker when it fetches (default
 	// DefaultMaxAgentBytes).
 	MaxAgentBytes int64
+	// AgentsUnused is how long an agent may stay in the object store
+	// with no coordinator shipping or referencing it; older ones are
+	// removed when the coordinator ships its first league (0:
+	// DefaultAgentsUnused; between MinAgentsUnused and MaxAgentsUnused).
+	AgentsUnused time.Duration
+	// Now is the coordinator's clock for the agents' references (default
+	// time.Now): tests ship agents as if long ago.
+	Now func() time.Time
 	// ReferenceScore is the benchmark score worker scores are compared
 	// with: the coordinator's own, measured when it starts, unless given.
 	ReferenceScore float64
@@ -141,6 +149,28 @@ func (c Config) maxAgentBytes() int64 {
 		return c.MaxAgentBytes
 	}
 	return DefaultMaxAgentBytes
+}
+
+func (c Config) agentsUnused() time.Duration {
+	if c.AgentsUnused > 0 {
+		return c.AgentsUnused
+	}
+	return DefaultAgentsUnused
+}
+
+// checkAgentsUnused refuses an age outside MinAgentsUnused..MaxAgentsUnused.
+func (c Config) checkAgentsUnused() error {
+	if u := c.AgentsUnused; u != 0 && (u < MinAgentsUnused || u > MaxAgentsUnused) {
+		return fmt.Errorf("agents unused %v: want between %v and %v", u, MinAgentsUnused, MaxAgentsUnused)
+	}
+	return nil
+}
+
+func (c Config) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
 }
 
 func (c Config) ackWait() time.Duration {
