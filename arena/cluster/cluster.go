@@ -208,14 +208,24 @@ func (c Config) log() io.Writer {
 	return io.Discard
 }
 
+// dedupeWindow is how long the server remembers a message id to drop a
+// second publication under it. Ids are unique per run, attempt and lease,
+// so the window only has to catch a publication sent again after its
+// confirmation was lost (a worker waits 30 s for one); the server holds
+// every id of the window in memory (about 280 bytes each), so a day's
+// window made the coordinator's memory grow with the league. A copy that
+// arrives later costs at most a game played again: its lease takes the
+// match over or is refused as stored, and a second result is dropped.
+const dedupeWindow = 10 * time.Minute
+
 // setUp makes sure the scope's streams and consumers exist: the
 // coordinator's job, since workers may not create anything.
 func setUp(ctx context.Context, js jetstream.JetStream, n names, c Config) (jetstream.Consumer, error) {
 	for _, sc := range []jetstream.StreamConfig{
 		// Duplicates: a job or result published twice under one id within
 		// the window is dropped.
-		{Name: n.jobsStream, Subjects: []string{n.jobsSubject}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 24 * time.Hour},
-		{Name: n.resultsStream, Subjects: []string{n.resultsSubject + ".*"}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 24 * time.Hour},
+		{Name: n.jobsStream, Subjects: []string{n.jobsSubject}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: dedupeWindow},
+		{Name: n.resultsStream, Subjects: []string{n.resultsSubject + ".*"}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: dedupeWindow},
 	} {
 		if _, err := js.CreateOrUpdateStream(ctx, sc); err != nil {
 			return nil, fmt.Errorf("stream %s: %w", sc.Name, err)

@@ -122,8 +122,8 @@ func Dial(ctx context.Context, ep Endpoint, cfg Config) (*Coordinator, error) {
 	}
 	c.logf("cluster: coordinator benchmark score %.1f; workers under %.1f (cluster.min_speed %.2f) are slow: %s", cfg.ReferenceScore, cfg.minSpeed()*cfg.ReferenceScore, cfg.minSpeed(), policy)
 	c.done.Add(2)
-	go c.watch()
-	go c.keepReferenced()
+	go c.every(c.cfg.checkEvery(), c.watch)
+	go c.every(referEvery, c.referAgain)
 	return c, nil
 }
 

@@ -128,23 +128,13 @@ func (c *Coordinator) referAll(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// keepReferenced references the coordinator's agents every referEvery
-// while it runs.
-func (c *Coordinator) keepReferenced() {
-	defer c.done.Done()
-	t := time.NewTicker(referEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-c.stop:
-			return
-		case <-t.C:
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		if err := c.referAll(ctx); err != nil {
-			c.logf("cluster: %v", err)
-		}
-		cancel()
+// referAgain references the coordinator's agents again: every
+// referEvery while it runs.
+func (c *Coordinator) referAgain() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := c.referAll(ctx); err != nil {
+		c.logf("cluster: %v", err)
 	}
 }
 
