@@ -121,6 +121,14 @@ type Config struct {
 	// ChallengePlayouts is how many benchmark playouts a worker plays to
 	// be measured (default the benchmark's own, 4000).
 	ChallengePlayouts int
+	// AgentsUnused is how long an agent may stay in the object store
+	// with no coordinator shipping or referencing it; older ones are
+	// removed when the coordinator ships its first league (0:
+	// DefaultAgentsUnused; between MinAgentsUnused and MaxAgentsUnused).
+	AgentsUnused time.Duration
+	// Now is the coordinator's clock for the agents' references (default
+	// time.Now): tests ship agents as if long ago.
+	Now func() time.Time
 	// ReferenceScore is the benchmark score worker scores are compared
 	// with: the coordinator's own, measured when it starts, unless given.
 	ReferenceScore float64
@@ -151,6 +159,28 @@ func (c Config) challengePlayouts() int {
 		return c.ChallengePlayouts
 	}
 	return benchPlayouts
+}
+
+func (c Config) agentsUnused() time.Duration {
+	if c.AgentsUnused > 0 {
+		return c.AgentsUnused
+	}
+	return DefaultAgentsUnused
+}
+
+// checkAgentsUnused refuses an age outside MinAgentsUnused..MaxAgentsUnused.
+func (c Config) checkAgentsUnused() error {
+	if u := c.AgentsUnused; u != 0 && (u < MinAgentsUnused || u > MaxAgentsUnused) {
+		return fmt.Errorf("agents unused %v: want between %v and %v", u, MinAgentsUnused, MaxAgentsUnused)
+	}
+	return nil
+}
+
+func (c Config) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
 }
 
 func (c Config) ackWait() time.Duration {
@@ -188,14 +218,24 @@ func (c Config) log() io.Writer {
 	return io.Discard
 }
 
+// dedupeWindow is how long the server remembers a message id to drop a
+// second publication under it. Ids are unique per run, attempt and lease,
+// so the window only has to catch a publication sent again after its
+// confirmation was lost (a worker waits 30 s for one); the server holds
+// every id of the window in memory (about 280 bytes each), so a day's
+// window made the coordinator's memory grow with the league. A copy that
+// arrives later costs at most a game played again: its lease takes the
+// match over or is refused as stored, and a second result is dropped.
+const dedupeWindow = 10 * time.Minute
+
 // setUp makes sure the scope's streams and consumers exist: the
 // coordinator's job, since workers may not create anything.
 func setUp(ctx context.Context, js jetstream.JetStream, n names, c Config) (jetstream.Consumer, error) {
 	for _, sc := range []jetstream.StreamConfig{
 		// Duplicates: a job or result published twice under one id within
 		// the window is dropped.
-		{Name: n.jobsStream, Subjects: []string{n.jobsSubject}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 24 * time.Hour},
-		{Name: n.resultsStream, Subjects: []string{n.resultsSubject + ".*"}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 24 * time.Hour},
+		{Name: n.jobsStream, Subjects: []string{n.jobsSubject}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: dedupeWindow},
+		{Name: n.resultsStream, Subjects: []string{n.resultsSubject + ".*"}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: dedupeWindow},
 	} {
 		if _, err := js.CreateOrUpdateStream(ctx, sc); err != nil {
 			return nil, fmt.Errorf("stream %s: %w", sc.Name, err)

@@ -48,6 +48,7 @@ type Coordinator struct {
 	saidIdle   time.Time
 	saidSlow   map[string]bool // slow workers told they get no wall-clock game
 	book       workerBook
+	refs agentRefs // agents shipped or referenced, kept referenced while it runs
 }
 
 // waiting is one published job and the game waiting for its result.
@@ -85,6 +86,9 @@ func Dial(ctx context.Context, ep Endpoint, cfg Config) (*Coordinator, error) {
 			return fail(err)
 		}
 	}
+	if err := cfg.checkAgentsUnused(); err != nil {
+		return fail(err)
+	}
 	switch cfg.SlowWorkers {
 	case "", SlowClass, SlowRefuse:
 	default:
@@ -119,8 +123,9 @@ func Dial(ctx context.Context, ep Endpoint, cfg Config) (*Coordinator, error) {
 		policy = "they are refused wall-clock games"
 	}
 	c.logf("cluster: coordinator benchmark score %.1f; workers under %.1f (cluster.min_speed %.2f) are slow: %s", cfg.ReferenceScore, cfg.minSpeed()*cfg.ReferenceScore, cfg.minSpeed(), policy)
-	c.done.Add(1)
-	go c.watch()
+	c.done.Add(2)
+	go c.every(c.cfg.checkEvery(), c.watch)
+	go c.every(referEvery, c.referAgain)
 	return c, nil
 }
 

@@ -24,3 +24,10 @@ const WorkerConsumer = workerConsumer
 
 // BenchmarkPlayouts plays the benchmark's playouts.
 var BenchmarkPlayouts = playouts
+
+// AgentsBucket is a scope's object store of agents.
+func AgentsBucket(scope string) string { return namesOf(scope).agents }
+
+// ReferAll references again every agent the coordinator shipped, as it
+// does every hour while it runs.
+func (c *Coordinator) ReferAll(ctx context.Context) error { return c.referAll(ctx) }

@@ -124,8 +124,14 @@ func (c *Coordinator) grant(user string, req LeaseRequest, now time.Time) LeaseR
 // again under a new message id. It also says when jobs wait and no worker
 // has been heard from.
 func (c *Coordinator) watch() {
+	c.check()
+	c.saveBook()
+}
+
+// every calls fn every d until the coordinator closes.
+func (c *Coordinator) every(d time.Duration, fn func()) {
 	defer c.done.Done()
-	t := time.NewTicker(c.cfg.checkEvery())
+	t := time.NewTicker(d)
 	defer t.Stop()
 	for {
 		select {
@@ -133,8 +139,7 @@ func (c *Coordinator) watch() {
 			return
 		case <-t.C:
 		}
-		c.check()
-		c.saveBook()
+		fn()
 	}
 }
 

@@ -135,7 +135,9 @@ func agentStore(ctx context.Context, js jetstream.JetStream, n names, create boo
 // object store under its content hash, unless the object there already
 // has the same bytes: workers fetch agents from there, so they need no
 // copy of the coordinator's files. A Go package agent ships as the binary
-// the coordinator built.
+// the coordinator built. Every agent shipped or already there is marked
+// referenced now; the first league shipped then prunes the agents no
+// coordinator has referenced for longer than Config.AgentsUnused.
 func (c *Coordinator) ship(ctx context.Context, l *league.League) error {
 	obs, err := agentStore(ctx, c.js, c.names, true)
 	if err != nil {
@@ -152,17 +154,25 @@ func (c *Coordinator) ship(ctx context.Context, l *league.League) error {
 			return fmt.Errorf("ship agent %s (%s): %w", a.Name, a.Ref, err)
 		}
 		if info, err := obs.GetInfo(ctx, a.Hash); err == nil && info.Digest == digest(s.body) {
+			// Already there: referenced now, so no coordinator prunes it.
+			if err := c.refer(ctx, obs, info); err != nil {
+				return fmt.Errorf("ship agent %s (%s): %w", a.Name, a.Ref, err)
+			}
 			continue
 		} else if err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
 			return fmt.Errorf("ship agent %s (%s): %w", a.Name, a.Ref, err)
 		}
 		meta := jetstream.ObjectMeta{Name: a.Hash, Description: a.Ref, Metadata: map[string]string{metaEntry: s.entry, metaKind: a.Kind}}
-		if _, err := obs.Put(ctx, meta, bytes.NewReader(s.body)); err != nil {
+		if _, err := obs.Put(ctx, referencedMeta(meta, c.cfg.now()), bytes.NewReader(s.body)); err != nil {
 			return fmt.Errorf("ship agent %s (%s): %w", a.Name, a.Ref, err)
 		}
+		c.refs.add(a.Hash)
 		shipped++
 	}
 	c.logf("league %s: %d agent(s) shipped to the cluster's object store (%d already there)", l.Name, shipped, countShippable(l)-shipped)
+	if c.refs.firstPrune() {
+		c.pruneAgents(ctx, obs)
+	}
 	return nil
 }
 

@@ -23,6 +23,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"strings"
 	"sync"
@@ -111,11 +112,16 @@ func measure(entrants, gpp int, game, heap string) error {
 	for _, l := range s.Leagues {
 		total += len(l.Agents) * (len(l.Agents) - 1) / 2 * gpp
 	}
-	var tenths []string // RSS after each tenth of the games: flat or growing
+	var tenths, goMem []string // RSS, and the Go heap's live objects / all Go memory, after each tenth of the games
+	var playPeak int64         // the peak when the last game was stored: before the run's end writes the records export
 	err = league.Run(ctx, s, league.RunOptions{Launch: noAgents, Remote: coord, OnGame: func(league.Progress) {
 		played++
 		if total >= 10 && played%(total/10) == 0 {
 			tenths = append(tenths, fmt.Sprint(rss()>>20))
+			goMem = append(goMem, goMemory())
+		}
+		if played == total {
+			playPeak = maxRSS()
 		}
 	}})
 	wall, used := time.Since(start), cpu()-before
@@ -128,8 +134,8 @@ func measure(entrants, gpp int, game, heap string) error {
 			return err
 		}
 	}
-	fmt.Printf("coordload: %s round-robin, %d entrants, %d games stored in %v; coordinator process (embedded server, coordinator, runner, store): CPU %v (%.2f ms per game), peak RSS %d MiB (getrusage max %d MiB), RSS after each tenth of the games %s MiB\n",
-		game, entrants, played, wall.Round(time.Second), used.Round(time.Millisecond), float64(used.Microseconds())/1000/float64(max(played, 1)), peakRSS>>20, maxRSS()>>20, strings.Join(tenths, " "))
+	fmt.Printf("coordload: %s round-robin, %d entrants, %d games stored in %v; coordinator process (embedded server, coordinator, runner, store): CPU %v (%.2f ms per game), peak RSS %d MiB (getrusage max %d MiB; %d MiB when the last game was stored), RSS after each tenth of the games %s MiB (Go heap objects/all Go memory %s MiB)\n",
+		game, entrants, played, wall.Round(time.Second), used.Round(time.Millisecond), float64(used.Microseconds())/1000/float64(max(played, 1)), peakRSS>>20, maxRSS()>>20, playPeak>>20, strings.Join(tenths, " "), strings.Join(goMem, " "))
 	return nil
 }
 
@@ -301,4 +307,13 @@ func writeHeap(path string) error {
 	defer f.Close()
 	runtime.GC()
 	return pprof.WriteHeapProfile(f)
+}
+
+// goMemory is the Go heap's objects and all memory the Go runtime maps,
+// in MiB: what RSS holds beyond it is SQLite's (its C heap, translated to
+// Go, is not the Go heap's) or memory returned and not yet reused.
+func goMemory() string {
+	ms := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/total:bytes"}}
+	metrics.Read(ms)
+	return fmt.Sprintf("%d/%d", ms[0].Value.Uint64()>>20, ms[1].Value.Uint64()>>20)
 }

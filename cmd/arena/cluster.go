@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -21,6 +22,7 @@ type clusterFlags struct {
 	scope         string
 	window        int
 	maxAgentMB    int64
+	agentsUnused  time.Duration
 }
 
 func (c *clusterFlags) add(f *pflag.FlagSet) {
@@ -30,6 +32,7 @@ func (c *clusterFlags) add(f *pflag.FlagSet) {
 	f.StringVar(&c.caFile, "tlscacert", "", "with --cluster: PEM CA certificates to trust for the server's TLS")
 	f.StringVar(&c.scope, "cluster-scope", "", "with --cluster: the name of this league's streams and subjects on a shared server (default "+cluster.DefaultScope+"); workers give the same")
 	f.Int64Var(&c.maxAgentMB, "cluster-max-agent-mb", cluster.DefaultMaxAgentBytes>>20, "the most one agent shipped to workers may hold, its files together, in MiB")
+	f.DurationVar(&c.agentsUnused, "cluster-agents-unused", cluster.DefaultAgentsUnused, fmt.Sprintf("agents in the cluster's object store that no coordinator has shipped or referenced for longer are removed when the coordinator starts (%v to %v)", cluster.MinAgentsUnused, cluster.MaxAgentsUnused))
 	f.IntVar(&c.window, "cluster-window", 0, fmt.Sprintf("jobs published and not yet stored at most (default %d)", cluster.DefaultWindow))
 }
 
@@ -68,7 +71,7 @@ func (e *env) clusterFor(ctx context.Context, spec *league.Spec, rf runFlags) (l
 		return nil, nil, err
 	}
 	closers = append(closers, func() { _ = book.Close() })
-	coord, err := cluster.Dial(ctx, ep, cluster.Config{Log: e.stderr, Window: rf.cl.window, MaxAgentBytes: rf.cl.maxAgentMB << 20,
+	coord, err := cluster.Dial(ctx, ep, cluster.Config{Log: e.stderr, Window: rf.cl.window, MaxAgentBytes: rf.cl.maxAgentMB << 20, AgentsUnused: rf.cl.agentsUnused,
 		MinSpeed: spec.Config.Cluster.MinSpeed, SlowWorkers: spec.Config.Cluster.SlowWorkers, Book: book})
 	if err != nil {
 		closeAll()
