@@ -48,7 +48,7 @@ type Coordinator struct {
 	saidIdle   time.Time
 	saidSlow   map[string]bool // slow workers told they get no wall-clock game
 	book       workerBook
-	refs agentRefs // agents shipped or referenced, kept referenced while it runs
+	refs       agentRefs // agents shipped or referenced, kept referenced while it runs
 }
 
 // waiting is one published job and the game waiting for its result.
