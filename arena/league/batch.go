@@ -327,20 +327,8 @@ func (r *leagueRun) playBatch(ctx context.Context, pending []results.Match) erro
 			// the games before it, and the league holds exactly those.
 			continue
 		}
-		// A verdict the machine caused is not published: the game is
-		// played again after this batch. A remote result is acknowledged
-		// all the same (a coordinator that dies now has the game played
-		// again by the next run, as it would be anyway).
-		if lctx.Err() == nil {
-			if why := r.rp.hold(o.m, o.rec); why != "" {
-				fmt.Fprintf(r.logw, "  game %s withheld, to be played again: %s\n", o.m.ID, why)
-				if o.commit != nil {
-					if err := o.commit(); err != nil {
-						fmt.Fprintf(r.logw, "  game %s: acknowledge the withheld result: %v\n", o.m.ID, err)
-					}
-				}
-				continue
-			}
+		if lctx.Err() == nil && r.withhold(o) {
+			continue
 		}
 		r.rp.stamp(o.m.ID, o.rec)
 		// A finished game is stored even when the run is being
@@ -364,6 +352,24 @@ func (r *leagueRun) playBatch(ctx context.Context, pending []results.Match) erro
 			decide()
 		}
 	}
+}
+
+// withhold keeps o from the store when the machine caused a verdict in it
+// (the game is played again after this batch) and reports whether it did.
+// A remote result is acknowledged all the same: a coordinator that dies
+// now has the game played again by the next run, as it would be anyway.
+func (r *leagueRun) withhold(o outcome) bool {
+	why := r.rp.hold(o.m, o.rec)
+	if why == "" {
+		return false
+	}
+	fmt.Fprintf(r.logw, "  game %s withheld, to be played again: %s\n", o.m.ID, why)
+	if o.commit != nil {
+		if err := o.commit(); err != nil {
+			fmt.Fprintf(r.logw, "  game %s: acknowledge the withheld result: %v\n", o.m.ID, err)
+		}
+	}
+	return true
 }
 
 // count adds a newly stored game to the progress and, in an ab league,
