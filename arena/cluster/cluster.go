@@ -119,7 +119,7 @@ type Config struct {
 	// DefaultMaxAgentBytes).
 	MaxAgentBytes int64
 	// ChallengePlayouts is how many benchmark playouts a worker plays to
-	// be measured (default the benchmark's own, 4000).
+	// be measured (default DefaultChallengePlayouts).
 	ChallengePlayouts int
 	// AgentsUnused is how long an agent may stay in the object store
 	// with no coordinator shipping or referencing it; older ones are
@@ -158,7 +158,7 @@ func (c Config) challengePlayouts() int {
 	if c.ChallengePlayouts > 0 {
 		return c.ChallengePlayouts
 	}
-	return benchPlayouts
+	return DefaultChallengePlayouts
 }
 
 func (c Config) agentsUnused() time.Duration {

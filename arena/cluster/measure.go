@@ -20,6 +20,11 @@ import (
 // round trip. A worker can answer only by doing the work, so it can seem
 // slower than it is, never faster.
 
+// DefaultChallengePlayouts is the challenge's workload: a quarter of a
+// second or so on a lab machine (a playout takes about a microsecond), so
+// that the network's round trip is lost in it.
+const DefaultChallengePlayouts = 200_000
+
 // leaseMeasure: the worker is to answer the reply's challenge first.
 const leaseMeasure = "measure"
 
@@ -64,6 +69,25 @@ func ProofOf(seed uint64, n int) uint64 {
 		digest = (digest^plies^scratch.Hash())*0x100000001b3 + 1
 	}
 	return digest
+}
+
+// Answer fills req's proof when rep is the coordinator's challenge and
+// says whether it was: a client that speaks the lease protocol itself (a
+// bench's engine-only worker) then asks again with req.
+func Answer(rep LeaseReply, req *LeaseRequest) bool {
+	if rep.Reason != leaseMeasure {
+		return false
+	}
+	req.Proof = &Proof{Challenge: rep.Challenge, Digest: ProofOf(rep.Challenge, rep.Playouts)}
+	return true
+}
+
+// localScore times a challenge's workload here: the coordinator's
+// reference, measured as its workers are, without the network.
+func localScore(n int) float64 {
+	start := time.Now()
+	ProofOf(rand.Uint64(), n)
+	return float64(n) / max(float64(time.Since(start))/float64(time.Millisecond), 1e-3)
 }
 
 // challenge is the lease reply asking user to measure itself, reusing an

@@ -92,12 +92,22 @@ func (r *rogue) forge(ctx context.Context, msg jetstream.Msg, job *cluster.Job) 
 	if err != nil {
 		return false
 	}
-	body, _ := json.Marshal(cluster.LeaseRequest{MatchID: job.MatchID, Delivery: meta.NumDelivered})
-	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	req := cluster.LeaseRequest{MatchID: job.MatchID, Delivery: meta.NumDelivered}
+	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	data, err := r.req(rctx, r.wire.Lease(r.user), body)
 	var rep cluster.LeaseReply
-	if err != nil || json.Unmarshal(data, &rep) != nil || !rep.OK {
+	for try := 0; try < 2; try++ {
+		// Valid credentials: measured like any worker first.
+		body, _ := json.Marshal(req)
+		var data []byte
+		if data, err = r.req(rctx, r.wire.Lease(r.user), body); err == nil {
+			err = json.Unmarshal(data, &rep)
+		}
+		if err != nil || !cluster.Answer(rep, &req) {
+			break
+		}
+	}
+	if err != nil || !rep.OK {
 		_ = msg.Nak()
 		return false
 	}

@@ -251,13 +251,20 @@ func answer(ctx context.Context, js jetstream.JetStream, request requester, wire
 	if err != nil {
 		return err
 	}
-	body, _ := json.Marshal(cluster.LeaseRequest{MatchID: job.MatchID, Delivery: meta.NumDelivered})
-	rep, err := request(ctx, wire.Lease(user), body)
-	if err != nil {
-		return err
-	}
+	req := cluster.LeaseRequest{MatchID: job.MatchID, Delivery: meta.NumDelivered}
 	var lease cluster.LeaseReply
-	if err := json.Unmarshal(rep.Data, &lease); err != nil || !lease.OK {
+	for try := 0; try < 2; try++ {
+		// Measured by the coordinator before its first lease.
+		body, _ := json.Marshal(req)
+		rep, err := request(ctx, wire.Lease(user), body)
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(rep.Data, &lease); err != nil || !cluster.Answer(lease, &req) {
+			break
+		}
+	}
+	if !lease.OK {
 		return msg.Ack() // stored already, or another delivery holds it
 	}
 	rec, err := play(&job)
