@@ -137,11 +137,14 @@ func (s *State) words() (lo, hi uint64) {
 }
 
 // sideOf returns player p's six pits from the ring's words as the low six
-// bytes of a word, pit i in byte i: the 96-bit ring shifted right by 48p,
-// without a branch (Go's shifts by 64 or more give 0).
+// bytes of a word, pit i in byte i. The branch follows the alternating
+// turns, which predict well; a shift by 48p would lengthen the chain of
+// dependent operations every ply waits for.
 func sideOf(lo, hi uint64, p uint8) uint64 {
-	sh := 48 * uint(p&1)
-	return (lo>>sh | hi<<(64-sh)) & sideMask
+	if p == 0 {
+		return lo & sideMask
+	}
+	return lo>>48 | hi<<16
 }
 
 // side returns player p's six pits as the low six bytes of a word, pit i
@@ -238,8 +241,9 @@ func (s *State) LegalCount() int {
 }
 
 // Apply plays a legal move of the side to move. The ring stays in two
-// registers from load to store: sowing, captures and the test for the
-// next player's empty row work on them without a branch on the board.
+// registers from load to store: one table entry sows the move, and the
+// captures and the test for the next player's empty row read the
+// registers, not bytes just stored.
 func (s *State) Apply(m engine.Move) {
 	mover := s.toMove & 1
 	opp := mover ^ 1
@@ -248,12 +252,18 @@ func (s *State) Apply(m engine.Move) {
 		s.credit[mover]--
 		s.barred[opp] = true
 	} else {
-		var took uint8
+		// A bounds check, not a remainder, keeps r0 in the ring: it
+		// costs no latency, a remainder's multiply does.
 		r0 := pitsPerSide*uint(mover) + code
-		lo, hi, took = sow(lo, hi, s.pits[r0%ringSize], r0)
+		var last uint
+		lo, hi, last = sow(lo, hi, s.pits[r0], r0)
+		if capturable(pitIn(lo, hi, last)) {
+			var took uint8
+			lo, hi, took = capture(lo, hi, last)
+			s.score[mover] += took
+		}
 		binary.LittleEndian.PutUint64(s.pits[0:8], lo)
 		binary.LittleEndian.PutUint32(s.pits[8:12], uint32(hi))
-		s.score[mover] += took
 		s.barred[mover] = false
 	}
 	if mover == 1 {
@@ -284,9 +294,6 @@ func (s *State) sweep(mover uint8) {
 	s.score[mover] += sum
 	s.end = noValidMoves
 }
-
-// laneOnes is one seed in each of a word's eight byte lanes.
-const laneOnes = 0x0101010101010101
 
 // sowing is what emptying a pit does to the ring's words: add lo and hi
 // (wrapping) to the words, and the last seed lands in ring pit last.
@@ -331,24 +338,27 @@ var sowings = func() (t [totalSeeds + 1][ringSize]sowing) {
 // so the word that does not hold r adds nothing).
 func pitIn(lo, hi uint64, r uint) uint8 { return uint8(lo>>(8*r) | hi>>(8*r-64)) }
 
-// sow empties ring pit r0 of the ring words lo, hi into the following
-// pits and captures backwards from the last one; it returns the new words
-// and the seeds captured.
-func sow(lo, hi uint64, n uint8, r0 uint) (uint64, uint64, uint8) {
-	sw := &sowings[n][r0%ringSize]
-	lo += sw.lo
-	hi = uint64(uint32(hi) + sw.hi)
-	// Captures follow about one move in four: a test on the last pit
-	// alone keeps the other moves short.
-	last := uint(sw.last)
-	c := pitIn(lo, hi, last)
+// sow empties ring pit r0 of the ring words lo, hi, which holds n seeds,
+// into the following pits; it returns the new words and the pit the last
+// seed fell in.
+func sow(lo, hi uint64, n uint8, r0 uint) (uint64, uint64, uint) {
+	sw := &sowings[n][r0]
+	return lo + sw.lo, uint64(uint32(hi) + sw.hi), uint(sw.last)
+}
+
+// capturable reports whether a pit holding c seeds is captured.
+func capturable(c uint8) bool { return c == 2 || c == 4 || c == 6 }
+
+// capture empties the pits from last backwards while they hold 2, 4 or
+// 6 seeds; it returns the new words and the seeds captured. It follows
+// about one move in four, out of line.
+func capture(lo, hi uint64, last uint) (uint64, uint64, uint8) {
 	var took uint8
-	for c == 2 || c == 4 || c == 6 {
+	for c := pitIn(lo, hi, last); capturable(c); c = pitIn(lo, hi, last) {
 		took += c
 		lo &^= 0xff << (8 * last)
-		hi &^= 0xff << (8*last - 64)
+		hi &^= 0xff << (8*last - 64) // a shift past 63 gives 0
 		last = (last + ringSize - 1) % ringSize
-		c = pitIn(lo, hi, last)
 	}
 	return lo, hi, took
 }
