@@ -64,10 +64,7 @@ func pairTable(rows []pairRow, n int, d time.Duration) string {
 	s := fmt.Sprintf("| game | engine ÷ faster reference, median of %d pairs of %v (quartiles) | engine listing ÷ reference listing, median (quartiles) |\n", n, d)
 	s += "|---|---:|---:|\n"
 	for _, r := range rows {
-		name := r.c.Name
-		if r.c.Size != "" {
-			name += " " + r.c.Size
-		}
+		name := r.c.label()
 		s += fmt.Sprintf("| %s | %.2f× (%.2f–%.2f) | %.2f× (%.2f–%.2f) |\n", name,
 			r.random.median, r.random.q1, r.random.q3, r.listing.median, r.listing.q1, r.listing.q3)
 	}
