@@ -312,7 +312,7 @@ type sowing struct {
 var sowings = func() (t [totalSeeds + 1][ringSize]sowing) {
 	for n := range t {
 		for r0 := range t[n] {
-			var lanes [16]uint8 // pits 0..11, then the unused top of hi
+			var lanes [ringSize]uint8
 			for j := 1; j <= n; j++ {
 				lanes[(r0+j)%ringSize]++
 			}
