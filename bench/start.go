@@ -40,14 +40,16 @@ func kinds(b *bins) []agentKind {
 
 // bareExec is fork/exec/wait of argv, which runs to main and exits.
 func bareExec(ctx context.Context, n int, argv []string) ([]time.Duration, error) {
-	return timeCalls(n, func() error {
-		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-		err := cmd.Run()
-		if _, ok := err.(*exec.ExitError); ok {
-			return nil // a usage exit is still a complete start
-		}
-		return err
-	})
+	return timeCalls(n, func() error { return runBare(ctx, argv) })
+}
+
+// runBare runs argv to its end once.
+func runBare(ctx context.Context, argv []string) error {
+	err := exec.CommandContext(ctx, argv[0], argv[1:]...).Run()
+	if _, ok := err.(*exec.ExitError); ok {
+		return nil // a usage exit is still a complete start
+	}
+	return err
 }
 
 func benchStart(ctx context.Context, o options, b *bins, t *table) error {

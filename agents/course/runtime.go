@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"arena/engine"
 )
 
 // Debian install commands named in errors about a missing runtime.
@@ -96,3 +98,25 @@ func moduleHint(python, msg string) string {
 	name := strings.ReplaceAll(strings.ToLower(m[1]), "_", "-")
 	return fmt.Sprintf("%s (module %s is not found by %s; if it is a library, install it, e.g. on Debian: apt-get install python3-%s)", msg, m[1], python, name)
 }
+
+// Interpreter is the runtime binary the course agent ref starts, found as
+// its start finds it: java for a COMP424 repository, the Python
+// interpreter for a Python file or package. Benches time a bare start of
+// it as the floor of the agent's start.
+func Interpreter(ref string) (string, error) {
+	r, err := ParseRef(ref)
+	if err != nil {
+		return "", err
+	}
+	switch Runtime(ref) {
+	case engine.RuntimeCourseJVM:
+		return lookRuntime(or(r.Params["java"], "java"), aptJava)
+	case engine.RuntimeCoursePython:
+		return python(r)
+	}
+	return "", fmt.Errorf("agent %q is neither a COMP424 repository nor a Python agent", ref)
+}
+
+// ClientJVMFlags are the flags the client JVM of a COMP424 agent gets
+// under its course profile (the course's heap).
+func ClientJVMFlags() []string { return jvmHeapFlags(nil) }

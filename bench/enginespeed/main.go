@@ -9,9 +9,13 @@
 // Usage:
 //
 //	go run ./bench/enginespeed [-time 1s] [-rounds 3] [-games name,...] [-json]
+//	go run ./bench/enginespeed -pairs 25 -time 20ms [-games name,...]
 //
 // With -json it measures only the playout comparison and prints it as one
-// JSON array (the rows of `go run ./bench`'s engine section).
+// JSON array (the rows of `go run ./bench`'s engine section). With -pairs N
+// it measures only the ratios, engine against reference on both paths, in
+// N interleaved pairs of -time each, and prints their medians and
+// quartiles: the figure to read on a loaded machine.
 package main
 
 import (
@@ -29,6 +33,7 @@ func main() {
 	rounds := flag.Int("rounds", 3, "interleaved rounds per implementation; the fastest counts")
 	only := flag.String("games", "", "comma-separated games to measure (default all)")
 	asJSON := flag.Bool("json", false, "measure the playouts only and print them as JSON")
+	pairs := flag.Int("pairs", 0, "measure only the engine/reference ratios in this many interleaved pairs of -time each")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "Usage: go run ./bench/enginespeed [flags]\n\n"+
 			"Random playouts per second, single core: the engine's search path against the plain\n"+
@@ -36,11 +41,15 @@ func main() {
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if *rounds < 1 || *d <= 0 {
-		fmt.Fprintln(os.Stderr, "enginespeed: -rounds must be at least 1 and -time positive")
+	if *rounds < 1 || *d <= 0 || *pairs < 0 {
+		fmt.Fprintln(os.Stderr, "enginespeed: -rounds must be at least 1, -time positive and -pairs not negative")
 		os.Exit(2)
 	}
 	runtime.GOMAXPROCS(1)
+	if *pairs > 0 {
+		runPairs(*only, *pairs, *d)
+		return
+	}
 	var rs []result
 	var ops []opRow
 	var searches []searchRow
@@ -73,6 +82,25 @@ func main() {
 	fmt.Print(opTable(ops))
 	fmt.Printf("\nThe SDK's searchers (plugins/sdk/search) from the start position, one search of %v CPU time each, single thread:\n\n", *d)
 	fmt.Print(searchTable(searches))
+}
+
+// runPairs prints the paired comparison of the games named in only (all
+// when empty).
+func runPairs(only string, n int, d time.Duration) {
+	var rows []pairRow
+	for _, c := range cases() {
+		if only != "" && !contains(strings.Split(only, ","), c.Name) {
+			continue
+		}
+		rows = append(rows, comparePairs(c, n, d))
+	}
+	if len(rows) == 0 {
+		fmt.Fprintf(os.Stderr, "enginespeed: no game matches -games %q\n", only)
+		os.Exit(2)
+	}
+	fmt.Printf("go run ./bench/enginespeed -pairs %d -time %v (%s, %s/%s, GOMAXPROCS=1, rates per second of CPU time)\n\n",
+		n, d, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Print(pairTable(rows, n, d))
 }
 
 func contains(list []string, s string) bool {

@@ -98,10 +98,7 @@ func opTable(rows []opRow) string {
 	s := "| game | Clone ns (B) | CopyFrom ns | Apply ns (allocs) | LegalMoves ns | RandomPlayoutMove ns | Hash ns |\n"
 	s += "|---|---:|---:|---:|---:|---:|---:|\n"
 	for _, r := range rows {
-		name := r.c.Name
-		if r.c.Size != "" {
-			name += " " + r.c.Size
-		}
+		name := r.c.label()
 		s += fmt.Sprintf("| %s | %.0f (%.0f) | %.0f | %.0f (%.2f) | %.0f | %.0f | %.1f |\n", name,
 			r.clone.ns, r.clone.bytes, r.copyFrom.ns, r.apply.ns, r.apply.allocs, r.legal.ns, r.playoutMove.ns, r.hash.ns)
 	}

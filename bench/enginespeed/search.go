@@ -41,10 +41,7 @@ func perSecond(n int64, d time.Duration) float64 { return float64(n) / d.Seconds
 func searchTable(rows []searchRow) string {
 	s := "| game | alpha-beta nodes/s (depth reached) | MCTS playouts/s |\n|---|---:|---:|\n"
 	for _, r := range rows {
-		name := r.c.Name
-		if r.c.Size != "" {
-			name += " " + r.c.Size
-		}
+		name := r.c.label()
 		s += fmt.Sprintf("| %s | %.0f (%d) | %.0f |\n", name, perSecond(r.abNodes, r.abCPU), r.abDepth, perSecond(r.playouts, r.mctsCPU))
 	}
 	return s

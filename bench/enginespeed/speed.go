@@ -38,6 +38,14 @@ func hexBoard() string {
 	return b
 }
 
+// label is the game's name with its size, as the tables' rows name it.
+func (c gameCase) label() string {
+	if c.Size == "" {
+		return c.Name
+	}
+	return c.Name + " " + c.Size
+}
+
 func cases() []gameCase {
 	bohn, pent, dots, cx := *reference.NewBohnenspiel(), *reference.NewPentago(), *reference.NewDots(5, 5), *reference.NewCachex(9)
 	hex, err := reference.NewHex(hexBoard())
@@ -211,10 +219,7 @@ func table(rs []result) string {
 	s := "| game | engine playouts/s | reference, direct draw | reference, listing | engine ÷ faster reference | engine, listing moves | engine listing ÷ reference listing | plies/playout | engine allocs (B) per move | reference allocs (B) per move |\n"
 	s += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
 	for _, r := range rs {
-		name := r.c.Name
-		if r.c.Size != "" {
-			name += " " + r.c.Size
-		}
+		name := r.c.label()
 		draw := "—"
 		if r.refDraw.playouts > 0 {
 			draw = fmt.Sprintf("%.0f", r.refDraw.rate())
@@ -233,10 +238,7 @@ func table(rs []result) string {
 func jsonRows(rs []result) []playoutrow.Row {
 	out := make([]playoutrow.Row, 0, len(rs))
 	for _, r := range rs {
-		name := r.c.Name
-		if r.c.Size != "" {
-			name += " " + r.c.Size
-		}
+		name := r.c.label()
 		row := playoutrow.Row{
 			Game: name, Engine: r.fast.rate(), EngineListing: r.listing.rate(), RefListing: r.reference.rate(),
 			Plies:         float64(r.fast.plies) / float64(r.fast.playouts),

@@ -113,3 +113,34 @@ func TestJSONRows(t *testing.T) {
 		}
 	}
 }
+
+// TestQuartiles: nearest-rank quartiles of an unsorted set.
+func TestQuartiles(t *testing.T) {
+	if got, want := quartiles([]float64{5, 1, 3, 2, 4}), (spread{2, 3, 4}); got != want {
+		t.Errorf("quartiles = %+v, want %+v", got, want)
+	}
+	if got, want := quartiles([]float64{7}), (spread{7, 7, 7}); got != want {
+		t.Errorf("quartiles of one = %+v, want %+v", got, want)
+	}
+}
+
+// TestPairsShort runs the paired comparison briefly: every game gets a
+// row, and its ratios are measured (positive, quartiles in order).
+func TestPairsShort(t *testing.T) {
+	var rows []pairRow
+	for _, c := range cases() {
+		r := comparePairs(c, 3, 2*time.Millisecond)
+		for _, s := range []spread{r.random, r.listing} {
+			if !(s.q1 > 0 && s.q1 <= s.median && s.median <= s.q3) {
+				t.Errorf("%s: spread %+v", c.Name, s)
+			}
+		}
+		rows = append(rows, r)
+	}
+	tab := pairTable(rows, 3, 2*time.Millisecond)
+	for _, c := range cases() {
+		if !strings.Contains(tab, "| "+c.Name) {
+			t.Errorf("table lacks %s:\n%s", c.Name, tab)
+		}
+	}
+}

@@ -128,13 +128,30 @@ func (s *State) Ply() int { return int(s.ply) }
 // canSkip reports whether p may spend a skip credit now.
 func (s *State) canSkip(p uint8) bool { return s.credit[p] > 0 && !s.barred[p] }
 
+// words loads the ring as two words, pits 0..7 in lo and pits 8..11 in
+// the low four bytes of hi: the widths Apply stores, so a load right after
+// an Apply is forwarded from its stores (a word straddling both stores,
+// such as pits 4..11, waits until they reach the cache).
+func (s *State) words() (lo, hi uint64) {
+	return binary.LittleEndian.Uint64(s.pits[0:8]), uint64(binary.LittleEndian.Uint32(s.pits[8:12]))
+}
+
+// sideOf returns player p's six pits from the ring's words as the low six
+// bytes of a word, pit i in byte i. The branch follows the alternating
+// turns, which predict well; a shift by 48p would lengthen the chain of
+// dependent operations every ply waits for.
+func sideOf(lo, hi uint64, p uint8) uint64 {
+	if p == 0 {
+		return lo & sideMask
+	}
+	return lo>>48 | hi<<16
+}
+
 // side returns player p's six pits as the low six bytes of a word, pit i
 // in byte i.
 func (s *State) side(p uint8) uint64 {
-	if p == 0 {
-		return binary.LittleEndian.Uint64(s.pits[0:8]) & sideMask
-	}
-	return binary.LittleEndian.Uint64(s.pits[4:12]) >> 16
+	lo, hi := s.words()
+	return sideOf(lo, hi, p)
 }
 
 const (
@@ -223,15 +240,30 @@ func (s *State) LegalCount() int {
 	return n
 }
 
-// Apply plays a legal move of the side to move.
+// Apply plays a legal move of the side to move. The ring stays in two
+// registers from load to store: one table entry sows the move, and the
+// captures and the test for the next player's empty row read the
+// registers, not bytes just stored.
 func (s *State) Apply(m engine.Move) {
-	mover := s.toMove
-	opp := 1 - mover
-	if code := moveCode(m); code == codeSkip {
+	mover := s.toMove & 1
+	opp := mover ^ 1
+	lo, hi := s.words()
+	if code := uint(moveCode(m)); code == codeSkip {
 		s.credit[mover]--
 		s.barred[opp] = true
 	} else {
-		s.sow(mover, pitsPerSide*int(mover)+int(code))
+		// A bounds check, not a remainder, keeps r0 in the ring: it
+		// costs no latency, a remainder's multiply does.
+		r0 := pitsPerSide*uint(mover) + code
+		var last uint
+		lo, hi, last = sow(lo, hi, s.pits[r0], r0)
+		if capturable(pitIn(lo, hi, last)) {
+			var took uint8
+			lo, hi, took = capture(lo, hi, last)
+			s.score[mover] += took
+		}
+		binary.LittleEndian.PutUint64(s.pits[0:8], lo)
+		binary.LittleEndian.PutUint32(s.pits[8:12], uint32(hi))
 		s.barred[mover] = false
 	}
 	if mover == 1 {
@@ -239,79 +271,11 @@ func (s *State) Apply(m engine.Move) {
 	}
 	s.ply++
 	s.toMove = opp
-	s.updateEnd(mover, opp)
-}
-
-// sowAdd[r0][k] is one seed in each of the k ring pits after r0, as
-// byte lanes: pits 0..7 in lo, pits 8..11 in hi. Filled once, never
-// changed.
-var sowAdd = func() (t [ringSize][ringSize]struct {
-	lo uint64
-	hi uint32
-}) {
-	for r0 := 0; r0 < ringSize; r0++ {
-		for k := 0; k < ringSize; k++ {
-			for j := 1; j <= k; j++ {
-				r := (r0 + j) % ringSize
-				if r < 8 {
-					t[r0][k].lo |= 1 << (8 * r)
-				} else {
-					t[r0][k].hi |= 1 << (8 * (r - 8))
-				}
-			}
-		}
-	}
-	return t
-}()
-
-// sow empties ring pit r0 into the following pits and captures backwards
-// from the last one.
-func (s *State) sow(mover uint8, r0 int) {
-	lo := binary.LittleEndian.Uint64(s.pits[0:8])
-	hi := binary.LittleEndian.Uint32(s.pits[8:12])
-	n := int(s.pits[r0%ringSize])
-	// The origin is emptied in the registers, not by a byte store that
-	// the word loads would wait for. A shift past the word's width
-	// leaves it alone (for hi, r0 < 8 wraps to a huge count).
-	lo &^= 0xff << (8 * uint(r0))
-	hi &^= 0xff << (8*uint(r0) - 64)
-	// Every pit holds at most 72 seeds, so byte lanes never carry: one
-	// addition sows a whole lap (the emptied origin included) or the
-	// remainder.
-	laps := uint64(n / ringSize)
-	add := &sowAdd[r0%ringSize][n%ringSize]
-	binary.LittleEndian.PutUint64(s.pits[0:8], lo+add.lo+laps*0x0101010101010101)
-	binary.LittleEndian.PutUint32(s.pits[8:12], hi+add.hi+uint32(laps)*0x01010101)
-	last := (r0 + n) % ringSize
-	var took uint8
-	for {
-		c := s.pits[last]
-		if c != 2 && c != 4 && c != 6 {
-			break
-		}
-		took += c
-		s.pits[last] = 0
-		if last == 0 {
-			last = ringSize
-		}
-		last--
-	}
-	s.score[mover&1] += took
-}
-
-// updateEnd is the framework's updateWinner with variant B's
-// hasValidMoves: a player to move without a legal move ends the game and
-// the mover takes every seed left.
-func (s *State) updateEnd(mover, next uint8) {
-	// The empty side first: it is rare, so the test predicts well.
-	if s.sideEmpty(next) && !s.canSkip(next) {
-		var sum uint8
-		for i := range s.pits {
-			sum += s.pits[i]
-			s.pits[i] = 0
-		}
-		s.score[mover] += sum
-		s.end = noValidMoves
+	// The framework's updateWinner with variant B's hasValidMoves: a
+	// player to move without a legal move ends the game. The empty row
+	// first: it is rare, so the test predicts well.
+	if sideOf(lo, hi, opp) == 0 && !s.canSkip(opp) {
+		s.sweep(mover)
 		return
 	}
 	if s.turn > maxTurn {
@@ -319,7 +283,85 @@ func (s *State) updateEnd(mover, next uint8) {
 	}
 }
 
-func (s *State) sideEmpty(p uint8) bool { return s.side(p) == 0 }
+// sweep ends the game for want of a legal move: the mover takes every
+// seed left.
+func (s *State) sweep(mover uint8) {
+	var sum uint8
+	for i := range s.pits {
+		sum += s.pits[i]
+		s.pits[i] = 0
+	}
+	s.score[mover] += sum
+	s.end = noValidMoves
+}
+
+// sowing is what emptying a pit does to the ring's words: add lo and hi
+// (wrapping) to the words, and the last seed lands in ring pit last.
+type sowing struct {
+	lo   uint64
+	hi   uint32
+	last uint32
+}
+
+// sowings[n][r0] is the sowing of the n seeds of ring pit r0: one seed in
+// each of the n pits after it, whole laps adding one to every pit (the
+// origin included), less the n seeds taken from the origin. The origin
+// holds exactly n, so subtracting them borrows nothing from the next
+// lane, and every pit holds at most 72 seeds, so no lane carries: one
+// addition per word sows the whole move. Filled once, never changed.
+var sowings = func() (t [totalSeeds + 1][ringSize]sowing) {
+	for n := range t {
+		for r0 := range t[n] {
+			var lanes [ringSize]uint8
+			for j := 1; j <= n; j++ {
+				lanes[(r0+j)%ringSize]++
+			}
+			sw := sowing{
+				lo:   binary.LittleEndian.Uint64(lanes[0:8]),
+				hi:   binary.LittleEndian.Uint32(lanes[8:12]),
+				last: uint32((r0 + n) % ringSize),
+			}
+			// Taking the seeds is a subtraction of whole words, wrapping
+			// here and exact once added to a ring whose origin holds n.
+			if r0 < 8 {
+				sw.lo -= uint64(n) << (8 * r0)
+			} else {
+				sw.hi -= uint32(n) << (8 * (r0 - 8))
+			}
+			t[n][r0] = sw
+		}
+	}
+	return t
+}()
+
+// pitIn reads ring pit r from the ring's words (a shift past 63 gives 0,
+// so the word that does not hold r adds nothing).
+func pitIn(lo, hi uint64, r uint) uint8 { return uint8(lo>>(8*r) | hi>>(8*r-64)) }
+
+// sow empties ring pit r0 of the ring words lo, hi, which holds n seeds,
+// into the following pits; it returns the new words and the pit the last
+// seed fell in.
+func sow(lo, hi uint64, n uint8, r0 uint) (uint64, uint64, uint) {
+	sw := &sowings[n][r0]
+	return lo + sw.lo, uint64(uint32(hi) + sw.hi), uint(sw.last)
+}
+
+// capturable reports whether a pit holding c seeds is captured.
+func capturable(c uint8) bool { return c == 2 || c == 4 || c == 6 }
+
+// capture empties the pits from last backwards while they hold 2, 4 or
+// 6 seeds; it returns the new words and the seeds captured. It follows
+// about one move in four, out of line.
+func capture(lo, hi uint64, last uint) (uint64, uint64, uint8) {
+	var took uint8
+	for c := pitIn(lo, hi, last); capturable(c); c = pitIn(lo, hi, last) {
+		took += c
+		lo &^= 0xff << (8 * last)
+		hi &^= 0xff << (8*last - 64) // a shift past 63 gives 0
+		last = (last + ringSize - 1) % ringSize
+	}
+	return lo, hi, took
+}
 
 // Text is the canonical board text of §7.
 func (s *State) Text() string {
@@ -399,7 +441,7 @@ func (s *State) RandomPlayoutMove(r *rand.Rand) (engine.Move, bool) {
 	idx := s.listIndex() & 255
 	n := int(moveCounts[idx])
 	if n == 0 {
-		return 0, false // unreachable: updateEnd ends such a game
+		return 0, false // unreachable: Apply ends such a game
 	}
 	// A 32-bit multiply-shift of one random word: n ≤ 7, so its bias is
 	// below 2e-9, far under what a playout can notice.
