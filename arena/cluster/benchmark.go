@@ -62,13 +62,24 @@ func Benchmark(ctx context.Context) (float64, error) {
 
 // playouts plays n random games to the end and returns how many ended.
 func playouts(n int) int {
+	ended := 0
+	playout(rand.New(rand.NewPCG(26, 1)), n, func(_ uint64, end engine.State) {
+		if end.Terminal() {
+			ended++
+		}
+	})
+	return ended
+}
+
+// playout plays n random Pentago-Twist games from the start with r, the
+// engine's playout path, and hands each one's length and end to each.
+func playout(r *rand.Rand, n int, each func(plies uint64, end engine.State)) {
 	root := pentagotwist.NewState()
 	scratch := root.Clone()
-	r := rand.New(rand.NewPCG(26, 1))
 	var buf []engine.Move
-	ended := 0
 	for range n {
 		scratch.(engine.Copier).CopyFrom(root)
+		plies := uint64(0)
 		for {
 			m, b, ok := engine.PlayoutMove(scratch, r, buf)
 			buf = b
@@ -76,12 +87,10 @@ func playouts(n int) int {
 				break
 			}
 			scratch.Apply(m)
+			plies++
 		}
-		if scratch.Terminal() {
-			ended++
-		}
+		each(plies, scratch)
 	}
-	return ended
 }
 
 // classOf is the class of a worker with benchmark score, against the

@@ -147,26 +147,21 @@ type Config struct {
 	Log io.Writer
 }
 
-func (c Config) maxAgentBytes() int64 {
-	if c.MaxAgentBytes > 0 {
-		return c.MaxAgentBytes
+// positive is v when it is set (above zero), else its default d.
+func positive[T int | int64 | time.Duration](v, d T) T {
+	if v > 0 {
+		return v
 	}
-	return DefaultMaxAgentBytes
+	return d
 }
+
+func (c Config) maxAgentBytes() int64 { return positive(c.MaxAgentBytes, DefaultMaxAgentBytes) }
 
 func (c Config) challengePlayouts() int {
-	if c.ChallengePlayouts > 0 {
-		return c.ChallengePlayouts
-	}
-	return DefaultChallengePlayouts
+	return positive(c.ChallengePlayouts, DefaultChallengePlayouts)
 }
 
-func (c Config) agentsUnused() time.Duration {
-	if c.AgentsUnused > 0 {
-		return c.AgentsUnused
-	}
-	return DefaultAgentsUnused
-}
+func (c Config) agentsUnused() time.Duration { return positive(c.AgentsUnused, DefaultAgentsUnused) }
 
 // checkAgentsUnused refuses an age outside MinAgentsUnused..MaxAgentsUnused.
 func (c Config) checkAgentsUnused() error {
@@ -183,33 +178,13 @@ func (c Config) now() time.Time {
 	return time.Now()
 }
 
-func (c Config) ackWait() time.Duration {
-	if c.AckWait > 0 {
-		return c.AckWait
-	}
-	return DefaultAckWait
-}
+func (c Config) ackWait() time.Duration { return positive(c.AckWait, DefaultAckWait) }
 
-func (c Config) window() int {
-	if c.Window > 0 {
-		return c.Window
-	}
-	return DefaultWindow
-}
+func (c Config) window() int { return positive(c.Window, DefaultWindow) }
 
-func (c Config) checkEvery() time.Duration {
-	if c.CheckEvery > 0 {
-		return c.CheckEvery
-	}
-	return c.ackWait() / 3
-}
+func (c Config) checkEvery() time.Duration { return positive(c.CheckEvery, c.ackWait()/3) }
 
-func (c Config) noWorkerAfter() time.Duration {
-	if c.NoWorkerAfter > 0 {
-		return c.NoWorkerAfter
-	}
-	return 15 * time.Second
-}
+func (c Config) noWorkerAfter() time.Duration { return positive(c.NoWorkerAfter, 15*time.Second) }
 
 func (c Config) log() io.Writer {
 	if c.Log != nil {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"arena/engine"
-	"arena/games/pentagotwist"
 )
 
 // A worker's speed decides its class, so the coordinator measures it
@@ -49,25 +48,10 @@ type challenge struct {
 // every playout's length and final position. Both sides compute it: the
 // worker to answer, the coordinator to check the answer.
 func ProofOf(seed uint64, n int) uint64 {
-	root := pentagotwist.NewState()
-	scratch := root.Clone()
-	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	var buf []engine.Move
 	digest := seed
-	for range n {
-		scratch.(engine.Copier).CopyFrom(root)
-		plies := uint64(0)
-		for {
-			m, b, ok := engine.PlayoutMove(scratch, r, buf)
-			buf = b
-			if !ok {
-				break
-			}
-			scratch.Apply(m)
-			plies++
-		}
-		digest = (digest^plies^scratch.Hash())*0x100000001b3 + 1
-	}
+	playout(rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), n, func(plies uint64, end engine.State) {
+		digest = (digest^plies^end.Hash())*0x100000001b3 + 1
+	})
 	return digest
 }
 

@@ -51,13 +51,11 @@ func TestFeedbackGamesUnpackInBrowser(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	actx, acancel := browsertest.Allocator(ctx, chrome, t.TempDir())
-	defer acancel()
-	b, bcancel := chromedp.NewContext(actx)
-	defer bcancel()
-	if err := chromedp.Do(b); err != nil {
-		t.Fatalf("starting %s: %v", chrome, err)
+	b, stop, err := browsertest.Start(ctx, chrome, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer stop()
 	step := func(what string, actions ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
 		sctx, scancel := context.WithTimeout(b, time.Minute)

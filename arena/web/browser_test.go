@@ -109,15 +109,11 @@ func TestViewerFlowInBrowser(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	actx, acancel := browsertest.Allocator(ctx, chrome, t.TempDir())
-	defer acancel()
-	b, bcancel := chromedp.NewContext(actx)
-	defer bcancel()
-	// Start the browser on b itself: the steps' own deadlines below must
-	// not end it.
-	if err := chromedp.Do(b); err != nil {
-		t.Fatalf("starting %s: %v", chrome, err)
+	b, stop, err := browsertest.Start(ctx, chrome, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer stop()
 
 	// The leagues: five, so a table of contents.
 	run(t, b, "leagues page", chromedp.Navigate(hs.URL+"/"), chromedp.WaitVisible("nav.toc"))

@@ -5,6 +5,7 @@ package browsertest
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 
@@ -43,4 +44,20 @@ func Allocator(ctx context.Context, chrome, profileDir string) (context.Context,
 		chromedp.WindowSize(1280, 900),
 	)
 	return chromedp.NewExecAllocator(ctx, opts...)
+}
+
+// Start starts chrome headless (Allocator) in a fresh profile under
+// profileDir and returns a browser context to drive it with; the
+// browser runs until stop. Steps given their own deadlines must use
+// contexts derived from the returned one, so those deadlines do not end
+// the browser.
+func Start(ctx context.Context, chrome, profileDir string) (b context.Context, stop func(), err error) {
+	actx, acancel := Allocator(ctx, chrome, profileDir)
+	b, bcancel := chromedp.NewContext(actx)
+	stop = func() { bcancel(); acancel() }
+	if err := chromedp.Do(b); err != nil {
+		stop()
+		return nil, nil, fmt.Errorf("starting %s: %w", chrome, err)
+	}
+	return b, stop, nil
 }
