@@ -246,6 +246,7 @@ func (c *countingStore) AddGame(ctx context.Context, league string, g *record.Ga
 // counted where the games are made (agent launches by the referee) and
 // where they are kept (the store's AddGame), not by what the store kept.
 func TestResumePlaysOnlyMissingGames(t *testing.T) {
+	t.Parallel() // its own league, store and processes; mostly waiting on them
 	longRunning(t)
 	out := filepath.Join(t.TempDir(), "known")
 	file := knownLeague(t, out, 4)

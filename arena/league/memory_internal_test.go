@@ -44,6 +44,8 @@ func (s *wholeReads) SaveLeague(ctx context.Context, l results.League, agents []
 // map of ids), and standings, the records export and the next run's plan
 // made by streaming the store, never by reading every game at once.
 func TestRunHoldsNoPerGameState(t *testing.T) {
+	// Its own store and slots, in process; mostly waiting on the disk.
+	t.Parallel()
 	const games = 3*scheduleWindow + 36 // 4 windows, the last partial
 	dir := t.TempDir()
 	file := filepath.Join(dir, "mem.yaml")

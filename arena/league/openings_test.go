@@ -48,6 +48,7 @@ agents:
 // a pair from the same opening with the colours swapped, and a pairing's
 // two pairs from two openings.
 func TestOpeningsLeagueCancelledAndResumed(t *testing.T) {
+	t.Parallel() // its own league, store and processes; mostly waiting on them
 	spec, out := loadLeague(t, openingsLeague(t, "openings: {file: '{game}.txt'}\n"))
 	l := spec.Leagues[0]
 	if l.Openings.Len() != 3 {

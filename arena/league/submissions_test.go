@@ -13,6 +13,7 @@ import (
 // An agent added to agents: later plays only its own games: the stored
 // ones are kept, no --force is needed, and the run says so first.
 func TestAgentAddedLaterPlaysOnlyItsGames(t *testing.T) {
+	t.Parallel() // its own league, store and processes; mostly waiting on them
 	out := filepath.Join(t.TempDir(), "late")
 	body := "name: late\ngame: bohnenspiel\ngames_per_pairing: 2\noutput: " + out + "\nagents:\n  - name: greedy\n    agent: greedy\n  - name: random\n    agent: random\n"
 	ctx := context.Background()

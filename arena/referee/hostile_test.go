@@ -276,6 +276,7 @@ func checkVerdict(t *testing.T, rec *record.Game, prof engine.Profile, want engi
 // Two agents that never complete their handshake leave no result, under
 // every profile.
 func TestBothNoShows(t *testing.T) {
+	t.Parallel() // its own processes; nothing timed
 	longRunning(t)
 	raw := rawBinary(`echo "not a plugin"; exit 1`)(t)
 	for _, c := range courseGames(t) {

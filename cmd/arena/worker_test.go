@@ -97,9 +97,10 @@ func TestWorkerFetchesAgentsItCannotSee(t *testing.T) {
 	defer cancel()
 	coordDir, workerDir := t.TempDir(), t.TempDir()
 	agents := filepath.Join(coordDir, "agents")
-	if out, err := exec.Command("go", "build", "-o", filepath.Join(agents, "sdk", "agent"), "./testdata/sdkagent").CombinedOutput(); err != nil {
-		t.Fatalf("build the SDK agent: %v\n%s", err, out)
+	if err := os.MkdirAll(filepath.Join(agents, "sdk"), 0o755); err != nil {
+		t.Fatal(err)
 	}
+	builtCopy(t, "./testdata/sdkagent", filepath.Join(agents, "sdk", "agent"))
 	lua, err := os.ReadFile("../../agents/lua/examples/dots-and-boxes.lua")
 	if err != nil {
 		t.Fatal(err)

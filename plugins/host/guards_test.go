@@ -291,7 +291,9 @@ func TestTreeSamplerKeepsItsFiles(t *testing.T) {
 		if u, err = s.sample(reading{}); err != nil {
 			t.Fatal(err)
 		}
-		if len(s.procs) == 3 || time.Now().After(deadline) {
+		// The third process is the sleep only once it has exec'd: just
+		// after the fork it is still a copy of the subshell.
+		if len(s.procs) == 3 && sleepAmong(s) != 0 || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -312,12 +314,7 @@ func TestTreeSamplerKeepsItsFiles(t *testing.T) {
 		t.Errorf("%d descriptors after 20 readings, %d before: a reading of a known tree opened files", n, kept)
 	}
 	// The sleep ends: its files go.
-	var sleep int
-	for pid := range s.procs {
-		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid)); err == nil && strings.TrimSpace(string(b)) == "sleep" {
-			sleep = pid
-		}
-	}
+	sleep := sleepAmong(s)
 	if sleep == 0 {
 		t.Fatal("no sleep among the processes read")
 	}
@@ -338,6 +335,16 @@ func TestTreeSamplerKeepsItsFiles(t *testing.T) {
 	if n := openFDs(t); n > before+1 { // +1: the child's stdin, /dev/null, until Wait
 		t.Errorf("%d descriptors after close, %d before the tree started", n, before)
 	}
+}
+
+// sleepAmong is the pid of the sampled process named sleep, 0 if none is.
+func sleepAmong(s *treeSampler) int {
+	for pid := range s.procs {
+		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid)); err == nil && strings.TrimSpace(string(b)) == "sleep" {
+			return pid
+		}
+	}
+	return 0
 }
 
 // ownCPU is a process's own CPU time (without its children's), from its
