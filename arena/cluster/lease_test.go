@@ -46,7 +46,8 @@ func TestLeaseGoesToTheLatestDelivery(t *testing.T) {
 // same challenge while it is open; a right answer measures it (playouts
 // per millisecond from the challenge to the answer) and the next request
 // is granted; a wrong answer, or one to another challenge, is refused and
-// measures nothing.
+// measures nothing, and after a wrong one no answer is checked until the
+// challenge expires.
 func TestWorkerIsMeasuredBeforeItsFirstLease(t *testing.T) {
 	c := &Coordinator{leases: map[string]*lease{}, stored: map[string]bool{}, delivered: map[string]bool{},
 		measured: map[string]float64{}, challenges: map[string]challenge{}, cfg: Config{ChallengePlayouts: 20, ReferenceScore: 1}}
@@ -65,13 +66,18 @@ func TestWorkerIsMeasuredBeforeItsFirstLease(t *testing.T) {
 	if _, ok := c.measured["w"]; ok || c.book.get("w").Refusals != 1 {
 		t.Fatalf("a wrong answer measured the worker: %v, book %+v", c.measured, c.book.get("w"))
 	}
-	r = c.grant("w", LeaseRequest{MatchID: "m", Delivery: 1}, t0)
-	c.checkProof("w", Proof{Challenge: r.Challenge + 1, Digest: ProofOf(r.Challenge+1, 20)}, 1e9, t0.Add(time.Second))
+	r = c.grant("w", LeaseRequest{MatchID: "m", Delivery: 1}, t0.Add(2*time.Second))
+	c.checkProof("w", Proof{Challenge: r.Challenge, Digest: ProofOf(r.Challenge, 20)}, 1e9, t0.Add(3*time.Second))
+	if _, ok := c.measured["w"]; ok {
+		t.Fatal("a right answer to a challenge already answered wrongly measured the worker before it expired")
+	}
+	t1 := t0.Add(time.Minute)
+	r = c.grant("w", LeaseRequest{MatchID: "m", Delivery: 1}, t1)
+	c.checkProof("w", Proof{Challenge: r.Challenge + 1, Digest: ProofOf(r.Challenge+1, 20)}, 1e9, t1.Add(time.Second))
 	if _, ok := c.measured["w"]; ok {
 		t.Fatal("an answer to another challenge measured the worker")
 	}
-	r = c.grant("w", LeaseRequest{MatchID: "m", Delivery: 1}, t0)
-	c.checkProof("w", Proof{Challenge: r.Challenge, Digest: ProofOf(r.Challenge, 20)}, 1e9, t0.Add(40*time.Millisecond))
+	c.checkProof("w", Proof{Challenge: r.Challenge, Digest: ProofOf(r.Challenge, 20)}, 1e9, t1.Add(40*time.Millisecond))
 	if got := c.measured["w"]; got != 0.5 {
 		t.Fatalf("20 playouts answered in 40 ms measured %v, want 0.5 (the 1e9 it reported ignored)", got)
 	}

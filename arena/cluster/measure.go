@@ -28,7 +28,9 @@ const DefaultChallengePlayouts = 200_000
 const leaseMeasure = "measure"
 
 // challengeTTL is how long a challenge stays open: a worker asking again
-// within it (another job of its) gets the same one.
+// within it (another job of its) gets the same one. A wrong answer spends
+// it, so checking answers (the coordinator plays their playouts) costs at
+// most one workload per worker and TTL, whatever a worker sends.
 const challengeTTL = 30 * time.Second
 
 // Proof is a worker's answer to a challenge: the digest of the playouts
@@ -42,6 +44,7 @@ type challenge struct {
 	seed     uint64
 	playouts int
 	issued   time.Time
+	spent    bool // answered wrongly: no answer is checked until it expires
 }
 
 // ProofOf plays n random Pentago-Twist playouts from seed and digests
@@ -93,11 +96,15 @@ func (c *Coordinator) challenge(user string, now time.Time) LeaseReply {
 func (c *Coordinator) checkProof(user string, p Proof, reported float64, at time.Time) {
 	c.mu.Lock()
 	ch, ok := c.challenges[user]
-	delete(c.challenges, user)
+	open := ok && !ch.spent && ch.seed == p.Challenge
+	if open {
+		ch.spent = true // until it is checked: a second answer waits for none
+		c.challenges[user] = ch
+	}
 	c.mu.Unlock()
 	why := ""
 	switch {
-	case !ok || ch.seed != p.Challenge:
+	case !open:
 		why = "a benchmark answer to no open challenge"
 	case ProofOf(ch.seed, ch.playouts) != p.Digest:
 		why = "a wrong benchmark answer"
@@ -106,9 +113,10 @@ func (c *Coordinator) checkProof(user string, p Proof, reported float64, at time
 	defer c.mu.Unlock()
 	if why != "" {
 		c.refused(user, why)
-		c.logf("worker %s gave %s: it is measured again", user, why)
+		c.logf("worker %s gave %s: it is measured again once its challenge expires", user, why)
 		return
 	}
+	delete(c.challenges, user)
 	ms := float64(at.Sub(ch.issued)) / float64(time.Millisecond)
 	score := float64(ch.playouts) / max(ms, 1e-3)
 	c.measured[user] = score
