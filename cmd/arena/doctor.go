@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -38,6 +40,9 @@ func printView(w io.Writer) {
 		fmt.Fprintf(w, "  %s\n", p)
 	}
 	fmt.Fprintln(w, "  /proc of its own PID namespace; its private directory, writable")
+	for _, p := range slices.Sorted(maps.Keys(sandbox.Files)) {
+		fmt.Fprintf(w, "  %s, written for it (names localhost only)\n", p)
+	}
 	for _, v := range host.Views {
 		fmt.Fprintf(w, "  %-8s agents also: %s\n", v.Kind, v.Own)
 	}

@@ -12,7 +12,7 @@ func TestDoctorSaysWhatWorks(t *testing.T) {
 	if err := run(t, e, "doctor"); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"agents run: sandboxed", "an agent sees, read-only:", "  /usr\n", "lua      agents also:"}
+	want := []string{"agents run: sandboxed", "an agent sees, read-only:", "  /usr\n", "lua      agents also:", "  /etc/hosts, written for it"}
 	if !e.launcher.Sandboxed() {
 		want = []string{"agents run: not at all", "--isolation off"}
 	}
