@@ -2,6 +2,8 @@ package cluster
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -58,15 +60,45 @@ func ProofOf(seed uint64, n int) uint64 {
 	return digest
 }
 
-// Answer fills req's proof when rep is the coordinator's challenge and
-// says whether it was: a client that speaks the lease protocol itself (a
-// bench's engine-only worker) then asks again with req.
-func Answer(rep LeaseReply, req *LeaseRequest) bool {
-	if rep.Reason != leaseMeasure {
-		return false
+// Claim sends a lease request through ask (the request's body in, the
+// reply's body out) and, when the coordinator answers with its speed
+// challenge, answers it with prove (nil: ProofOf) and asks again, at most
+// twice: the worker's way, and any other client's that speaks the lease
+// protocol itself (a bench's engine-only worker, a rogue). A request
+// carrying an answer waits longer: the coordinator checks it by playing
+// the playouts too.
+func Claim(ctx context.Context, req LeaseRequest, ask func(ctx context.Context, body []byte) ([]byte, error), prove func(ctx context.Context, seed uint64, n int) (uint64, error)) (LeaseReply, error) {
+	if prove == nil {
+		prove = func(_ context.Context, seed uint64, n int) (uint64, error) { return ProofOf(seed, n), nil }
 	}
-	req.Proof = &Proof{Challenge: rep.Challenge, Digest: ProofOf(rep.Challenge, rep.Playouts)}
-	return true
+	for try := 0; ; try++ {
+		body, err := json.Marshal(req)
+		if err != nil {
+			return LeaseReply{}, err
+		}
+		wait := 5 * time.Second
+		if req.Proof != nil {
+			wait = 30 * time.Second
+		}
+		rctx, cancel := context.WithTimeout(ctx, wait)
+		data, err := ask(rctx, body)
+		cancel()
+		if err != nil {
+			return LeaseReply{}, err
+		}
+		var rep LeaseReply
+		if err := json.Unmarshal(data, &rep); err != nil {
+			return LeaseReply{}, fmt.Errorf("lease reply: %w", err)
+		}
+		if rep.Reason != leaseMeasure || try == 2 {
+			return rep, nil
+		}
+		digest, err := prove(ctx, rep.Challenge, rep.Playouts)
+		if err != nil {
+			return rep, err
+		}
+		req.Proof = &Proof{Challenge: rep.Challenge, Digest: digest}
+	}
 }
 
 // localScore times a challenge's workload here: the coordinator's

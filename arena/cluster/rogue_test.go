@@ -156,34 +156,23 @@ func (r *rogue) take(ctx context.Context) (jetstream.Msg, *cluster.Job, string) 
 			if err != nil {
 				r.t.Fatal(err)
 			}
-			req := cluster.LeaseRequest{MatchID: job.MatchID, Delivery: meta.NumDelivered}
-			lr := r.claim(ctx, req)
-			if cluster.Answer(lr, &req) {
-				// Valid credentials get it measured like any worker.
-				lr = r.claim(ctx, req)
-			}
-			if !lr.OK {
-				r.t.Fatalf("lease refused: %+v", lr)
+			// Valid credentials get it measured like any worker.
+			lr, err := cluster.Claim(ctx, cluster.LeaseRequest{MatchID: job.MatchID, Delivery: meta.NumDelivered},
+				func(ctx context.Context, body []byte) ([]byte, error) {
+					rep, err := r.nc.RequestWithContext(ctx, r.lease, body)
+					if err != nil {
+						return nil, err
+					}
+					return rep.Data, nil
+				}, nil)
+			if err != nil || !lr.OK {
+				r.t.Fatalf("lease refused: %+v %v", lr, err)
 			}
 			return msg, &job, lr.Token
 		}
 	}
 	r.t.Fatal(ctx.Err())
 	return nil, nil, ""
-}
-
-func (r *rogue) claim(ctx context.Context, req cluster.LeaseRequest) cluster.LeaseReply {
-	r.t.Helper()
-	body, _ := json.Marshal(req)
-	rep, err := r.nc.RequestWithContext(ctx, r.lease, body)
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	var lr cluster.LeaseReply
-	if err := json.Unmarshal(rep.Data, &lr); err != nil {
-		r.t.Fatalf("lease reply %s: %v", rep.Data, err)
-	}
-	return lr
 }
 
 func (r *rogue) publish(ctx context.Context, job *cluster.Job, token string, rec *record.Game) {

@@ -209,39 +209,17 @@ func (w *Worker) hello(ctx context.Context) {
 	}
 }
 
-// askLease claims (token "") or renews a job's lease.
+// askLease claims (token "") or renews a job's lease; the coordinator
+// measures this machine first (measure.go).
 func (w *Worker) askLease(ctx context.Context, job *Job, delivery uint64, token string) (LeaseReply, error) {
 	req := LeaseRequest{MatchID: job.MatchID, Delivery: delivery, Token: token, Worker: w.Machine}
-	for try := 0; ; try++ {
-		rep, err := w.requestLease(ctx, req)
-		if err != nil || rep.Reason != leaseMeasure || try == 2 {
-			return rep, err
-		}
-		// The coordinator measures this machine first (measure.go).
-		digest, err := w.prover.prove(ctx, rep.Challenge, rep.Playouts)
+	return Claim(ctx, req, func(ctx context.Context, body []byte) ([]byte, error) {
+		msg, err := w.nc.RequestWithContext(ctx, w.names.lease+"."+w.me, body)
 		if err != nil {
-			return rep, err
+			return nil, err
 		}
-		req.Proof = &Proof{Challenge: rep.Challenge, Digest: digest}
-	}
-}
-
-func (w *Worker) requestLease(ctx context.Context, req LeaseRequest) (LeaseReply, error) {
-	body, _ := json.Marshal(req)
-	// The coordinator checks an answer by playing its playouts too.
-	wait := 5 * time.Second
-	if req.Proof != nil {
-		wait = 30 * time.Second
-	}
-	rctx, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	msg, err := w.nc.RequestWithContext(rctx, w.names.lease+"."+w.me, body)
-	if err != nil {
-		return LeaseReply{}, err
-	}
-	var rep LeaseReply
-	err = json.Unmarshal(msg.Data, &rep)
-	return rep, err
+		return msg.Data, nil
+	}, w.prover.prove)
 }
 
 // handle plays one job and reports what happened, for the log.

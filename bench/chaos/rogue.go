@@ -92,21 +92,9 @@ func (r *rogue) forge(ctx context.Context, msg jetstream.Msg, job *cluster.Job) 
 	if err != nil {
 		return false
 	}
-	req := cluster.LeaseRequest{MatchID: job.MatchID, Delivery: meta.NumDelivered}
-	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	var rep cluster.LeaseReply
-	for try := 0; try < 2; try++ {
-		// Valid credentials: measured like any worker first.
-		body, _ := json.Marshal(req)
-		var data []byte
-		if data, err = r.req(rctx, r.wire.Lease(r.user), body); err == nil {
-			err = json.Unmarshal(data, &rep)
-		}
-		if err != nil || !cluster.Answer(rep, &req) {
-			break
-		}
-	}
+	// Valid credentials: measured like any worker first.
+	rep, err := cluster.Claim(ctx, cluster.LeaseRequest{MatchID: job.MatchID, Delivery: meta.NumDelivered},
+		func(ctx context.Context, body []byte) ([]byte, error) { return r.req(ctx, r.wire.Lease(r.user), body) }, nil)
 	if err != nil || !rep.OK {
 		_ = msg.Nak()
 		return false

@@ -251,18 +251,17 @@ func answer(ctx context.Context, js jetstream.JetStream, request requester, wire
 	if err != nil {
 		return err
 	}
-	req := cluster.LeaseRequest{MatchID: job.MatchID, Delivery: meta.NumDelivered}
-	var lease cluster.LeaseReply
-	for try := 0; try < 2; try++ {
-		// Measured by the coordinator before its first lease.
-		body, _ := json.Marshal(req)
-		rep, err := request(ctx, wire.Lease(user), body)
-		if err != nil {
-			return err
-		}
-		if err := json.Unmarshal(rep.Data, &lease); err != nil || !cluster.Answer(lease, &req) {
-			break
-		}
+	// Measured by the coordinator before its first lease.
+	lease, err := cluster.Claim(ctx, cluster.LeaseRequest{MatchID: job.MatchID, Delivery: meta.NumDelivered},
+		func(ctx context.Context, body []byte) ([]byte, error) {
+			rep, err := request(ctx, wire.Lease(user), body)
+			if err != nil {
+				return nil, err
+			}
+			return rep.Data, nil
+		}, nil)
+	if err != nil {
+		return err
 	}
 	if !lease.OK {
 		return msg.Ack() // stored already, or another delivery holds it
