@@ -104,8 +104,12 @@ func (h *hexServer) play(ctx context.Context, name string, first bool, seed int)
 	for try := 0; ; try++ {
 		out, err := h.run(ctx)
 		if strings.Contains(out, "Address already in use") && try < 30 {
-			time.Sleep(2 * time.Second)
-			continue
+			select {
+			case <-time.After(2 * time.Second):
+				continue
+			case <-ctx.Done():
+				return tally{}, ctx.Err()
+			}
 		}
 		t := readHexResult(out, player)
 		if t.games == 0 {
