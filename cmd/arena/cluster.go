@@ -46,6 +46,10 @@ func (e *env) clusterFor(ctx context.Context, spec *league.Spec, rf runFlags) (l
 	if ep.URL == "" && rf.cl.serve == "" {
 		return nil, func() {}, nil
 	}
+	// Refused before a server starts or a join token is printed.
+	if u := rf.cl.agentsUnused; u < cluster.MinAgentsUnused || u > cluster.MaxAgentsUnused {
+		return nil, nil, fmt.Errorf("--cluster-agents-unused %v: want between %v and %v", u, cluster.MinAgentsUnused, cluster.MaxAgentsUnused)
+	}
 	closers := []func(){}
 	closeAll := func() {
 		for i := len(closers) - 1; i >= 0; i-- {

@@ -79,3 +79,17 @@ func TestFlagTypesAndGamesHelp(t *testing.T) {
 		t.Errorf("games --verbose:\n%s", s)
 	}
 }
+
+// A --cluster-agents-unused outside its bounds is refused by name before
+// any server starts.
+func TestClusterAgentsUnusedIsRefusedByName(t *testing.T) {
+	file := leagueFile(t, t.TempDir(), "cu.yaml", "")
+	e, out, errb := testEnv(t)
+	err := run(t, e, "league", "run", file, "--serve-cluster", "127.0.0.1:0", "--cluster-agents-unused", "1m")
+	if err == nil || !strings.Contains(err.Error(), "--cluster-agents-unused 1m0s: want between 3h0m0s and 720h0m0s") {
+		t.Fatalf("got %v\n%s%s", err, out, errb)
+	}
+	if strings.Contains(out.String()+errb.String(), "league token") {
+		t.Fatalf("a join token was printed before the refusal:\n%s%s", out, errb)
+	}
+}
