@@ -209,6 +209,28 @@ func (w *Worker) hello(ctx context.Context) {
 	}
 }
 
+// claimHolding claims the job's lease and tells the server the job is in
+// progress meanwhile: the coordinator's speed challenge before a worker's
+// first lease can outlast the ack wait, and the job would be handed to
+// another worker while this one is measured.
+func (w *Worker) claimHolding(ctx context.Context, msg jetstream.Msg, job *Job, delivery uint64) (LeaseReply, error) {
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		t := time.NewTicker(w.Config.ackWait() / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				_ = msg.InProgress()
+			}
+		}
+	}()
+	return w.askLease(ctx, job, delivery, "")
+}
+
 // askLease claims (token "") or renews a job's lease; the coordinator
 // measures this machine first (measure.go).
 func (w *Worker) askLease(ctx context.Context, job *Job, delivery uint64, token string) (LeaseReply, error) {
@@ -241,7 +263,7 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 		_ = msg.NakWithDelay(w.Config.ackWait())
 		return fmt.Sprintf("refused match %s: %v", job.MatchID, err)
 	}
-	rep, err := w.askLease(ctx, job, delivery, "")
+	rep, err := w.claimHolding(ctx, msg, job, delivery)
 	switch {
 	case err != nil:
 		_ = msg.NakWithDelay(2 * time.Second)
