@@ -19,21 +19,19 @@ import (
 // threads, fatal to a fork bomb.
 const DefaultMaxTasks = 1024
 
-// findCgroups chooses, once, whether agents' trees get cgroups.
-// CgroupsEnv set to 1 puts each agent's tree in a cgroup of its own where
-// the machine allows (Launcher.Accounting says which).
+// CgroupsEnv set to 0 keeps agents' trees out of cgroups of their own,
+// reading them through /proc as on a machine without cgroups.
 const CgroupsEnv = "ARENA_CGROUPS"
 
+// findCgroups chooses, once, whether agents' trees get cgroups: wherever
+// the machine allows (Launcher.Accounting says which), unless turned off.
 func (l *Launcher) findCgroups() {
 	if l.NoCgroups {
 		l.cgErr = errors.New("turned off")
 		return
 	}
-	// Opt-in for now: on cgroup v1 the arena's starting thread joins each
-	// agent's group for its start (startThread), which is not yet proven
-	// safe under many concurrent starts (docs/security.md).
-	if os.Getenv(CgroupsEnv) != "1" {
-		l.cgErr = errors.New("not turned on: " + CgroupsEnv + "=1 turns them on")
+	if os.Getenv(CgroupsEnv) == "0" {
+		l.cgErr = errors.New("turned off by " + CgroupsEnv + "=0")
 		return
 	}
 	l.cg, l.cgErr = sandbox.MachineCgroupRoot()
@@ -46,10 +44,12 @@ func (l *Launcher) findCgroups() {
 // bounded here: in a cgroup per agent, or by readings of /proc and why.
 func (l *Launcher) Accounting() string {
 	l.prepare()
-	if l.cg != nil && l.cg.Version == 1 {
-		return l.cg.Describe() + ": each agent's tree in its own group (CPU time, tasks; memory read from /proc)"
-	}
-	if l.cg != nil {
+	switch {
+	case l.cg != nil && l.cg.Version == 1 && l.Sandboxed():
+		return l.cg.Describe() + ": each agent's tree in its own group (CPU time, memory limit, tasks)"
+	case l.cg != nil && l.cg.Version == 1:
+		return l.cg.Describe() + ": each agent's tree in its own group (CPU time, tasks; memory read from /proc, agents being unsandboxed)"
+	case l.cg != nil:
 		return l.cg.Describe() + ": each agent's tree in its own group (CPU time, memory limit, tasks)"
 	}
 	return "/proc readings (no cgroups: " + l.cgErr.Error() + ")"
@@ -59,14 +59,15 @@ func (l *Launcher) Accounting() string {
 // and verdict from its cgroup. A course agent keeps the course's rules,
 // read from /proc as before (a course JVM under a cgroup memory limit
 // far above its heap failed to end on its own OutOfMemoryError, which
-// the course's rule for it depends on). On cgroup v1 no agent does: there
-// the arena's starting thread is in the agent's group until the
+// the course's rule for it depends on). On cgroup v1 an unsandboxed agent
+// does not either: the arena's starting thread is in its group until the
 // handshake (startThread), and a memory limit there let the kernel's
 // out-of-memory killer pick the arena itself, the largest process with a
-// task in the group.
+// task in the group. A sandbox's init joins its groups by itself
+// (sandbox.Config.Join), so no arena thread is ever in them.
 func (l *Launcher) kernelMemory(c Command) bool {
 	l.prepare()
-	return c.Kind != "course" && l.cg != nil && l.cg.Version == 2
+	return c.Kind != "course" && l.cg != nil && (l.cg.Version == 2 || l.Sandboxed())
 }
 
 // newGroup makes the cgroup of one agent with its limits, or returns nil
@@ -93,7 +94,9 @@ func (l *Launcher) newGroup(memoryMB int) *sandbox.Group {
 }
 
 // intoGroup makes the command start inside g on cgroup v2 (clone3 with
-// CLONE_INTO_CGROUP); on v1 the starting thread joins g (startThread).
+// CLONE_INTO_CGROUP); on v1 a sandbox's init joins g by itself
+// (sandbox.Config.Join) and an unsandboxed agent's starting thread joins
+// it (startThread).
 func intoGroup(cmd *exec.Cmd, g *sandbox.Group) {
 	if g == nil {
 		return
@@ -106,16 +109,16 @@ func intoGroup(cmd *exec.Cmd, g *sandbox.Group) {
 	}
 }
 
-// startThread runs start on a locked OS thread that is in the agent's
-// group g (cgroup v1) and pinned to cpus, so the process it forks begins
-// in both. The thread leaves the group and gets its mask back afterwards;
+// startThread runs start on a locked OS thread that is pinned to cpus
+// and, for an unsandboxed agent, in the agent's group g (cgroup v1), so
+// the process it forks begins in both. The thread leaves the group and gets its mask back afterwards;
 // where it cannot, it stays locked and the runtime ends it with the
 // goroutine, which is safer than handing the runtime a thread that would
 // put later processes in the agent's group or on its CPUs.
-func startThread(g *sandbox.Group, cpus []int, start func() error) error {
+func startThread(g *sandbox.Group, sandboxed bool, cpus []int, start func() error) error {
 	runtime.LockOSThread()
 	leave := func() error { return nil }
-	if g != nil {
+	if g != nil && !sandboxed {
 		var err error
 		if leave, err = g.JoinThread(); err != nil {
 			runtime.UnlockOSThread()

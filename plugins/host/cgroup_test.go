@@ -3,7 +3,9 @@ package host_test
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -45,6 +47,38 @@ func groupOf(t *testing.T, pid int) string {
 	}
 	t.Fatalf("process %d is in no group of the arena's:\n%s", pid, b)
 	return ""
+}
+
+// memoryLimit reads the memory limit of process pid's group: memory (v1)
+// or unified (v2), read from /proc/PID/cgroup.
+func memoryLimit(t *testing.T, pid int) int64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cgroup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := ""
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.SplitN(line, ":", 3)
+		switch {
+		case len(f) != 3 || !strings.Contains(f[2], "/arena-"):
+		case f[1] == "":
+			file = filepath.Join("/sys/fs/cgroup", f[2], "memory.max")
+		case slices.Contains(strings.Split(f[1], ","), "memory"):
+			file = filepath.Join("/sys/fs/cgroup", f[1], f[2], "memory.limit_in_bytes")
+		}
+	}
+	if file == "" {
+		t.Fatalf("process %d is in no memory group of the arena's:\n%s", pid, b)
+	}
+	if b, err = os.ReadFile(file); err != nil {
+		t.Fatal(err)
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return n
 }
 
 // Both ways of reading an agent measure the CPU its move burnt and kill
@@ -89,6 +123,13 @@ func TestAccountingCgroupAndProc(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer hog.Kill()
+			if !noCgroups {
+				// The kernel holds a sandboxed agent to its limit, on v1
+				// as on v2: no thread of the arena's is in its group.
+				if got := memoryLimit(t, hog.Pid()); got != 100<<20 {
+					t.Errorf("the hog's group has memory limit %d, want %d", got, 100<<20)
+				}
+			}
 			go hog.Agent.Move(context.Background(), protocol.MoveRequest{})
 			select {
 			case <-hog.MemoryExceeded():

@@ -279,6 +279,7 @@ func (l *Launcher) Launch(ctx context.Context, ref string, opt Options) (*Proces
 // that happens only when the user asked for it by name.
 func (l *Launcher) prepare() {
 	l.once.Do(func() {
+		closeStraysOnExec()
 		l.findCgroups()
 		switch l.Isolation {
 		case "", IsolationAuto, IsolationRequired:
@@ -442,6 +443,13 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	}
 	p := &Process{Cmd: c, stderr: NewTail(l.StderrBytes), stdout: NewTail(l.StderrBytes), stop: make(chan struct{}), memHit: make(chan struct{}), cleaned: make(chan struct{})}
 	p.errIn = newThrottle(p.stderr, l.StderrRate, p.stop)
+	groupMB := 0 // no limit in the group: memory is read from /proc
+	kernel := l.kernelMemory(c)
+	if kernel {
+		groupMB = opt.MemoryMB
+	}
+	p.group = l.newGroup(groupMB)
+	p.groupMem = p.group != nil && kernel
 	cmd, files, err := l.command(ctx, p, c)
 	if err != nil {
 		p.cleanup()
@@ -458,13 +466,6 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", protocol.MoveFDEnv, 2+len(cmd.ExtraFiles)))
 	files = append(files, agentEnd)
 	p.moveConn = arenaEnd
-	groupMB := 0 // no limit in the group: memory is read from /proc
-	kernel := l.kernelMemory(c)
-	if kernel {
-		groupMB = opt.MemoryMB
-	}
-	p.group = l.newGroup(groupMB)
-	p.groupMem = p.group != nil && kernel
 	intoGroup(cmd, p.group)
 	cfg, err := l.clientConfig(cmd, p, version, opt)
 	if err != nil {
@@ -475,7 +476,7 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	p.client = client
 	done := make(chan error, 1)
 	go func() {
-		done <- startThread(p.group, opt.CPUs, func() error {
+		done <- startThread(p.group, p.sandboxed, opt.CPUs, func() error {
 			_, err := client.Start()
 			return err
 		})
@@ -560,7 +561,9 @@ func (p *Process) identify() error {
 		}
 		p.init = &init
 		p.ns, _ = os.Readlink("/proc/" + strconv.Itoa(p.pid) + "/ns/pid")
-		if p.group != nil {
+		// On v2 the init is in the group from its start, and its setup
+		// is left out; on v1 it joined only to start the agent.
+		if p.group != nil && p.group.Version() == 2 {
 			p.initCPU = threadsRuntime(p.pid)
 		}
 	}
@@ -623,7 +626,19 @@ func (l *Launcher) command(ctx context.Context, p *Process, c Command) (*exec.Cm
 		read = append(read, file)
 	}
 	env := append(l.env(dir), sandbox.Env+"=1")
-	return sandbox.Command(sandbox.Config{Init: init, Argv: argv, Read: read, Trees: trees, Dir: dir, IDs: lease.IDs, Env: env})
+	var join []*os.File
+	if p.group != nil {
+		if join, err = p.group.ProcsFiles(); err != nil {
+			return nil, nil, err
+		}
+	}
+	cmd, files, err := sandbox.Command(sandbox.Config{Init: init, Argv: argv, Read: read, Trees: trees, Dir: dir, IDs: lease.IDs, Env: env, Join: join})
+	if err != nil {
+		for _, f := range join {
+			f.Close()
+		}
+	}
+	return cmd, files, err
 }
 
 // checkAddress insists that the agent serves on a Unix socket in its own

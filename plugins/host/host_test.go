@@ -42,8 +42,6 @@ func TestMain(m *testing.M) {
 		serve(strings.TrimPrefix(os.Args[2], "builtin:"))
 		return
 	}
-	// The cgroup accounting is opt-in; these tests cover it.
-	os.Setenv(host.CgroupsEnv, "1")
 	code := m.Run()
 	if hostile.path != "" {
 		os.RemoveAll(filepath.Dir(hostile.path))

@@ -8,9 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -447,6 +449,18 @@ func TestHostileSnoops(t *testing.T) {
 	if err := os.WriteFile(secret, []byte("secret"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// A descriptor the arena's own parent left open (as a shell or a CI
+	// runner may) must not reach the agent.
+	var stray [2]int
+	if err := syscall.Pipe(stray[:]); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Dup2(stray[1], 200); err != nil {
+		t.Fatal(err)
+	}
+	syscall.Close(stray[0])
+	syscall.Close(stray[1])
+	defer syscall.Close(200)
 	g, prof := bohnenspielGame(t)
 	hg := playHostile(t, "snoop", g, nil, prof, func(*host.Process) []string {
 		return []string{"HOSTILE_SECRET_FILE=" + secret}
@@ -494,6 +508,11 @@ func TestHostileSnoops(t *testing.T) {
 		if n := len(strings.Fields(list)); n > 2 {
 			t.Errorf("the agent sees %d processes (%s); it should see its init and itself", n, list)
 		}
+	}
+	if i := strings.Index(e, "descriptors ["); i < 0 {
+		t.Errorf("no descriptor report:\n%s", e)
+	} else if list := e[i+len("descriptors [") : i+strings.IndexByte(e[i:], ']')]; slices.Contains(strings.Fields(list), "200") {
+		t.Errorf("the agent inherited the arena's stray descriptor 200: [%s]", list)
 	}
 	for _, p := range []string{"/tmp/hostile-was-here", "/dev/shm/hostile-was-here"} {
 		if _, err := os.Stat(p); err == nil {

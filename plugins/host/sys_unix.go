@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"strconv"
 	"syscall"
 )
 
@@ -17,6 +18,25 @@ func isolate(cmd *exec.Cmd) {
 	}
 	cmd.SysProcAttr.Setpgid = true
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+}
+
+// closeStraysOnExec marks close-on-exec every descriptor of the arena's
+// that is not: what the arena's own parent left open (a shell's, a CI
+// runner's), which every child would otherwise inherit, agents inside a
+// sandbox among them. Every descriptor Go opens is close-on-exec already,
+// and those handed to a child on purpose (exec.Cmd's ExtraFiles) have
+// the flag cleared in the child only, so nothing the arena means to pass
+// on is touched.
+func closeStraysOnExec() {
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			syscall.CloseOnExec(fd)
+		}
+	}
 }
 
 // killGroup signals every process of group pgid. A pgid that is not a

@@ -291,7 +291,8 @@ func (g *Group) write(ctl, file, value string) error {
 
 // IntoCgroup returns, on v2, the group's directory descriptor for
 // syscall.SysProcAttr's CgroupFD (the child starts in the group); on v1,
-// -1: the starting thread joins it instead (JoinThread).
+// -1: a sandbox's init joins by itself (ProcsFiles), an unsandboxed
+// agent's starting thread joins for it (JoinThread).
 func (g *Group) IntoCgroup() int {
 	if g.dirFD == nil {
 		return -1
@@ -299,11 +300,38 @@ func (g *Group) IntoCgroup() int {
 	return int(g.dirFD.Fd())
 }
 
+// ProcsFiles opens, on v1, the group's cgroup.procs in every controller
+// for writing, for a sandbox's init to write itself into (Config.Join):
+// the arena opened them, so the kernel checks the arena's right to move
+// a process, and the init, whose own ids could not open them, can use
+// them. On v2 there are none (IntoCgroup).
+func (g *Group) ProcsFiles() ([]*os.File, error) {
+	if g.version != 1 {
+		return nil, nil
+	}
+	var out []*os.File
+	for _, c := range controllersV1 {
+		f, err := os.OpenFile(filepath.Join(g.dirs[c], "cgroup.procs"), os.O_WRONLY, 0)
+		if err != nil {
+			for _, o := range out {
+				o.Close()
+			}
+			return nil, fmt.Errorf("cgroup: %w", err)
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// Version is the group's cgroup version, 1 or 2.
+func (g *Group) Version() int { return g.version }
+
 // JoinThread moves the calling OS thread into the group (v1, where a
 // group holds threads), so that a process it forks starts in the group
 // from its first instruction; leave moves it back to the arena's own
 // groups. The caller must hold the thread (runtime.LockOSThread) from
 // before JoinThread until after leave. On v2 it does nothing (IntoCgroup).
+// Only unsandboxed agents need it: a sandbox's init joins by itself.
 func (g *Group) JoinThread() (leave func() error, err error) {
 	if g.version != 1 {
 		return func() error { return nil }, nil

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -45,6 +46,10 @@ func runInit(arg string) int {
 		fmt.Fprintln(os.Stderr, "sandbox init: lock CPU affinity:", err)
 		return 125
 	}
+	if err := joinGroups(spec.Join); err != nil {
+		fmt.Fprintln(os.Stderr, "sandbox init:", err)
+		return 125
+	}
 	cmd := &exec.Cmd{
 		Path:   spec.Argv[0],
 		Args:   spec.Argv,
@@ -65,6 +70,24 @@ func runInit(arg string) int {
 	}
 	closeInherited()
 	return reap(cmd.Process.Pid)
+}
+
+// joinGroups writes the init into the agent's cgroups (v1) through the
+// descriptors the arena opened, and closes them: the agent must not
+// inherit them. It runs last before the agent starts, so a group counts
+// the agent from its first instruction and of the init only its start of
+// the agent and its reaping, not its setup.
+func joinGroups(fds []int) error {
+	var errs []error
+	for _, fd := range fds {
+		f := os.NewFile(uintptr(fd), "cgroup.procs")
+		// 0 is the writing process, whatever its pid namespace.
+		if _, err := f.Write([]byte("0")); err != nil {
+			errs = append(errs, fmt.Errorf("join cgroup: %w", err))
+		}
+		f.Close()
+	}
+	return errors.Join(errs...)
 }
 
 // closeInherited closes the init's copies of the descriptors it passed on

@@ -53,6 +53,10 @@ type Spec struct {
 	Mounts []Mount `json:"mounts,omitempty"`
 	// Links are the symbolic links made in the agent's root.
 	Links []Link `json:"links,omitempty"`
+	// Join are the descriptors of the agent's cgroup.procs files (cgroup
+	// v1) that the init writes itself into just before it starts the
+	// agent.
+	Join []int `json:"join,omitempty"`
 	// Probe makes the init try every setup step, report them as JSON on
 	// stdout and exit, without starting an agent.
 	Probe bool `json:"probe,omitempty"`
@@ -84,6 +88,11 @@ type Config struct {
 	IDs IDs
 	// Env is the agent's whole environment.
 	Env []string
+	// Join are the agent's cgroup.procs files, opened for writing
+	// (Group.ProcsFiles, cgroup v1): the init joins the groups through
+	// them once its setup is done, so the agent is in them from its first
+	// instruction while the arena's own threads never are.
+	Join []*os.File
 }
 
 // Cloneflags are the namespaces every sandbox gets.
@@ -126,6 +135,11 @@ func Command(c Config) (*exec.Cmd, []*os.File, error) {
 	}
 	files := append([]*os.File{initFile}, v.files...)
 	spec := Spec{Argv: c.Argv, Dir: c.Dir, Mounts: v.mounts, Links: v.links}
+	for _, f := range c.Join {
+		// The child's descriptors are numbered from 3 in files' order.
+		spec.Join = append(spec.Join, 3+len(files))
+		files = append(files, f)
+	}
 	cmd, err := newCmd(c.Init, spec, files, c.IDs, c.Env)
 	if err != nil {
 		for _, f := range files {

@@ -241,6 +241,12 @@ func snoop() {
 		}
 	}
 	report("proc pids %v", pids)
+	fds, _ := os.ReadDir("/proc/self/fd")
+	var held []string
+	for _, e := range fds {
+		held = append(held, e.Name())
+	}
+	report("descriptors %v", held)
 	for _, p := range []string{"/proc/1/environ", "/root", os.Getenv("HOSTILE_SECRET_FILE")} {
 		if p == "" {
 			continue
