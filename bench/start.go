@@ -25,16 +25,18 @@ type agentKind struct {
 	ref  string
 	bare []string // the same binary, started to main and straight out
 	off  bool     // without a sandbox (process group only), to show its share
+	noCg bool     // without cgroups (read through /proc), to show theirs
 }
 
 func kinds(b *bins) []agentKind {
 	return []agentKind{
-		{"builtin:random, arena binary (today)", b.arena, "builtin:random", []string{b.arena, agents.HostArg}, false},
-		{"builtin:random, lean arena-agent", b.lean, "builtin:random", []string{b.lean, agents.HostArg}, false},
-		{"lua script, arena binary (today)", b.arena, "lua:" + b.lua, []string{b.arena, agents.HostArg}, false},
-		{"lua script, lean arena-agent", b.lean, "lua:" + b.lua, []string{b.lean, agents.HostArg}, false},
-		{"SDK binary, lean init", b.lean, b.timed, nil, false},
-		{"builtin:random, lean arena-agent, isolation off", b.lean, "builtin:random", []string{b.lean, agents.HostArg}, true},
+		{"builtin:random, arena binary (today)", b.arena, "builtin:random", []string{b.arena, agents.HostArg}, false, false},
+		{"builtin:random, lean arena-agent", b.lean, "builtin:random", []string{b.lean, agents.HostArg}, false, false},
+		{"builtin:random, lean arena-agent, no cgroups", b.lean, "builtin:random", []string{b.lean, agents.HostArg}, false, true},
+		{"lua script, arena binary (today)", b.arena, "lua:" + b.lua, []string{b.arena, agents.HostArg}, false, false},
+		{"lua script, lean arena-agent", b.lean, "lua:" + b.lua, []string{b.lean, agents.HostArg}, false, false},
+		{"SDK binary, lean init", b.lean, b.timed, nil, false, false},
+		{"builtin:random, lean arena-agent, isolation off", b.lean, "builtin:random", []string{b.lean, agents.HostArg}, true, false},
 	}
 }
 
@@ -73,6 +75,7 @@ func benchStart(ctx context.Context, o options, b *bins, t *table) error {
 		if k.off {
 			l.Isolation = host.IsolationOff
 		}
+		l.NoCgroups = k.noCg
 		var launch, total []time.Duration
 		sandboxed := false
 		for i := range o.starts + 2 {
