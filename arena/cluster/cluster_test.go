@@ -15,6 +15,7 @@ import (
 	"arena/agents/builtin"
 	"arena/arena/cluster"
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/referee"
 	"arena/arena/results"
 	"arena/arena/slots"
@@ -103,7 +104,7 @@ func join(t testing.TB, srv *cluster.Server, name string) cluster.Endpoint {
 	return ep
 }
 
-func loadSpec(t *testing.T, out string, gpp int) *league.Spec {
+func loadSpec(t *testing.T, out string, gpp int) *leaguefile.Spec {
 	t.Helper()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "cl.yaml")
@@ -125,7 +126,7 @@ agents:
 	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := league.Load(file, league.Options{Registry: all.Registry(), Sources: league.Sources{NoEnv: true, Sets: []string{"output=" + out}}, Cores: 2})
+	s, err := leaguefile.Load(file, leaguefile.Options{Registry: all.Registry(), Sources: leaguefile.Sources{NoEnv: true, Sets: []string{"output=" + out}}, Cores: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"arena/arena/league/journal"
+	"arena/arena/league/leaguefile"
 	"arena/arena/league/live"
 	"arena/arena/league/procpool"
 	"arena/arena/ratings"
@@ -32,7 +33,7 @@ type sinks struct {
 type leagueRun struct {
 	st results.Store
 	sinks
-	l    *League
+	l    *leaguefile.League
 	opt  RunOptions
 	logw io.Writer
 	prog *Progress
@@ -61,7 +62,7 @@ func runLeague(ctx context.Context, st results.Store, out sinks, p *plan, opt Ru
 	l := p.l
 	prog.League = l.Name
 	r := &leagueRun{st: st, sinks: out, l: l, opt: opt, logw: logw, prog: prog, t: p.t, ab: p.sprt, pts: p.pts, sched: p.sched, rp: rp}
-	if len(p.pending) == 0 && l.Format == AB {
+	if len(p.pending) == 0 && l.Format == leaguefile.AB {
 		pairs, llr, lo, hi, d := r.ab.test(l.SPRT)
 		fmt.Fprintf(logw, "  SPRT already decided: %s (LLR %.2f, bounds [%.2f, %.2f], %d pairs)\n", d, llr, lo, hi, pairs)
 		return nil
@@ -387,7 +388,7 @@ func (r *leagueRun) count(o outcome, unplayed int) bool {
 // decided; either way it reports the game's progress.
 func (r *leagueRun) sprt(o outcome, unplayed int) bool {
 	decided := false
-	if r.l.Format == AB {
+	if r.l.Format == leaguefile.AB {
 		r.ab.add(o.m, o.rec)
 		pairs, llr, lo, hi, d := r.ab.test(r.l.SPRT)
 		if d != ratings.Continue {

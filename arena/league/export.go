@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"arena/arena/league/leaguefile"
 	"arena/arena/results"
 )
 
@@ -144,7 +145,7 @@ type standingsJSON struct {
 }
 
 type sprtJSON struct {
-	SPRTConfig
+	leaguefile.SPRTConfig
 	A        string  `json:"a"`
 	B        string  `json:"b"`
 	Games    int     `json:"games"`

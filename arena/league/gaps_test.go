@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/ratings"
 	"arena/arena/record"
 	"arena/arena/referee"
@@ -64,7 +65,7 @@ agents:
 // its interval from the Bradley–Terry fit of exactly those results.
 func TestStandingsFromKnownResults(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "known")
-	spec, err := league.Load(knownLeague(t, out, 2), loadOpts())
+	spec, err := leaguefile.Load(knownLeague(t, out, 2), loadOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +191,7 @@ func TestSecondRunOnSameDirectoryIsRefused(t *testing.T) {
 	longRunning(t)
 	out := filepath.Join(t.TempDir(), "known")
 	file := knownLeague(t, out, 2)
-	spec, err := league.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, loadOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +201,7 @@ func TestSecondRunOnSameDirectoryIsRefused(t *testing.T) {
 	secondRan := false
 	err = league.Run(ctx, spec, league.RunOptions{Launch: testLauncher(), OnStart: func(int, int) {
 		// The first run holds the directory now.
-		spec2, err := league.Load(file, loadOpts())
+		spec2, err := leaguefile.Load(file, loadOpts())
 		if err != nil {
 			t.Error(err)
 			return
@@ -250,7 +251,7 @@ func TestResumePlaysOnlyMissingGames(t *testing.T) {
 	longRunning(t)
 	out := filepath.Join(t.TempDir(), "known")
 	file := knownLeague(t, out, 4)
-	spec, err := league.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, loadOpts())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/league/live"
 	"arena/arena/referee"
 	"arena/plugins/host"
@@ -49,7 +50,7 @@ agents:
   - name: random
     agent: random
 `)
-	spec, err := league.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, loadOpts())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"arena/agents"
 	"arena/agents/builtin"
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/referee"
 	"arena/games/all"
 	"arena/plugins/host"
@@ -157,14 +158,14 @@ func testLauncher() referee.Launcher {
 	return referee.HostLauncher(&host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: testAgents, StderrBytes: 4096})
 }
 
-func loadOpts() league.Options {
-	return league.Options{Registry: all.Registry(), Sources: league.Sources{NoEnv: true}, Cores: 2}
+func loadOpts() leaguefile.Options {
+	return leaguefile.Options{Registry: all.Registry(), Sources: leaguefile.Sources{NoEnv: true}, Cores: 2}
 }
 
 func runChild(file, out string) error {
 	opt := loadOpts()
 	opt.Sources.Sets = []string{"output=" + out}
-	s, err := league.Load(file, opt)
+	s, err := leaguefile.Load(file, opt)
 	if err != nil {
 		return err
 	}
@@ -175,12 +176,12 @@ func runChild(file, out string) error {
 
 // loadLeague loads a league file with its results going to a fresh
 // directory, which it returns.
-func loadLeague(t *testing.T, file string) (*league.Spec, string) {
+func loadLeague(t *testing.T, file string) (*leaguefile.Spec, string) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "league")
 	opt := loadOpts()
 	opt.Sources.Sets = []string{"output=" + out}
-	s, err := league.Load(file, opt)
+	s, err := leaguefile.Load(file, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

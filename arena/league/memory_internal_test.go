@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"arena/agents/builtin/inproc"
+	"arena/arena/league/leaguefile"
 	"arena/arena/record"
 	"arena/arena/results"
 	"arena/arena/slots"
@@ -54,7 +55,7 @@ func TestRunHoldsNoPerGameState(t *testing.T) {
 	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	spec, err := Load(file, Options{Registry: all.Registry(), Sources: Sources{NoEnv: true}})
+	spec, err := leaguefile.Load(file, leaguefile.Options{Registry: all.Registry(), Sources: leaguefile.Sources{NoEnv: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

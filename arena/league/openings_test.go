@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/record"
 	"arena/arena/results"
 )
@@ -156,7 +157,7 @@ func TestOpeningsKeysRefused(t *testing.T) {
 		{"openings: {random: {plies: 2, count: 2, deep: 3}}\n", "openings.random.deep"},
 	}
 	for _, c := range cases {
-		_, err := league.Load(openingsLeague(t, c.extra), opt)
+		_, err := leaguefile.Load(openingsLeague(t, c.extra), opt)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want it to contain %q", c.extra, err, c.want)
 		}
@@ -165,7 +166,7 @@ func TestOpeningsKeysRefused(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(filepath.Dir(file), "bohnenspiel.txt"), []byte("PIT 0 2\nPIT 0 3; PIT 0 4\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := league.Load(file, opt)
+	_, err := leaguefile.Load(file, opt)
 	if err == nil || !strings.Contains(err.Error(), `bohnenspiel.txt:2: ply 1 "PIT 0 4"`) || !strings.Contains(err.Error(), "openings.file") {
 		t.Errorf("error %v, want the key, the file, line 2, ply 1 and the move", err)
 	}
@@ -184,7 +185,7 @@ func TestOpeningsKeysRefused(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(filepath.Dir(file), "bohnenspiel.txt"), []byte(bohnenspielSuite), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = league.Load(file, opt)
+	_, err = leaguefile.Load(file, opt)
 	if err == nil || !strings.Contains(err.Error(), "course agent") {
 		t.Errorf("error %v, want a course agent refused", err)
 	}

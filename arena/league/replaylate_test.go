@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/results"
 	"arena/arena/slots"
 )
@@ -184,7 +185,7 @@ func TestMachineReplaysAreBounded(t *testing.T) {
 
 // loadWithSlots loads a league file as loadLeague does, with a CPU slot
 // pool of its own.
-func loadWithSlots(t *testing.T, file string) (*league.Spec, string, *slots.Pool) {
+func loadWithSlots(t *testing.T, file string) (*leaguefile.Spec, string, *slots.Pool) {
 	t.Helper()
 	s, out := loadLeague(t, file)
 	pool, err := slots.New(t.TempDir(), s.Machine)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"arena/arena/league/leaguefile"
 	"arena/arena/ratings"
 )
 
@@ -203,7 +204,7 @@ func (t *SPRTStatus) String() string {
 		verdict = fmt.Sprintf("H0 accepted: %s is not stronger than %s by %g Elo", t.A, t.B, t.Elo1)
 	}
 	unit := fmt.Sprintf("%d pairs", t.Pairs)
-	if t.Model == Trinomial {
+	if t.Model == leaguefile.Trinomial {
 		unit = fmt.Sprintf("%d games", t.Games)
 	}
 	return fmt.Sprintf("SPRT %s vs %s (%s, elo0=%g elo1=%g alpha=%g beta=%g): LLR %.2f, bounds [%.2f, %.2f] after %s: %s",

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/ratings"
 	"arena/arena/results"
 )
@@ -32,7 +33,7 @@ func TestStandingsText(t *testing.T) {
 			{Pairing: "alpha-gamma", Penta: ratings.Penta{0, 0, 1, 0, 0}, Elo: 0, EloLo: -200, EloHi: 200, Note: "too few games"},
 			{Pairing: "beta-gamma"},
 		},
-		SPRT:    &league.SPRTStatus{SPRTConfig: league.SPRTConfig{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: league.Trinomial}, A: "alpha", B: "beta", Games: 4, Pairs: 1, LLR: 0.125, Lower: -2.94, Upper: 2.94},
+		SPRT:    &league.SPRTStatus{SPRTConfig: leaguefile.SPRTConfig{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: leaguefile.Trinomial}, A: "alpha", B: "beta", Games: 4, Pairs: 1, LLR: 0.125, Lower: -2.94, Upper: 2.94},
 		FitNote: "fit on 5 games",
 		Skipped: 1,
 	}
@@ -80,7 +81,7 @@ SPRT alpha vs beta (trinomial, elo0=0 elo1=10 alpha=0.05 beta=0.05): LLR 0.12, b
 			{Rank: 2, Agent: "old", Games: 2, L: 2, Score: 0, Elo: -60, EloLo: -200, EloHi: -10},
 		},
 		Cross: [][]league.Cell{{{}, {W: 2}}, {{L: 2}, {}}},
-		SPRT:  &league.SPRTStatus{SPRTConfig: league.SPRTConfig{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.1, Model: league.Pentanomial}, A: "new", B: "old", Games: 2, Pairs: 1, LLR: 3.5, Lower: -2.2, Upper: 2.9, Decision: ratings.AcceptH1},
+		SPRT:  &league.SPRTStatus{SPRTConfig: leaguefile.SPRTConfig{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.1, Model: leaguefile.Pentanomial}, A: "new", B: "old", Games: 2, Pairs: 1, LLR: 3.5, Lower: -2.2, Upper: 2.9, Decision: ratings.AcceptH1},
 	}
 	want = `league ab: dots-and-boxes, profile aigaming, ab, 2 of 4 games played
 RANK  AGENT  GAMES  W  D  L  SCORE  ELO  95% CI       TIMEOUTS  ILLEGAL  CRASHES

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/referee"
 	"arena/engine"
 	"arena/plugins/host"
@@ -48,7 +49,7 @@ agents:
 		out := filepath.Join(t.TempDir(), "league")
 		opt := loadOpts()
 		opt.Sources.Sets = []string{"output=" + out}
-		spec, err := league.Load(file, opt)
+		spec, err := leaguefile.Load(file, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +120,7 @@ agents:
 }
 
 func TestReusableFollowsTheProfilesProcessRule(t *testing.T) {
-	kinds := []string{league.KindBuiltin, league.KindLua, league.KindBinary, league.KindGo, league.KindCourse}
+	kinds := []string{leaguefile.KindBuiltin, leaguefile.KindLua, leaguefile.KindBinary, leaguefile.KindGo, leaguefile.KindCourse}
 	want := map[engine.Processes][]bool{
 		"":                      {true, true, false, false, false},
 		engine.ProcessesBuiltin: {true, true, false, false, false},
@@ -128,7 +129,7 @@ func TestReusableFollowsTheProfilesProcessRule(t *testing.T) {
 	}
 	for rule, w := range want {
 		for i, k := range kinds {
-			if got := league.Reusable(&league.Agent{Kind: k}, rule); got != w[i] {
+			if got := league.Reusable(&leaguefile.Agent{Kind: k}, rule); got != w[i] {
 				t.Errorf("rule %q, %s agent: reusable %v, want %v", rule, k, got, w[i])
 			}
 		}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/ratings"
 	"arena/arena/record"
 	"arena/arena/referee"
@@ -59,7 +60,7 @@ agents:
     agent: greedy
 `)
 	out := filepath.Join(t.TempDir(), "league")
-	spec, err := league.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, loadOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ agents:
 	// Resume in this process.
 	opt := loadOpts()
 	opt.Sources.Sets = []string{"output=" + out}
-	spec, err = league.Load(file, opt)
+	spec, err = leaguefile.Load(file, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +235,7 @@ agents:
   - name: random
     agent: random
 `)
-	spec, err := league.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, loadOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +311,7 @@ agents:
     agent: builtin:random
 `
 	file := writeFile(t, "rr.yaml", body)
-	spec, err := league.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, loadOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +334,7 @@ agents:
 	}
 
 	changed := writeFile(t, "rr.yaml", strings.Replace(body, "move-limit: 2s", "move-limit: 3s", 1))
-	spec2, err := league.Load(changed, loadOpts())
+	spec2, err := leaguefile.Load(changed, loadOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -440,11 +441,11 @@ agents:
   - name: random
     agent: random
 `)
-	spec, err := league.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, loadOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := spec.Leagues[0].Agents[0]; a.Kind != league.KindGo || a.Launch != "" {
+	if a := spec.Leagues[0].Agents[0]; a.Kind != leaguefile.KindGo || a.Launch != "" {
 		t.Fatalf("agent before the build: %+v", a)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -458,7 +459,7 @@ agents:
 		t.Fatalf("built agent %+v; log %q", a, log.String())
 	}
 	// Unchanged source: the cached binary, no build.
-	spec2, err := league.Load(file, loadOpts())
+	spec2, err := leaguefile.Load(file, loadOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -504,7 +505,7 @@ agents:
   - name: random
     agent: random
 `)
-	spec, err := league.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, loadOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -547,7 +548,7 @@ agents:
   - name: random
     agent: random
 `)
-	spec, err := league.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, loadOpts())
 	if err != nil {
 		t.Fatal(err)
 	}

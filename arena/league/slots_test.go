@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/referee"
 	"arena/arena/slots"
 	"arena/plugins/host"
@@ -101,7 +102,7 @@ agents:
 		outs[i] = filepath.Join(t.TempDir(), "league")
 		opt := loadOpts()
 		opt.Sources.Sets = []string{"output=" + outs[i]}
-		s, err := league.Load(file, opt)
+		s, err := leaguefile.Load(file, opt)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 
+	"arena/arena/league/leaguefile"
 	"arena/arena/ratings"
 	"arena/arena/record"
 	"arena/arena/results"
@@ -94,7 +95,7 @@ type PairRow struct {
 
 // SPRTStatus is the sequential test's state.
 type SPRTStatus struct {
-	SPRTConfig
+	leaguefile.SPRTConfig
 	A, B         string
 	Games, Pairs int
 	LLR          float64
@@ -134,7 +135,7 @@ func Report(ctx context.Context, st results.Store, name string) (*Standings, err
 	// Swiss and knockout tables replay the format over the results: a few
 	// games per entrant and round, kept as points by match id.
 	var stagePts map[string]float64
-	if l.Format == Swiss || l.Format == Knockout {
+	if l.Format == leaguefile.Swiss || l.Format == leaguefile.Knockout {
 		stagePts = map[string]float64{}
 	}
 	err = eachGame(ctx, st, name, func(g results.Game) error {
@@ -151,9 +152,9 @@ func Report(ctx context.Context, st results.Store, name string) (*Standings, err
 	if s.Stages, err = stageTables(l, stagePts); err != nil {
 		return nil, err
 	}
-	if s.Stages != nil && l.Format == Swiss {
+	if s.Stages != nil && l.Format == leaguefile.Swiss {
 		// Rounds are handed out one at a time: the schedule is the plan.
-		if lg, err := storedLeague(l); err == nil {
+		if lg, err := leaguefile.Stored(l); err == nil {
 			s.Scheduled = max(s.Scheduled, lg.Tournament.Planned())
 		}
 	}
@@ -162,9 +163,9 @@ func Report(ctx context.Context, st results.Store, name string) (*Standings, err
 
 // storedConfig is what standings read back from a league's configuration.
 type storedConfig struct {
-	Agents   []hashedAgent   `json:"agents"`
-	SPRT     *SPRTConfig     `json:"sprt"`
-	Openings *hashedOpenings `json:"openings"`
+	Agents   []leaguefile.HashedAgent   `json:"agents"`
+	SPRT     *leaguefile.SPRTConfig     `json:"sprt"`
+	Openings *leaguefile.HashedOpenings `json:"openings"`
 }
 
 // Compute builds standings from games. names gives the agents in their
@@ -202,8 +203,8 @@ func newStandingsPass(l results.League, names []string, scheduled int) *standing
 	for _, a := range p.cfg.Agents {
 		p.t.agent(a.Name)
 	}
-	p.s.Openings = p.cfg.Openings.storedLine()
-	if l.Format == AB && p.cfg.SPRT != nil {
+	p.s.Openings = p.cfg.Openings.Line()
+	if l.Format == leaguefile.AB && p.cfg.SPRT != nil {
 		a := ""
 		if len(p.cfg.Agents) == 2 {
 			a = p.cfg.Agents[0].Name
@@ -535,10 +536,10 @@ func (p *sprtPass) add(m results.Match, rec *record.Game) {
 }
 
 // test runs the SPRT over the games added.
-func (p *sprtPass) test(c SPRTConfig) (pairs int, llr, lo, hi float64, d ratings.Decision) {
+func (p *sprtPass) test(c leaguefile.SPRTConfig) (pairs int, llr, lo, hi float64, d ratings.Decision) {
 	t := ratings.SPRT{Elo0: c.Elo0, Elo1: c.Elo1, Alpha: c.Alpha, Beta: c.Beta}
 	var r ratings.SPRTResult
-	if c.Model == Trinomial {
+	if c.Model == leaguefile.Trinomial {
 		r = t.TestWDL(p.wdl)
 	} else {
 		r = t.TestPenta(p.penta)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 )
 
 // An agent added to agents: later plays only its own games: the stored
@@ -19,7 +20,7 @@ func TestAgentAddedLaterPlaysOnlyItsGames(t *testing.T) {
 	ctx := context.Background()
 	run := func(body string) (string, int) {
 		t.Helper()
-		s, err := league.Load(writeFile(t, "late.yaml", body), loadOpts())
+		s, err := leaguefile.Load(writeFile(t, "late.yaml", body), loadOpts())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -33,6 +33,7 @@ import (
 	"arena/arena/cluster"
 	"arena/arena/cluster/workerbook"
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/referee"
 	"arena/arena/results"
 	"arena/arena/slots"
@@ -184,8 +185,8 @@ func runWorker(token, name, slotDir string) error {
 	return w.Run(context.Background())
 }
 
-func load(file, out string) (*league.Spec, error) {
-	return league.Load(file, league.Options{Registry: all.Registry(), Sources: league.Sources{NoEnv: true, Sets: []string{"output=" + out}}, Cores: 2})
+func load(file, out string) (*leaguefile.Spec, error) {
+	return leaguefile.Load(file, leaguefile.Options{Registry: all.Registry(), Sources: leaguefile.Sources{NoEnv: true, Sets: []string{"output=" + out}}, Cores: 2})
 }
 
 func runCoordinator(token, file, out string) error {

@@ -21,6 +21,7 @@ import (
 	"arena/arena/entrants"
 	"arena/arena/league"
 	"arena/arena/league/gobuild"
+	"arena/arena/league/leaguefile"
 	"arena/arena/referee"
 	"arena/arena/results"
 )
@@ -42,7 +43,7 @@ page for each entrant. See docs/leagues.md for every key.`,
 }
 
 // runFlags are league run's own flags (the league keys' flags come from
-// league.AddFlags).
+// leaguefile.AddFlags).
 type runFlags struct {
 	force  int
 	quiet  bool
@@ -137,7 +138,7 @@ A second run on a directory in use is a setup error (exit status 1).
 // --format for --league-format (--format is an output's format on the
 // report commands).
 func addLeagueFlags(f *pflag.FlagSet, rf *runFlags) {
-	league.AddFlags(f)
+	leaguefile.AddFlags(f)
 	_ = f.MarkDeprecated("cluster-url", "use --cluster")
 	f.String("format", "", "the league's format")
 	_ = f.MarkDeprecated("format", "use --league-format (round-robin, gauntlet or ab)")
@@ -191,13 +192,13 @@ fewer --cores, so the replayed games get the cores their agents are owed.`,
 // keys and agents are checked; the report commands only need to find the
 // league directory (their own flags, such as export's --format, are not
 // league keys).
-func (e *env) loadLeague(cmd *cobra.Command, file string, sets []string, forRun bool) (*league.Spec, error) {
-	return e.loadLeagueWith(cmd, file, league.Options{Registry: e.registry, Sources: league.Sources{Sets: sets}}, forRun)
+func (e *env) loadLeague(cmd *cobra.Command, file string, sets []string, forRun bool) (*leaguefile.Spec, error) {
+	return e.loadLeagueWith(cmd, file, leaguefile.Options{Registry: e.registry, Sources: leaguefile.Sources{Sets: sets}}, forRun)
 }
 
 // loadLeagueWith is loadLeague with the options given (Exclude: the
 // submissions a run left out).
-func (e *env) loadLeagueWith(cmd *cobra.Command, file string, opt league.Options, forRun bool) (*league.Spec, error) {
+func (e *env) loadLeagueWith(cmd *cobra.Command, file string, opt leaguefile.Options, forRun bool) (*leaguefile.Spec, error) {
 	refused := false
 	if forRun {
 		opt.Sources.Flags = cmd.Flags()
@@ -211,7 +212,7 @@ func (e *env) loadLeagueWith(cmd *cobra.Command, file string, opt league.Options
 			opt.Cores, _ = cmd.Flags().GetInt("cores")
 		}
 	}
-	spec, err := league.Load(file, opt)
+	spec, err := leaguefile.Load(file, opt)
 	if err != nil && refused {
 		// The loader words the error with the file and key; the status
 		// still says an agent was refused.
@@ -313,7 +314,7 @@ func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf 
 	return broken.err()
 }
 
-func leagueNames(s *league.Spec) []string {
+func leagueNames(s *leaguefile.Spec) []string {
 	var out []string
 	for _, l := range s.Leagues {
 		out = append(out, l.Name)
@@ -675,7 +676,7 @@ const RefusedFile = "refused.txt"
 // without, each with its reason and fix (but those of an earlier report,
 // already printed), and writes them all beside the results; with none
 // refused it removes an earlier report.
-func reportRefused(w io.Writer, spec *league.Spec, earlier []entrants.Refusal) error {
+func reportRefused(w io.Writer, spec *leaguefile.Spec, earlier []entrants.Refusal) error {
 	path := filepath.Join(spec.Output, RefusedFile)
 	if len(spec.Refused) == 0 {
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -1,4 +1,4 @@
-package league_test
+package leaguefile_test
 
 import (
 	"errors"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/engine"
 )
 
@@ -117,7 +117,7 @@ func TestConfigErrors(t *testing.T) {
 				}
 				return nil
 			}
-			_, err := league.Load(file, opt)
+			_, err := leaguefile.Load(file, opt)
 			if err == nil {
 				t.Fatal("loaded without error")
 			}
@@ -125,7 +125,7 @@ func TestConfigErrors(t *testing.T) {
 			if strings.Count(msg, "\n") != 0 {
 				t.Errorf("want one line, got:\n%s", msg)
 			}
-			var ce *league.ConfigError
+			var ce *leaguefile.ConfigError
 			if !errors.As(err, &ce) {
 				t.Fatalf("error %q is not a ConfigError", msg)
 			}
@@ -141,15 +141,15 @@ func TestConfigErrors(t *testing.T) {
 
 func TestConfigFileErrors(t *testing.T) {
 	bad := writeFile(t, "x.yaml", "game: [unclosed\n")
-	if _, err := league.Load(bad, loadOpts()); err == nil || !strings.HasPrefix(err.Error(), bad+": not valid YAML") {
+	if _, err := leaguefile.Load(bad, loadOpts()); err == nil || !strings.HasPrefix(err.Error(), bad+": not valid YAML") {
 		t.Errorf("syntax error: %v", err)
 	}
 	missing := filepath.Join(t.TempDir(), "nope.yaml")
-	if _, err := league.Load(missing, loadOpts()); err == nil || !strings.HasPrefix(err.Error(), missing+": ") {
+	if _, err := leaguefile.Load(missing, loadOpts()); err == nil || !strings.HasPrefix(err.Error(), missing+": ") {
 		t.Errorf("missing file: %v", err)
 	}
 	odd := writeFile(t, "x.ini", "game=bohnenspiel\n")
-	if _, err := league.Load(odd, loadOpts()); err == nil || !strings.Contains(err.Error(), "unknown configuration format") {
+	if _, err := leaguefile.Load(odd, loadOpts()); err == nil || !strings.Contains(err.Error(), "unknown configuration format") {
 		t.Errorf("unknown extension: %v", err)
 	}
 }
@@ -158,12 +158,12 @@ func TestConfigFileErrors(t *testing.T) {
 // flags and --set override them in that order.
 func TestConfigLayers(t *testing.T) {
 	file := writeFile(t, "layers.yaml", "game: bohnenspiel\ngames_per_pairing: 4\nseed: 9\noverrides:\n  move-limit: 500ms\n"+twoAgents)
-	s, err := league.Load(file, loadOpts())
+	s, err := leaguefile.Load(file, loadOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := s.Config
-	if c.Name != "layers" || c.Format != league.RoundRobin || c.GamesPerPairing != 4 || c.Seed != 9 || c.SPRT.Model != league.Pentanomial {
+	if c.Name != "layers" || c.Format != leaguefile.RoundRobin || c.GamesPerPairing != 4 || c.Seed != 9 || c.SPRT.Model != leaguefile.Pentanomial {
 		t.Fatalf("config = %+v", c)
 	}
 	// The default league directory is beside the file, not in the
@@ -185,7 +185,7 @@ func TestConfigLayers(t *testing.T) {
 	t.Setenv("ARENA_CONCURRENCY", "8")
 	opt := loadOpts()
 	opt.Sources.NoEnv = false
-	s, err = league.Load(file, opt)
+	s, err = leaguefile.Load(file, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,13 +194,13 @@ func TestConfigLayers(t *testing.T) {
 	}
 
 	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
-	league.AddFlags(fs)
+	leaguefile.AddFlags(fs)
 	if err := fs.Parse([]string{"--games-per-pairing", "8", "--seed", "3", "--output", "out"}); err != nil {
 		t.Fatal(err)
 	}
 	opt.Sources.Flags = fs
 	opt.Sources.Sets = []string{"seed=4"}
-	s, err = league.Load(file, opt)
+	s, err = leaguefile.Load(file, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +225,7 @@ func TestConfigLayers(t *testing.T) {
 	// A bad value from the environment is blamed on the variable.
 	t.Setenv("ARENA_GAMES_PER_PAIRING", "5")
 	opt.Sources.Flags = nil
-	_, err = league.Load(file, opt)
+	_, err = leaguefile.Load(file, opt)
 	if err == nil || !strings.HasPrefix(err.Error(), "$ARENA_GAMES_PER_PAIRING: games_per_pairing: ") {
 		t.Errorf("env error = %v", err)
 	}
@@ -262,7 +262,7 @@ agents:
 	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := league.Load(file, loadOpts())
+	s, err := leaguefile.Load(file, loadOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +277,7 @@ agents:
 		t.Fatalf("agents: %d and %d", len(b.Agents), len(c.Agents))
 	}
 	lua := c.Agents[0]
-	if lua.Kind != league.KindLua || lua.Ref != "lua:../cachex.lua?depth=2" || lua.Launch != "lua:"+filepath.Join(dir, "cachex.lua")+"?depth=2" || !strings.HasPrefix(lua.Hash, "sha256:") {
+	if lua.Kind != leaguefile.KindLua || lua.Ref != "lua:../cachex.lua?depth=2" || lua.Launch != "lua:"+filepath.Join(dir, "cachex.lua")+"?depth=2" || !strings.HasPrefix(lua.Hash, "sha256:") {
 		t.Errorf("lua agent = %+v", lua)
 	}
 	if b.Agents[0].Hash == lua.Hash {
@@ -293,12 +293,12 @@ agents:
 
 // Every shipped league file loads.
 func TestShippedConfigs(t *testing.T) {
-	files, _ := filepath.Glob("../../configs/*.yaml")
+	files, _ := filepath.Glob("../../../configs/*.yaml")
 	if len(files) < 6 {
 		t.Fatalf("found %d league files in configs/", len(files))
 	}
 	for _, f := range files {
-		if _, err := league.Load(f, loadOpts()); err != nil {
+		if _, err := leaguefile.Load(f, loadOpts()); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
@@ -308,7 +308,7 @@ func TestShippedConfigs(t *testing.T) {
 // takes variable names. Neither changes the league's hash.
 func TestConfigIsolation(t *testing.T) {
 	plain := writeFile(t, "iso.yaml", "game: bohnenspiel\n"+twoAgents)
-	s, err := league.Load(plain, loadOpts())
+	s, err := leaguefile.Load(plain, loadOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +316,7 @@ func TestConfigIsolation(t *testing.T) {
 		t.Fatalf("defaults: %q %q", s.Config.Isolation, s.Config.AgentEnv)
 	}
 	strict := writeFile(t, "iso.yaml", "game: bohnenspiel\nisolation: required\nagent_env: [OMP_NUM_THREADS]\n"+twoAgents)
-	s2, err := league.Load(strict, loadOpts())
+	s2, err := leaguefile.Load(strict, loadOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +325,7 @@ func TestConfigIsolation(t *testing.T) {
 	}
 	for body, key := range map[string]string{"isolation: sometimes\n": "isolation", "agent_env: [\"A=B\"]\n": "agent_env[0]"} {
 		bad := writeFile(t, "bad.yaml", "game: bohnenspiel\n"+body+twoAgents)
-		if _, err := league.Load(bad, loadOpts()); err == nil || !strings.Contains(err.Error(), key) {
+		if _, err := leaguefile.Load(bad, loadOpts()); err == nil || !strings.Contains(err.Error(), key) {
 			t.Errorf("%q: %v", body, err)
 		}
 	}
@@ -337,15 +337,15 @@ func TestConfigIsolation(t *testing.T) {
 func TestSeedRulesAgreeAcrossSources(t *testing.T) {
 	file := writeFile(t, "s.yaml", "game: bohnenspiel\n"+twoAgents)
 	const want = "seed: -1 is negative: want a non-negative whole number"
-	check := func(what string, opt league.Options) {
+	check := func(what string, opt leaguefile.Options) {
 		t.Helper()
-		_, err := league.Load(file, opt)
+		_, err := leaguefile.Load(file, opt)
 		if err == nil || !strings.HasSuffix(err.Error(), want) {
 			t.Errorf("%s: error %v, want it to end %q", what, err, want)
 		}
 	}
 	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
-	league.AddFlags(fs)
+	leaguefile.AddFlags(fs)
 	if err := fs.Parse([]string{"--seed", "-1"}); err != nil {
 		t.Fatal(err)
 	}
@@ -359,13 +359,13 @@ func TestSeedRulesAgreeAcrossSources(t *testing.T) {
 	opt = loadOpts()
 	opt.Sources.NoEnv = false
 	check("environment", opt)
-	if _, err := league.ParseSeed("-1"); err == nil || err.Error() != want {
+	if _, err := leaguefile.ParseSeed("-1"); err == nil || err.Error() != want {
 		t.Errorf("ParseSeed(-1): %v, want %q", err, want)
 	}
-	if n, err := league.ParseSeed("18446744073709551615"); err != nil || n != 1<<64-1 {
+	if n, err := leaguefile.ParseSeed("18446744073709551615"); err != nil || n != 1<<64-1 {
 		t.Errorf("ParseSeed(max): %d, %v", n, err)
 	}
-	if _, err := league.ParseSeed("18446744073709551616"); err == nil || !strings.Contains(err.Error(), "out of range") {
+	if _, err := leaguefile.ParseSeed("18446744073709551616"); err == nil || !strings.Contains(err.Error(), "out of range") {
 		t.Errorf("ParseSeed(2^64): %v", err)
 	}
 }
@@ -378,7 +378,7 @@ func TestUnknownEnvironmentVariableWarns(t *testing.T) {
 	t.Setenv("ARENA_SEED", "3")
 	opt := loadOpts()
 	opt.Sources.NoEnv = false
-	s, err := league.Load(file, opt)
+	s, err := leaguefile.Load(file, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
