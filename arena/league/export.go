@@ -21,7 +21,7 @@ import (
 // one record.Game per line (docs/records.md), in schedule order.
 func WriteRecords(ctx context.Context, st results.Store, leagues []string, w io.Writer) error {
 	for _, name := range leagues {
-		err := eachGame(ctx, st, name, func(g results.Game) error {
+		err := results.EachGame(ctx, st, name, func(g results.Game) error {
 			line, err := g.Record.MarshalLine()
 			if err != nil {
 				return err

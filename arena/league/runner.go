@@ -344,7 +344,7 @@ func planOf(ctx context.Context, st results.Store, l *leaguefile.League, skip fu
 // out.
 func planStored(ctx context.Context, st results.Store, l *leaguefile.League, skip func(results.Match) bool) (*plan, error) {
 	p := &plan{l: l, pts: map[string]float64{}, sched: newStaticSchedule(l), t: newTally(l), sprt: newSPRTPass(l.Agents[0].Name)}
-	err := eachGame(ctx, st, l.Name, func(g results.Game) error {
+	err := results.EachGame(ctx, st, l.Name, func(g results.Game) error {
 		if skip != nil && skip(g.Match) {
 			return nil
 		}
@@ -716,7 +716,7 @@ func dropContended(ctx context.Context, st results.Store, s *leaguefile.Spec, rp
 	}
 	for _, l := range s.Leagues {
 		var ids []string
-		err := eachGame(ctx, st, l.Name, func(g results.Game) error {
+		err := results.EachGame(ctx, st, l.Name, func(g results.Game) error {
 			if why := g.Record.MachineCaused(); why != "" {
 				ids = append(ids, g.Match.ID)
 				rps[l.Name].dropped(g, "league replay-late: "+why)

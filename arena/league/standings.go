@@ -123,7 +123,7 @@ func Report(ctx context.Context, st results.Store, name string) (*Standings, err
 	if err != nil {
 		return nil, err
 	}
-	scheduled, err := matchCount(ctx, st, name)
+	scheduled, err := results.MatchCount(ctx, st, name)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +138,7 @@ func Report(ctx context.Context, st results.Store, name string) (*Standings, err
 	if l.Format == leaguefile.Swiss || l.Format == leaguefile.Knockout {
 		stagePts = map[string]float64{}
 	}
-	err = eachGame(ctx, st, name, func(g results.Game) error {
+	err = results.EachGame(ctx, st, name, func(g results.Game) error {
 		pass.add(g)
 		if stagePts != nil {
 			stagePts[g.Match.ID] = g.Record.Outcome(0)

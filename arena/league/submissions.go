@@ -123,7 +123,7 @@ func planVersions(ctx context.Context, st results.Store, s *leaguefile.Spec, pla
 			continue
 		}
 		replaced := func(m results.Match) bool { return v.replaces(m.Seats[0]) || v.replaces(m.Seats[1]) }
-		err = eachGame(ctx, st, p.l.Name, func(g results.Game) error {
+		err = results.EachGame(ctx, st, p.l.Name, func(g results.Game) error {
 			if replaced(g.Match) {
 				v.replace = append(v.replace, g.Match.ID)
 			}

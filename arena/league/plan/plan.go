@@ -14,7 +14,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"arena/arena/league"
 	"arena/arena/league/format"
 	"arena/arena/league/leaguefile"
 	"arena/arena/results"
@@ -115,7 +114,7 @@ func measure(ctx context.Context, st results.Store, name string) (moveStats, err
 	if st == nil {
 		return m, nil
 	}
-	err := league.EachGame(ctx, st, name, func(g results.Game) error {
+	err := results.EachGame(ctx, st, name, func(g results.Game) error {
 		m.games++
 		if r := g.Record; !r.Started.IsZero() && r.Ended.After(r.Started) {
 			m.spans = append(m.spans, gameSpan{r.Started, r.Ended})
