@@ -16,6 +16,7 @@ import (
 	"arena/arena/cluster"
 	"arena/arena/league"
 	"arena/arena/league/leaguefile"
+	"arena/arena/league/standings"
 	"arena/arena/referee"
 	"arena/arena/results"
 	"arena/arena/slots"
@@ -171,14 +172,14 @@ type row struct {
 	Score   float64
 }
 
-func standings(t *testing.T, dir string) (map[string]row, []results.Game) {
+func storedStandings(t *testing.T, dir string) (map[string]row, []results.Game) {
 	t.Helper()
 	st, err := results.OpenDir(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	rep, err := league.Report(context.Background(), st, "cl")
+	rep, err := standings.Report(context.Background(), st, "cl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +256,7 @@ func TestClusterLeagueSurvivesAKilledWorker(t *testing.T) {
 		t.Fatal(runErr)
 	}
 
-	got, games := standings(t, out)
+	got, games := storedStandings(t, out)
 	if len(games) != 6*gpp {
 		t.Fatalf("%d games stored, want %d", len(games), 6*gpp)
 	}
@@ -279,7 +280,7 @@ func TestClusterLeagueSurvivesAKilledWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	groups, err := league.ReportByWorker(ctx, st, "cl")
+	groups, err := standings.ReportByWorker(ctx, st, "cl")
 	st.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -300,7 +301,7 @@ func TestClusterLeagueSurvivesAKilledWorker(t *testing.T) {
 	if err := league.Run(ctx, ls, league.RunOptions{Launch: inProcessLauncher, Slots: mustPool(t)}); err != nil {
 		t.Fatal(err)
 	}
-	want, _ := standings(t, local)
+	want, _ := storedStandings(t, local)
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("cluster standings %v\nlocal standings %v", got, want)
 	}

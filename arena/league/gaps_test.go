@@ -12,6 +12,7 @@ import (
 
 	"arena/arena/league"
 	"arena/arena/league/leaguefile"
+	"arena/arena/league/standings"
 	"arena/arena/ratings"
 	"arena/arena/record"
 	"arena/arena/referee"
@@ -102,7 +103,7 @@ func TestStandingsFromKnownResults(t *testing.T) {
 		fit = append(fit, ratings.Game{A: index[a], B: index[b], ScoreA: float64(1 - want)})
 	}
 	// The games export names each winner.
-	for i, row := range league.GameRows(games) {
+	for i, row := range standings.GameRows(games) {
 		g := games[i].Record
 		if row.ID != games[i].Match.ID || row.Winner != g.Agents[g.Result.Winner].Name || row.Draw || row.Forfeit != "illegal" {
 			t.Errorf("export row %+v for game %s won by seat %d", row, row.ID, g.Result.Winner)
@@ -113,7 +114,7 @@ func TestStandingsFromKnownResults(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s, err := league.Report(ctx, st, "known")
+	s, err := standings.Report(ctx, st, "known")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +155,7 @@ func TestStandingsFromKnownResults(t *testing.T) {
 		t.Errorf("Elo top %.2f mid %.2f bottom %.2f: want mid 0, top = -bottom, top well above 0", top, mid, bottom)
 	}
 	// Cross-table, in rank order.
-	cross := [][]league.Cell{
+	cross := [][]standings.Cell{
 		{{}, {W: 2}, {W: 2}},
 		{{L: 2}, {}, {W: 2}},
 		{{L: 2}, {L: 2}, {}},

@@ -14,6 +14,7 @@ import (
 
 	"arena/arena/league"
 	"arena/arena/league/leaguefile"
+	"arena/arena/league/standings"
 	"arena/arena/record"
 	"arena/arena/results"
 )
@@ -126,7 +127,7 @@ func TestOpeningsLeagueCancelledAndResumed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	s, err := league.Report(ctx, st, "op")
+	s, err := standings.Report(ctx, st, "op")
 	if err != nil {
 		t.Fatal(err)
 	}

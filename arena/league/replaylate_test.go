@@ -9,6 +9,7 @@ import (
 
 	"arena/arena/league"
 	"arena/arena/league/leaguefile"
+	"arena/arena/league/standings"
 	"arena/arena/results"
 	"arena/arena/slots"
 )
@@ -61,7 +62,7 @@ agents:
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := league.Report(ctx, st, "late")
+	rep, err := standings.Report(ctx, st, "late")
 	st.Close()
 	if err != nil {
 		t.Fatal(err)

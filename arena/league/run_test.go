@@ -16,6 +16,7 @@ import (
 
 	"arena/arena/league"
 	"arena/arena/league/leaguefile"
+	"arena/arena/league/standings"
 	"arena/arena/ratings"
 	"arena/arena/record"
 	"arena/arena/referee"
@@ -262,7 +263,7 @@ agents:
 		t.Fatal(err)
 	}
 	defer st.Close()
-	s, err := league.Report(ctx, st, "ab")
+	s, err := standings.Report(ctx, st, "ab")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,7 +361,7 @@ agents:
 		t.Fatal(err)
 	}
 	defer st.Close()
-	s, err := league.Report(ctx, st, "rr")
+	s, err := standings.Report(ctx, st, "rr")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -393,13 +394,13 @@ agents:
 		}
 	}
 	var csv, js bytes.Buffer
-	if err := league.WriteStandings(&csv, "csv", []*league.Standings{s}); err != nil {
+	if err := standings.WriteStandings(&csv, "csv", []*standings.Standings{s}); err != nil {
 		t.Fatal(err)
 	}
 	if lines := strings.Count(csv.String(), "\n"); lines != 4 {
 		t.Errorf("standings csv has %d lines:\n%s", lines, csv.String())
 	}
-	if err := league.WriteStandings(&js, "json", []*league.Standings{s}); err != nil {
+	if err := standings.WriteStandings(&js, "json", []*standings.Standings{s}); err != nil {
 		t.Fatal(err)
 	}
 	var decoded []map[string]any
@@ -411,7 +412,7 @@ agents:
 		t.Fatal(err)
 	}
 	csv.Reset()
-	if err := league.WriteGames(&csv, "csv", games); err != nil {
+	if err := standings.WriteGames(&csv, "csv", games); err != nil {
 		t.Fatal(err)
 	}
 	if lines := strings.Count(csv.String(), "\n"); lines != 13 {
@@ -519,7 +520,7 @@ agents:
 		t.Fatal(err)
 	}
 	defer st.Close()
-	s, err := league.Report(ctx, st, "pen")
+	s, err := standings.Report(ctx, st, "pen")
 	if err != nil {
 		t.Fatal(err)
 	}

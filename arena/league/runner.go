@@ -24,6 +24,7 @@ import (
 	"arena/arena/league/journal"
 	"arena/arena/league/leaguefile"
 	"arena/arena/league/live"
+	"arena/arena/league/standings"
 	"arena/arena/ratings"
 	"arena/arena/record"
 	"arena/arena/referee"
@@ -281,17 +282,17 @@ func openStore(ctx context.Context, s *leaguefile.Spec, opt RunOptions, logw io.
 // plan is one league's state before the run.
 type plan struct {
 	l       *leaguefile.League
-	batch   []results.Match    // the first round with a game missing
-	pending []results.Match    // its missing games
-	pts     map[string]float64 // stored match id -> the first seat's points (not of sched's games)
-	sched   *staticSchedule    // a static format's schedule (nil: the format is walked)
-	stored  int                // games stored
-	t       *tally             // the stored games' points, for the leader
-	sprt    *sprtPass          // the stored games' SPRT counts (format ab)
-	missing int                // games of the schedule not stored (pending lists them unless sched)
-	kept    int                // stored games the format has handed out
-	extra   int                // stored games outside the schedule
-	total   int                // games the league plays (as planned, for swiss and knockout)
+	batch   []results.Match      // the first round with a game missing
+	pending []results.Match      // its missing games
+	pts     map[string]float64   // stored match id -> the first seat's points (not of sched's games)
+	sched   *staticSchedule      // a static format's schedule (nil: the format is walked)
+	stored  int                  // games stored
+	t       *tally               // the stored games' points, for the leader
+	sprt    *standings.SPRTCount // the stored games' SPRT counts (format ab)
+	missing int                  // games of the schedule not stored (pending lists them unless sched)
+	kept    int                  // stored games the format has handed out
+	extra   int                  // stored games outside the schedule
+	total   int                  // games the league plays (as planned, for swiss and knockout)
 	// versions are the entrants added and resubmitted since the stored
 	// run, and the stored games the resubmissions replace.
 	versions *versions
@@ -343,7 +344,7 @@ func planOf(ctx context.Context, st results.Store, l *leaguefile.League, skip fu
 // match id otherwise), the tally and the SPRT; games skip names are left
 // out.
 func planStored(ctx context.Context, st results.Store, l *leaguefile.League, skip func(results.Match) bool) (*plan, error) {
-	p := &plan{l: l, pts: map[string]float64{}, sched: newStaticSchedule(l), t: newTally(l), sprt: newSPRTPass(l.Agents[0].Name)}
+	p := &plan{l: l, pts: map[string]float64{}, sched: newStaticSchedule(l), t: newTally(l), sprt: standings.NewSPRTCount(l.Agents[0].Name)}
 	err := results.EachGame(ctx, st, l.Name, func(g results.Game) error {
 		if skip != nil && skip(g.Match) {
 			return nil
@@ -354,7 +355,7 @@ func planStored(ctx context.Context, st results.Store, l *leaguefile.League, ski
 		}
 		p.t.add(g.Record)
 		if l.Format == leaguefile.AB {
-			p.sprt.add(g.Match, g.Record)
+			p.sprt.Add(g.Match, g.Record)
 		}
 		return nil
 	})
@@ -413,7 +414,7 @@ func saveLeagues(ctx context.Context, st results.Store, plans []*plan) (total, d
 			return 0, 0, err
 		}
 		if p.l.Format == leaguefile.AB && len(p.pending) > 0 {
-			if _, _, _, _, d := p.sprt.test(p.l.SPRT); d != ratings.Continue {
+			if _, _, _, _, d := p.sprt.Test(p.l.SPRT); d != ratings.Continue {
 				p.pending, p.missing = nil, 0
 			}
 		}
@@ -620,7 +621,7 @@ func (t *tally) leader() string {
 	if best == "" {
 		return ""
 	}
-	return fmt.Sprintf("%s %s/%d", best, fmtPoints(t.points[best]), t.games[best])
+	return fmt.Sprintf("%s %s/%d", best, standings.Points(t.points[best]), t.games[best])
 }
 
 // Remote plays a league's matches elsewhere (arena/cluster). The runner
@@ -818,7 +819,7 @@ func writeRecordsFile(ctx context.Context, st results.Store, s *leaguefile.Spec)
 		names = append(names, l.Name)
 	}
 	err = atomicfile.Write(filepath.Join(s.Output, RecordsFile), func(w io.Writer) error {
-		return WriteRecords(ctx, st, names, w)
+		return standings.WriteRecords(ctx, st, names, w)
 	})
 	if err != nil {
 		return fmt.Errorf("records export: %w", err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"arena/arena/league"
+	"arena/arena/league/standings"
 	"arena/arena/referee"
 	"arena/arena/results"
 	"arena/plugins/host"
@@ -107,7 +108,7 @@ agents:
 		t.Fatal(err)
 	}
 	defer st.Close()
-	rep, err := league.Report(ctx, st, "cup")
+	rep, err := standings.Report(ctx, st, "cup")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,6 +34,7 @@ import (
 	"arena/arena/cluster/workerbook"
 	"arena/arena/league"
 	"arena/arena/league/leaguefile"
+	"arena/arena/league/standings"
 	"arena/arena/referee"
 	"arena/arena/results"
 	"arena/arena/slots"
@@ -605,7 +606,7 @@ func table(ctx context.Context, dir string) (string, error) {
 		return "", err
 	}
 	defer st.Close()
-	rep, err := league.Report(ctx, st, "chaos")
+	rep, err := standings.Report(ctx, st, "chaos")
 	if err != nil {
 		return "", err
 	}

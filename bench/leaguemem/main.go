@@ -31,6 +31,7 @@ import (
 	"arena/agents/builtin/inproc"
 	"arena/arena/league"
 	"arena/arena/league/leaguefile"
+	"arena/arena/league/standings"
 	"arena/arena/results"
 	"arena/arena/slots"
 	"arena/games/all"
@@ -140,7 +141,7 @@ func runOne(ctx context.Context, game string, n int) (measure, error) {
 	if err != nil {
 		return measure{}, err
 	}
-	s, err := league.Report(ctx, st, spec.Leagues[0].Name)
+	s, err := standings.Report(ctx, st, spec.Leagues[0].Name)
 	st.Close()
 	if err != nil {
 		return measure{}, err

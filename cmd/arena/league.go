@@ -22,6 +22,7 @@ import (
 	"arena/arena/league"
 	"arena/arena/league/gobuild"
 	"arena/arena/league/leaguefile"
+	"arena/arena/league/standings"
 	"arena/arena/referee"
 	"arena/arena/results"
 )
@@ -385,7 +386,7 @@ func printStandings(ctx context.Context, out io.Writer, dir string, names []stri
 
 func writeStandingsText(ctx context.Context, out io.Writer, st results.Store, names []string) error {
 	for _, n := range names {
-		s, err := league.Report(ctx, st, n)
+		s, err := standings.Report(ctx, st, n)
 		if errors.Is(err, results.ErrNotFound) {
 			fmt.Fprintf(out, "\nleague %s: not started\n", n)
 			continue
@@ -458,9 +459,9 @@ instead, for scripts.`,
 // writeStandingsAs writes the leagues' standings as JSON or CSV rows; a
 // league not started yet has none.
 func writeStandingsAs(ctx context.Context, out io.Writer, format string, st results.Store, names []string) error {
-	var all []*league.Standings
+	var all []*standings.Standings
 	for _, n := range names {
-		s, err := league.Report(ctx, st, n)
+		s, err := standings.Report(ctx, st, n)
 		if errors.Is(err, results.ErrNotFound) {
 			continue
 		}
@@ -469,13 +470,13 @@ func writeStandingsAs(ctx context.Context, out io.Writer, format string, st resu
 		}
 		all = append(all, s)
 	}
-	return league.WriteStandings(out, format, all)
+	return standings.WriteStandings(out, format, all)
 }
 
 func writeStandingsByWorker(ctx context.Context, out io.Writer, st results.Store, names []string, byClass bool) error {
-	report := league.ReportByWorker
+	report := standings.ReportByWorker
 	if byClass {
-		report = league.ReportByWorkerClass
+		report = standings.ReportByWorkerClass
 	}
 	for _, n := range names {
 		groups, err := report(ctx, st, n)
@@ -538,7 +539,7 @@ func newLeagueExportCmd(e *env) *cobra.Command {
 			write := func(w io.Writer) error {
 				switch {
 				case format == "jsonl":
-					return league.WriteRecords(ctx, st, names, w)
+					return standings.WriteRecords(ctx, st, names, w)
 				case table == "games":
 					var games []results.Game
 					for _, n := range names {
@@ -548,7 +549,7 @@ func newLeagueExportCmd(e *env) *cobra.Command {
 						}
 						games = append(games, g...)
 					}
-					return league.WriteGames(w, format, games)
+					return standings.WriteGames(w, format, games)
 				}
 				return writeStandingsAs(ctx, w, format, st, names)
 			}

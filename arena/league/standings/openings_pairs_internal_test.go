@@ -1,4 +1,4 @@
-package league
+package standings
 
 import (
 	"testing"
@@ -12,11 +12,11 @@ import (
 // sprtOf evaluates the SPRT for agent a over its opponent, as a league
 // run counts its games.
 func sprtOf(c leaguefile.SPRTConfig, a string, games []results.Game) (pairs int, llr, lo, hi float64, d ratings.Decision) {
-	p := newSPRTPass(a)
+	p := NewSPRTCount(a)
 	for _, g := range games {
-		p.add(g.Match, g.Record)
+		p.Add(g.Match, g.Record)
 	}
-	return p.test(c)
+	return p.Test(c)
 }
 
 // withOpenings gives each game of pairGames an opening: game i plays

@@ -1,12 +1,12 @@
-package league_test
+package standings_test
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 
-	"arena/arena/league"
 	"arena/arena/league/leaguefile"
+	"arena/arena/league/standings"
 	"arena/arena/record"
 	"arena/arena/results"
 )
@@ -26,7 +26,7 @@ func TestStandingsMarkSkippedGames(t *testing.T) {
 	}
 	l := results.League{Name: "hex", Game: "hex-crossout", Profile: "nycu-aicap-2023", Format: leaguefile.RoundRobin,
 		Overrides: []string{"penalty.dead: skip-turn -> loss"}}
-	s := league.Compute(l, []string{"crasher", "steady"}, 3, []results.Game{game("a", 0, 0), game("b", -1, 1), game("c", 0, 0)})
+	s := standings.Compute(l, []string{"crasher", "steady"}, 3, []results.Game{game("a", 0, 0), game("b", -1, 1), game("c", 0, 0)})
 	if s.Skipped != 2 {
 		t.Fatalf("%d skipped games, want 2", s.Skipped)
 	}
@@ -40,12 +40,12 @@ func TestStandingsMarkSkippedGames(t *testing.T) {
 			t.Errorf("standings lack %q:\n%s", want, out)
 		}
 	}
-	rows := league.GameRows([]results.Game{game("a", 0, 0), game("b", -1, 1)})
+	rows := standings.GameRows([]results.Game{game("a", 0, 0), game("b", -1, 1)})
 	if len(rows[0].Skipped) != 1 || rows[0].Skipped[0] != "crasher" || rows[1].Skipped != nil {
 		t.Errorf("games export marks %v and %v", rows[0].Skipped, rows[1].Skipped)
 	}
 	buf.Reset()
-	if err := league.WriteStandings(&buf, "json", []*league.Standings{s}); err != nil || !strings.Contains(buf.String(), `"skipped_games": 2`) {
+	if err := standings.WriteStandings(&buf, "json", []*standings.Standings{s}); err != nil || !strings.Contains(buf.String(), `"skipped_games": 2`) {
 		t.Errorf("standings JSON lacks the skipped games (%v):\n%s", err, buf.String())
 	}
 }

@@ -1,4 +1,10 @@
-package league
+// Package standings reads a stored league back: its table (Bradley–Terry
+// Elo with intervals, the cross-table, pentanomial pairs, the SPRT of
+// format ab), the Swiss table and knockout bracket replayed from the
+// stored configuration, standings by worker, and the exports of records,
+// games and standings. It reads the store one record at a time and knows
+// nothing of the runner.
+package standings
 
 import (
 	"context"
@@ -185,7 +191,7 @@ type standingsPass struct {
 	s      *Standings
 	t      *table
 	cfg    storedConfig
-	sprt   *sprtPass // format ab only
+	sprt   *SPRTCount // format ab only
 	builds map[string]bool
 }
 
@@ -209,7 +215,7 @@ func newStandingsPass(l results.League, names []string, scheduled int) *standing
 		if len(p.cfg.Agents) == 2 {
 			a = p.cfg.Agents[0].Name
 		}
-		p.sprt = newSPRTPass(a)
+		p.sprt = NewSPRTCount(a)
 	}
 	return p
 }
@@ -222,7 +228,7 @@ func (p *standingsPass) add(g results.Game) {
 		p.builds[g.Record.Arena] = true
 	}
 	if p.sprt != nil {
-		p.sprt.add(g.Match, g.Record)
+		p.sprt.Add(g.Match, g.Record)
 	}
 }
 
@@ -237,7 +243,7 @@ func (p *standingsPass) finish() *Standings {
 		if len(p.cfg.Agents) == 2 {
 			st.A, st.B = p.cfg.Agents[0].Name, p.cfg.Agents[1].Name
 		}
-		st.Pairs, st.LLR, st.Lower, st.Upper, st.Decision = p.sprt.test(*p.cfg.SPRT)
+		st.Pairs, st.LLR, st.Lower, st.Upper, st.Decision = p.sprt.Test(*p.cfg.SPRT)
 		s.SPRT = st
 	}
 	return s
@@ -492,22 +498,24 @@ func pairBounds(n int, est, lo, hi float64) (float64, float64, string) {
 	return math.NaN(), math.NaN(), "too few games"
 }
 
-// sprtPass counts an ab league's games for its SPRT as they come: W/D/L
+// SPRTCount counts an ab league's games for its SPRT as they come: W/D/L
 // and the pentanomial counts of complete pairs, with only the pairs still
-// missing a game held apart.
-type sprtPass struct {
+// missing a game held apart. The standings and the runner, which stops a
+// decided league, count with it alike.
+type SPRTCount struct {
 	a      string
 	penta  ratings.Penta
 	wdl    ratings.WDL
 	halves map[pairKey]*half
 }
 
-func newSPRTPass(a string) *sprtPass {
-	return &sprtPass{a: a, halves: map[pairKey]*half{}}
+// NewSPRTCount counts the games of agent a against its opponent.
+func NewSPRTCount(a string) *SPRTCount {
+	return &SPRTCount{a: a, halves: map[pairKey]*half{}}
 }
 
-// add counts one stored game of match m.
-func (p *sprtPass) add(m results.Match, rec *record.Game) {
+// Add counts one stored game of match m.
+func (p *SPRTCount) Add(m results.Match, rec *record.Game) {
 	aSeat := seatOf(rec, p.a)
 	if aSeat < 0 {
 		return
@@ -535,8 +543,8 @@ func (p *sprtPass) add(m results.Match, rec *record.Game) {
 	}
 }
 
-// test runs the SPRT over the games added.
-func (p *sprtPass) test(c leaguefile.SPRTConfig) (pairs int, llr, lo, hi float64, d ratings.Decision) {
+// Test runs the SPRT over the games added.
+func (p *SPRTCount) Test(c leaguefile.SPRTConfig) (pairs int, llr, lo, hi float64, d ratings.Decision) {
 	t := ratings.SPRT{Elo0: c.Elo0, Elo1: c.Elo1, Alpha: c.Alpha, Beta: c.Beta}
 	var r ratings.SPRTResult
 	if c.Model == leaguefile.Trinomial {
