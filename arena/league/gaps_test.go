@@ -12,6 +12,7 @@ import (
 
 	"arena/arena/league"
 	"arena/arena/league/leaguefile"
+	"arena/arena/league/leaguefile/leaguefiletest"
 	"arena/arena/league/standings"
 	"arena/arena/ratings"
 	"arena/arena/record"
@@ -45,7 +46,7 @@ var forfeitAt = map[string]int{"top": 3, "mid": 2, "bottom": 1}
 // out of rank order, so that a ranking that merely kept the configured
 // order would show.
 func knownLeague(t *testing.T, out string, perPairing int) string {
-	return writeFile(t, "known.yaml", fmt.Sprintf(`
+	return leaguefiletest.Write(t, "known.yaml", fmt.Sprintf(`
 name: known
 game: bohnenspiel
 games_per_pairing: %d
@@ -66,7 +67,7 @@ agents:
 // its interval from the Bradley–Terry fit of exactly those results.
 func TestStandingsFromKnownResults(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "known")
-	spec, err := leaguefile.Load(knownLeague(t, out, 2), loadOpts())
+	spec, err := leaguefile.Load(knownLeague(t, out, 2), leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +193,7 @@ func TestSecondRunOnSameDirectoryIsRefused(t *testing.T) {
 	longRunning(t)
 	out := filepath.Join(t.TempDir(), "known")
 	file := knownLeague(t, out, 2)
-	spec, err := leaguefile.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +203,7 @@ func TestSecondRunOnSameDirectoryIsRefused(t *testing.T) {
 	secondRan := false
 	err = league.Run(ctx, spec, league.RunOptions{Launch: testLauncher(), OnStart: func(int, int) {
 		// The first run holds the directory now.
-		spec2, err := leaguefile.Load(file, loadOpts())
+		spec2, err := leaguefile.Load(file, leaguefiletest.Options())
 		if err != nil {
 			t.Error(err)
 			return
@@ -252,7 +253,7 @@ func TestResumePlaysOnlyMissingGames(t *testing.T) {
 	longRunning(t)
 	out := filepath.Join(t.TempDir(), "known")
 	file := knownLeague(t, out, 4)
-	spec, err := leaguefile.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,8 @@ import (
 	"arena/agents/builtin"
 	"arena/arena/league"
 	"arena/arena/league/leaguefile"
+	"arena/arena/league/leaguefile/leaguefiletest"
 	"arena/arena/referee"
-	"arena/games/all"
 	"arena/plugins/host"
 	"arena/plugins/sdk"
 )
@@ -158,12 +158,8 @@ func testLauncher() referee.Launcher {
 	return referee.HostLauncher(&host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: testAgents, StderrBytes: 4096})
 }
 
-func loadOpts() leaguefile.Options {
-	return leaguefile.Options{Registry: all.Registry(), Sources: leaguefile.Sources{NoEnv: true}, Cores: 2}
-}
-
 func runChild(file, out string) error {
-	opt := loadOpts()
+	opt := leaguefiletest.Options()
 	opt.Sources.Sets = []string{"output=" + out}
 	s, err := leaguefile.Load(file, opt)
 	if err != nil {
@@ -179,21 +175,11 @@ func runChild(file, out string) error {
 func loadLeague(t *testing.T, file string) (*leaguefile.Spec, string) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "league")
-	opt := loadOpts()
+	opt := leaguefiletest.Options()
 	opt.Sources.Sets = []string{"output=" + out}
 	s, err := leaguefile.Load(file, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s, out
-}
-
-// writeFile writes a league file into a fresh directory.
-func writeFile(t *testing.T, name, body string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
 }

@@ -14,6 +14,7 @@ import (
 
 	"arena/arena/league"
 	"arena/arena/league/leaguefile"
+	"arena/arena/league/leaguefile/leaguefiletest"
 	"arena/arena/league/standings"
 	"arena/arena/record"
 	"arena/arena/results"
@@ -28,7 +29,7 @@ PIT 0 0   # one ply
 
 func openingsLeague(t *testing.T, extra string) string {
 	t.Helper()
-	file := writeFile(t, "op.yaml", `
+	file := leaguefiletest.Write(t, "op.yaml", `
 name: op
 game: bohnenspiel
 games_per_pairing: 4
@@ -149,7 +150,7 @@ func TestOpeningsLeagueCancelledAndResumed(t *testing.T) {
 // naming the key, the file, its line and the move; a course agent cannot
 // be given a position, so a league with one is refused.
 func TestOpeningsKeysRefused(t *testing.T) {
-	opt := loadOpts()
+	opt := leaguefiletest.Options()
 	cases := []struct{ extra, want string }{
 		{"openings: {file: bohnenspiel.txt, random: {plies: 2, count: 2}}\n", "not both"},
 		{"openings: {random: {plies: 0, count: 2}}\n", "openings.random"},

@@ -9,6 +9,7 @@ import (
 
 	"arena/arena/league"
 	"arena/arena/league/leaguefile"
+	"arena/arena/league/leaguefile/leaguefiletest"
 	"arena/arena/league/standings"
 	"arena/arena/results"
 	"arena/arena/slots"
@@ -23,7 +24,7 @@ import (
 // records name the deleted ones.
 func TestReplayLateReplaysContendedGames(t *testing.T) {
 	longRunning(t)
-	file := writeFile(t, "late.yaml", `
+	file := leaguefiletest.Write(t, "late.yaml", `
 name: late
 game: bohnenspiel
 games_per_pairing: 2
@@ -116,7 +117,7 @@ agents:
 // games and the run's log.
 func runDozy(t *testing.T, name, extra string, starve int64) ([]results.Game, string) {
 	t.Helper()
-	file := writeFile(t, name+".yaml", "name: "+name+`
+	file := leaguefiletest.Write(t, name+".yaml", "name: "+name+`
 game: bohnenspiel
 games_per_pairing: 2
 `+extra+`

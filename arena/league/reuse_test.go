@@ -10,6 +10,7 @@ import (
 
 	"arena/arena/league"
 	"arena/arena/league/leaguefile"
+	"arena/arena/league/leaguefile/leaguefiletest"
 	"arena/arena/referee"
 	"arena/engine"
 	"arena/plugins/host"
@@ -30,7 +31,7 @@ func countingLauncher(n *atomic.Int64) referee.Launcher {
 // starts with a new agent, even one whose moves depend on its past).
 func TestReuseKeepsProcessesAndChangesNoGame(t *testing.T) {
 	longRunning(t)
-	file := writeFile(t, "reuse.yaml", `
+	file := leaguefiletest.Write(t, "reuse.yaml", `
 name: reuse
 game: bohnenspiel
 games_per_pairing: 4
@@ -47,7 +48,7 @@ agents:
 	defer cancel()
 	run := func(noReuse bool) (int64, map[string]string, map[string][2]string) {
 		out := filepath.Join(t.TempDir(), "league")
-		opt := loadOpts()
+		opt := leaguefiletest.Options()
 		opt.Sources.Sets = []string{"output=" + out}
 		spec, err := leaguefile.Load(file, opt)
 		if err != nil {
@@ -141,7 +142,7 @@ func TestReusableFollowsTheProfilesProcessRule(t *testing.T) {
 // part of the league like any other.
 func TestProcessRuleOverrideStartsFreshProcesses(t *testing.T) {
 	longRunning(t)
-	file := writeFile(t, "fresh.yaml", `
+	file := leaguefiletest.Write(t, "fresh.yaml", `
 name: fresh
 game: bohnenspiel
 games_per_pairing: 4

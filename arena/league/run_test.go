@@ -16,6 +16,7 @@ import (
 
 	"arena/arena/league"
 	"arena/arena/league/leaguefile"
+	"arena/arena/league/leaguefile/leaguefiletest"
 	"arena/arena/league/standings"
 	"arena/arena/ratings"
 	"arena/arena/record"
@@ -47,7 +48,7 @@ func storedGames(t *testing.T, dir, name string) []results.Game {
 func TestResumeAfterSIGKILL(t *testing.T) {
 	t.Parallel() // its own league, store and processes; mostly waiting on them
 	longRunning(t)
-	file := writeFile(t, "kill.yaml", `
+	file := leaguefiletest.Write(t, "kill.yaml", `
 name: kill
 game: bohnenspiel
 games_per_pairing: 6
@@ -61,7 +62,7 @@ agents:
     agent: greedy
 `)
 	out := filepath.Join(t.TempDir(), "league")
-	spec, err := leaguefile.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ agents:
 	t.Logf("killed with %d of %d games journaled, none in the store", len(atKill), len(sched))
 
 	// Resume in this process.
-	opt := loadOpts()
+	opt := leaguefiletest.Options()
 	opt.Sources.Sets = []string{"output=" + out}
 	spec, err = leaguefile.Load(file, opt)
 	if err != nil {
@@ -224,7 +225,7 @@ func TestSPRTStopsEarly(t *testing.T) {
 	t.Parallel() // its own league, store and processes; mostly waiting on them
 	longRunning(t)
 	out := filepath.Join(t.TempDir(), "ab")
-	file := writeFile(t, "ab.yaml", `
+	file := leaguefiletest.Write(t, "ab.yaml", `
 game: bohnenspiel
 format: ab
 games_per_pairing: 200
@@ -236,7 +237,7 @@ agents:
   - name: random
     agent: random
 `)
-	spec, err := leaguefile.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,8 +312,8 @@ agents:
   - name: random2
     agent: builtin:random
 `
-	file := writeFile(t, "rr.yaml", body)
-	spec, err := leaguefile.Load(file, loadOpts())
+	file := leaguefiletest.Write(t, "rr.yaml", body)
+	spec, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,8 +335,8 @@ agents:
 		t.Fatalf("%d games stored after the interruption, want 4 (or a few more in flight)", got)
 	}
 
-	changed := writeFile(t, "rr.yaml", strings.Replace(body, "move-limit: 2s", "move-limit: 3s", 1))
-	spec2, err := leaguefile.Load(changed, loadOpts())
+	changed := leaguefiletest.Write(t, "rr.yaml", strings.Replace(body, "move-limit: 2s", "move-limit: 3s", 1))
+	spec2, err := leaguefile.Load(changed, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -431,7 +432,7 @@ func TestGoPackageAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := writeFile(t, "go.yaml", `
+	file := leaguefiletest.Write(t, "go.yaml", `
 game: bohnenspiel
 games_per_pairing: 2
 output: `+out+`
@@ -442,7 +443,7 @@ agents:
   - name: random
     agent: random
 `)
-	spec, err := leaguefile.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -460,7 +461,7 @@ agents:
 		t.Fatalf("built agent %+v; log %q", a, log.String())
 	}
 	// Unchanged source: the cached binary, no build.
-	spec2, err := leaguefile.Load(file, loadOpts())
+	spec2, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -496,7 +497,7 @@ agents:
 func TestPenaltiesInStandings(t *testing.T) {
 	longRunning(t)
 	out := filepath.Join(t.TempDir(), "pen")
-	file := writeFile(t, "pen.yaml", `
+	file := leaguefiletest.Write(t, "pen.yaml", `
 game: bohnenspiel
 games_per_pairing: 2
 output: `+out+`
@@ -506,7 +507,7 @@ agents:
   - name: random
     agent: random
 `)
-	spec, err := leaguefile.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -542,14 +543,14 @@ func TestRecordsCaughtUpAtStart(t *testing.T) {
 	t.Parallel() // its own league, store and processes; mostly waiting on them
 	longRunning(t)
 	out := filepath.Join(t.TempDir(), "rec")
-	file := writeFile(t, "rec.yaml", "game: bohnenspiel\ngames_per_pairing: 4\noutput: "+out+"\n"+`
+	file := leaguefiletest.Write(t, "rec.yaml", "game: bohnenspiel\ngames_per_pairing: 4\noutput: "+out+"\n"+`
 agents:
   - name: greedy
     agent: greedy
   - name: random
     agent: random
 `)
-	spec, err := leaguefile.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"arena/arena/league"
 	"arena/arena/league/leaguefile"
+	"arena/arena/league/leaguefile/leaguefiletest"
 	"arena/arena/referee"
 	"arena/arena/slots"
 	"arena/plugins/host"
@@ -88,7 +89,7 @@ func TestWallClockGamesNeverShareACPU(t *testing.T) {
 	errs := make([]error, 2)
 	outs := make([]string, 2)
 	for i := range 2 {
-		file := writeFile(t, "fair.yaml", fmt.Sprintf(`
+		file := leaguefiletest.Write(t, "fair.yaml", fmt.Sprintf(`
 name: fair%d
 game: bohnenspiel
 games_per_pairing: 4
@@ -100,7 +101,7 @@ agents:
     agent: greedy
 `, i, 7+i))
 		outs[i] = filepath.Join(t.TempDir(), "league")
-		opt := loadOpts()
+		opt := leaguefiletest.Options()
 		opt.Sources.Sets = []string{"output=" + outs[i]}
 		s, err := leaguefile.Load(file, opt)
 		if err != nil {
@@ -179,7 +180,7 @@ func (h pinSpy) Move(ctx context.Context, req protocol.MoveRequest) (string, err
 // between games.
 func TestKeptProcessesStayOnTheirCPUs(t *testing.T) {
 	longRunning(t)
-	file := writeFile(t, "stay.yaml", `
+	file := leaguefiletest.Write(t, "stay.yaml", `
 name: stay
 game: bohnenspiel
 games_per_pairing: 6

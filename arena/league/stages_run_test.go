@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"arena/arena/league"
+	"arena/arena/league/leaguefile/leaguefiletest"
 	"arena/arena/league/standings"
 	"arena/arena/referee"
 	"arena/arena/results"
@@ -23,7 +24,7 @@ import (
 func TestStagedLeagueCancelledAndResumed(t *testing.T) {
 	t.Parallel() // its own league, store and processes; mostly waiting on them
 	longRunning(t)
-	file := writeFile(t, "cup.yaml", `
+	file := leaguefiletest.Write(t, "cup.yaml", `
 name: cup
 game: bohnenspiel
 format: knockout

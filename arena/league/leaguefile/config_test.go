@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"arena/arena/league/leaguefile"
+	"arena/arena/league/leaguefile/leaguefiletest"
 	"arena/engine"
 )
 
@@ -109,8 +110,8 @@ func TestConfigErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			file := writeFile(t, c.file, c.body)
-			opt := loadOpts()
+			file := leaguefiletest.Write(t, c.file, c.body)
+			opt := leaguefiletest.Options()
 			opt.CheckAgent = func(ref, _ string) error {
 				if strings.Contains(ref, "grandmaster") {
 					return errors.New("unknown agent " + ref)
@@ -140,16 +141,16 @@ func TestConfigErrors(t *testing.T) {
 }
 
 func TestConfigFileErrors(t *testing.T) {
-	bad := writeFile(t, "x.yaml", "game: [unclosed\n")
-	if _, err := leaguefile.Load(bad, loadOpts()); err == nil || !strings.HasPrefix(err.Error(), bad+": not valid YAML") {
+	bad := leaguefiletest.Write(t, "x.yaml", "game: [unclosed\n")
+	if _, err := leaguefile.Load(bad, leaguefiletest.Options()); err == nil || !strings.HasPrefix(err.Error(), bad+": not valid YAML") {
 		t.Errorf("syntax error: %v", err)
 	}
 	missing := filepath.Join(t.TempDir(), "nope.yaml")
-	if _, err := leaguefile.Load(missing, loadOpts()); err == nil || !strings.HasPrefix(err.Error(), missing+": ") {
+	if _, err := leaguefile.Load(missing, leaguefiletest.Options()); err == nil || !strings.HasPrefix(err.Error(), missing+": ") {
 		t.Errorf("missing file: %v", err)
 	}
-	odd := writeFile(t, "x.ini", "game=bohnenspiel\n")
-	if _, err := leaguefile.Load(odd, loadOpts()); err == nil || !strings.Contains(err.Error(), "unknown configuration format") {
+	odd := leaguefiletest.Write(t, "x.ini", "game=bohnenspiel\n")
+	if _, err := leaguefile.Load(odd, leaguefiletest.Options()); err == nil || !strings.Contains(err.Error(), "unknown configuration format") {
 		t.Errorf("unknown extension: %v", err)
 	}
 }
@@ -157,8 +158,8 @@ func TestConfigFileErrors(t *testing.T) {
 // Defaults come from the embedded file; the league file, the environment,
 // flags and --set override them in that order.
 func TestConfigLayers(t *testing.T) {
-	file := writeFile(t, "layers.yaml", "game: bohnenspiel\ngames_per_pairing: 4\nseed: 9\noverrides:\n  move-limit: 500ms\n"+twoAgents)
-	s, err := leaguefile.Load(file, loadOpts())
+	file := leaguefiletest.Write(t, "layers.yaml", "game: bohnenspiel\ngames_per_pairing: 4\nseed: 9\noverrides:\n  move-limit: 500ms\n"+twoAgents)
+	s, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestConfigLayers(t *testing.T) {
 	t.Setenv("ARENA_GAMES_PER_PAIRING", "6")
 	t.Setenv("ARENA_SPRT_ELO1", "25")
 	t.Setenv("ARENA_CONCURRENCY", "8")
-	opt := loadOpts()
+	opt := leaguefiletest.Options()
 	opt.Sources.NoEnv = false
 	s, err = leaguefile.Load(file, opt)
 	if err != nil {
@@ -262,7 +263,7 @@ agents:
 	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := leaguefile.Load(file, loadOpts())
+	s, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +299,7 @@ func TestShippedConfigs(t *testing.T) {
 		t.Fatalf("found %d league files in configs/", len(files))
 	}
 	for _, f := range files {
-		if _, err := leaguefile.Load(f, loadOpts()); err != nil {
+		if _, err := leaguefile.Load(f, leaguefiletest.Options()); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
@@ -307,16 +308,16 @@ func TestShippedConfigs(t *testing.T) {
 // isolation defaults to auto and takes only its three values; agent_env
 // takes variable names. Neither changes the league's hash.
 func TestConfigIsolation(t *testing.T) {
-	plain := writeFile(t, "iso.yaml", "game: bohnenspiel\n"+twoAgents)
-	s, err := leaguefile.Load(plain, loadOpts())
+	plain := leaguefiletest.Write(t, "iso.yaml", "game: bohnenspiel\n"+twoAgents)
+	s, err := leaguefile.Load(plain, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.Config.Isolation != "auto" || len(s.Config.AgentEnv) != 0 {
 		t.Fatalf("defaults: %q %q", s.Config.Isolation, s.Config.AgentEnv)
 	}
-	strict := writeFile(t, "iso.yaml", "game: bohnenspiel\nisolation: required\nagent_env: [OMP_NUM_THREADS]\n"+twoAgents)
-	s2, err := leaguefile.Load(strict, loadOpts())
+	strict := leaguefiletest.Write(t, "iso.yaml", "game: bohnenspiel\nisolation: required\nagent_env: [OMP_NUM_THREADS]\n"+twoAgents)
+	s2, err := leaguefile.Load(strict, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,8 +325,8 @@ func TestConfigIsolation(t *testing.T) {
 		t.Fatalf("required: %+v, hash %s vs %s", s2.Config, s2.Leagues[0].Hash, s.Leagues[0].Hash)
 	}
 	for body, key := range map[string]string{"isolation: sometimes\n": "isolation", "agent_env: [\"A=B\"]\n": "agent_env[0]"} {
-		bad := writeFile(t, "bad.yaml", "game: bohnenspiel\n"+body+twoAgents)
-		if _, err := leaguefile.Load(bad, loadOpts()); err == nil || !strings.Contains(err.Error(), key) {
+		bad := leaguefiletest.Write(t, "bad.yaml", "game: bohnenspiel\n"+body+twoAgents)
+		if _, err := leaguefile.Load(bad, leaguefiletest.Options()); err == nil || !strings.Contains(err.Error(), key) {
 			t.Errorf("%q: %v", body, err)
 		}
 	}
@@ -335,7 +336,7 @@ func TestConfigIsolation(t *testing.T) {
 // the file, the environment, a flag or --set; a whole number in range is
 // kept exactly.
 func TestSeedRulesAgreeAcrossSources(t *testing.T) {
-	file := writeFile(t, "s.yaml", "game: bohnenspiel\n"+twoAgents)
+	file := leaguefiletest.Write(t, "s.yaml", "game: bohnenspiel\n"+twoAgents)
 	const want = "seed: -1 is negative: want a non-negative whole number"
 	check := func(what string, opt leaguefile.Options) {
 		t.Helper()
@@ -349,14 +350,14 @@ func TestSeedRulesAgreeAcrossSources(t *testing.T) {
 	if err := fs.Parse([]string{"--seed", "-1"}); err != nil {
 		t.Fatal(err)
 	}
-	opt := loadOpts()
+	opt := leaguefiletest.Options()
 	opt.Sources.Flags = fs
 	check("flag", opt)
-	opt = loadOpts()
+	opt = leaguefiletest.Options()
 	opt.Sources.Sets = []string{"seed=-1"}
 	check("--set", opt)
 	t.Setenv("ARENA_SEED", "-1")
-	opt = loadOpts()
+	opt = leaguefiletest.Options()
 	opt.Sources.NoEnv = false
 	check("environment", opt)
 	if _, err := leaguefile.ParseSeed("-1"); err == nil || err.Error() != want {
@@ -373,10 +374,10 @@ func TestSeedRulesAgreeAcrossSources(t *testing.T) {
 // An ARENA_ variable that names no key is a warning naming the closest
 // key's variable; known variables give none.
 func TestUnknownEnvironmentVariableWarns(t *testing.T) {
-	file := writeFile(t, "w.yaml", "game: bohnenspiel\n"+twoAgents)
+	file := leaguefiletest.Write(t, "w.yaml", "game: bohnenspiel\n"+twoAgents)
 	t.Setenv("ARENA_GAMES_PER_PARING", "4")
 	t.Setenv("ARENA_SEED", "3")
-	opt := loadOpts()
+	opt := leaguefiletest.Options()
 	opt.Sources.NoEnv = false
 	s, err := leaguefile.Load(file, opt)
 	if err != nil {

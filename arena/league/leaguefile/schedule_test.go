@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"arena/arena/league/leaguefile"
+	"arena/arena/league/leaguefile/leaguefiletest"
 )
 
 func agentsYAML(names ...string) string {
@@ -19,7 +20,7 @@ func agentsYAML(names ...string) string {
 
 func load(t *testing.T, body string) *leaguefile.Spec {
 	t.Helper()
-	s, err := leaguefile.Load(writeFile(t, "sched.yaml", body), loadOpts())
+	s, err := leaguefile.Load(leaguefiletest.Write(t, "sched.yaml", body), leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +144,7 @@ func TestABSchedule(t *testing.T) {
 	if len(sched) != 10 || sched[0].Pairing != "new-vs-old" || sched[0].Seats != [2]string{"new", "old"} || sched[1].Seats != [2]string{"old", "new"} {
 		t.Fatalf("schedule %+v", sched)
 	}
-	if _, err := leaguefile.Load(writeFile(t, "x.yaml", "game: bohnenspiel\nformat: ab\n"+agentsYAML("a", "b", "c")), loadOpts()); err == nil {
+	if _, err := leaguefile.Load(leaguefiletest.Write(t, "x.yaml", "game: bohnenspiel\nformat: ab\n"+agentsYAML("a", "b", "c")), leaguefiletest.Options()); err == nil {
 		t.Fatal("ab with three agents loaded")
 	}
 }
