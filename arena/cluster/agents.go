@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"arena/agents/course"
-	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 )
 
 // ContentHash is the content hash the league records for an agent of a
@@ -18,10 +18,10 @@ import (
 // script with its sibling modules), scripts and binaries by the file's.
 // Coordinator and workers hash with this one function.
 func ContentHash(kind, path string) (string, error) {
-	if kind == league.KindCourse {
+	if kind == leaguefile.KindCourse {
 		return course.Hash(path)
 	}
-	return league.FileHash(path)
+	return leaguefile.FileHash(path)
 }
 
 // launchParts splits a launch reference into its prefix ("lua:",
@@ -107,7 +107,7 @@ func indexDir(dir string) (map[string]string, error) {
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		h, err := league.FileHash(p)
+		h, err := leaguefile.FileHash(p)
 		add(h, p, err)
 		if strings.HasSuffix(p, ".py") {
 			h, err := course.Hash(p)
@@ -127,7 +127,7 @@ func indexDir(dir string) (map[string]string, error) {
 // the cache, else (a coordinator that shipped nothing) at the
 // coordinator's path. A course agent is then prepared for the game, once.
 func (w *Worker) localCopy(ctx context.Context, a Agent, game string) (string, error) {
-	if a.Kind == league.KindBuiltin {
+	if a.Kind == leaguefile.KindBuiltin {
 		return a.Launch, nil
 	}
 	if a.Hash == "" {
@@ -139,7 +139,7 @@ func (w *Worker) localCopy(ctx context.Context, a Agent, game string) (string, e
 		return "", fmt.Errorf("agent %s (%s): %w", a.Name, a.Ref, err)
 	}
 	launch := prefix + p + query
-	if a.Kind == league.KindCourse && w.Prepare != nil {
+	if a.Kind == leaguefile.KindCourse && w.Prepare != nil {
 		if err := w.prepare(ctx, a.Hash, launch, game); err != nil {
 			return "", fmt.Errorf("agent %s (%s): prepare %s: %w", a.Name, a.Ref, p, err)
 		}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"arena/agents/course"
-	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 )
 
 // writeFile writes body to dir/rel, making its folders.
@@ -53,7 +53,7 @@ func TestAgentDirFindsCopiesByContentHash(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a := Agent{Name: "a", Ref: course.Prefix + c.path, Launch: course.Prefix + c.path + "?depth=2", Kind: league.KindCourse, Hash: h}
+			a := Agent{Name: "a", Ref: course.Prefix + c.path, Launch: course.Prefix + c.path + "?depth=2", Kind: leaguefile.KindCourse, Hash: h}
 			got, err := w.localCopy(context.Background(), a, "dots-and-boxes")
 			if err != nil {
 				t.Fatal(err)
@@ -63,7 +63,7 @@ func TestAgentDirFindsCopiesByContentHash(t *testing.T) {
 			}
 		}
 	}
-	a := Agent{Name: "gone", Ref: "course:x", Launch: "course:x", Kind: league.KindCourse, Hash: "sha256:00"}
+	a := Agent{Name: "gone", Ref: "course:x", Launch: "course:x", Kind: leaguefile.KindCourse, Hash: "sha256:00"}
 	if _, err := w.localCopy(context.Background(), a, "dots-and-boxes"); err == nil {
 		t.Fatal("an agent with no copy was found")
 	}
@@ -75,12 +75,12 @@ func TestAgentDirFindsCopiesByContentHash(t *testing.T) {
 func TestCourseAgentAtTheCoordinatorsPath(t *testing.T) {
 	dir := t.TempDir()
 	bot := writeFile(t, dir, "bot.py", "def calculate_move(s):\n    return 0\n")
-	h, err := ContentHash(league.KindCourse, bot)
+	h, err := ContentHash(leaguefile.KindCourse, bot)
 	if err != nil {
 		t.Fatal(err)
 	}
 	w := &Worker{}
-	a := Agent{Name: "a", Ref: "course:bot.py", Launch: course.Prefix + bot + "?x=1", Kind: league.KindCourse, Hash: h}
+	a := Agent{Name: "a", Ref: "course:bot.py", Launch: course.Prefix + bot + "?x=1", Kind: leaguefile.KindCourse, Hash: h}
 	got, err := w.localCopy(context.Background(), a, "dots-and-boxes")
 	if err != nil || got != a.Launch {
 		t.Fatalf("got %q, %v", got, err)

@@ -11,6 +11,7 @@ import (
 	"arena/agents/builtin"
 	"arena/arena/cluster"
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/referee"
 	"arena/arena/results"
 	"arena/games/all"
@@ -37,14 +38,14 @@ func inProcessLauncher(ctx context.Context, p referee.Player, _ host.Options) (r
 	return inProcess{impl}, nil
 }
 
-func benchSpec(b *testing.B, out string, gpp int) *league.Spec {
+func benchSpec(b *testing.B, out string, gpp int) *leaguefile.Spec {
 	b.Helper()
 	file := filepath.Join(b.TempDir(), "bench.yaml")
 	body := fmt.Sprintf("name: bench\ngame: bohnenspiel\ngames_per_pairing: %d\nconcurrency: 1\nagents:\n  - name: random\n    agent: random\n  - name: greedy\n    agent: greedy\n", gpp)
 	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	s, err := league.Load(file, league.Options{Registry: all.Registry(), Sources: league.Sources{NoEnv: true, Sets: []string{"output=" + out}}, Cores: 2})
+	s, err := leaguefile.Load(file, leaguefile.Options{Registry: all.Registry(), Sources: leaguefile.Sources{NoEnv: true, Sets: []string{"output=" + out}}, Cores: 2})
 	if err != nil {
 		b.Fatal(err)
 	}

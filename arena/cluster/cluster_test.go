@@ -15,6 +15,8 @@ import (
 	"arena/agents/builtin"
 	"arena/arena/cluster"
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
+	"arena/arena/league/standings"
 	"arena/arena/referee"
 	"arena/arena/results"
 	"arena/arena/slots"
@@ -103,7 +105,7 @@ func join(t testing.TB, srv *cluster.Server, name string) cluster.Endpoint {
 	return ep
 }
 
-func loadSpec(t *testing.T, out string, gpp int) *league.Spec {
+func loadSpec(t *testing.T, out string, gpp int) *leaguefile.Spec {
 	t.Helper()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "cl.yaml")
@@ -125,7 +127,7 @@ agents:
 	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := league.Load(file, league.Options{Registry: all.Registry(), Sources: league.Sources{NoEnv: true, Sets: []string{"output=" + out}}, Cores: 2})
+	s, err := leaguefile.Load(file, leaguefile.Options{Registry: all.Registry(), Sources: leaguefile.Sources{NoEnv: true, Sets: []string{"output=" + out}}, Cores: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,14 +172,14 @@ type row struct {
 	Score   float64
 }
 
-func standings(t *testing.T, dir string) (map[string]row, []results.Game) {
+func storedStandings(t *testing.T, dir string) (map[string]row, []results.Game) {
 	t.Helper()
 	st, err := results.OpenDir(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	rep, err := league.Report(context.Background(), st, "cl")
+	rep, err := standings.Report(context.Background(), st, "cl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +256,7 @@ func TestClusterLeagueSurvivesAKilledWorker(t *testing.T) {
 		t.Fatal(runErr)
 	}
 
-	got, games := standings(t, out)
+	got, games := storedStandings(t, out)
 	if len(games) != 6*gpp {
 		t.Fatalf("%d games stored, want %d", len(games), 6*gpp)
 	}
@@ -278,7 +280,7 @@ func TestClusterLeagueSurvivesAKilledWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	groups, err := league.ReportByWorker(ctx, st, "cl")
+	groups, err := standings.ReportByWorker(ctx, st, "cl")
 	st.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -299,7 +301,7 @@ func TestClusterLeagueSurvivesAKilledWorker(t *testing.T) {
 	if err := league.Run(ctx, ls, league.RunOptions{Launch: inProcessLauncher, Slots: mustPool(t)}); err != nil {
 		t.Fatal(err)
 	}
-	want, _ := standings(t, local)
+	want, _ := storedStandings(t, local)
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("cluster standings %v\nlocal standings %v", got, want)
 	}

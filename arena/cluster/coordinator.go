@@ -12,7 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/record"
 	"arena/arena/results"
 	"arena/engine"
@@ -223,7 +223,7 @@ func (c *Coordinator) route(msg jetstream.Msg) {
 // run are purged: this run publishes what is pending under its own ids.
 // The league's agents are shipped first, so every job's agents can be
 // fetched.
-func (c *Coordinator) Begin(ctx context.Context, l *league.League, stored map[string]bool) error {
+func (c *Coordinator) Begin(ctx context.Context, l *leaguefile.League, stored map[string]bool) error {
 	if err := c.jobs.Purge(ctx); err != nil {
 		return fmt.Errorf("cluster: purge old jobs: %w", err)
 	}
@@ -268,7 +268,7 @@ func (c *Coordinator) publish(ctx context.Context, w *waiting) error {
 // Play implements league.Remote: it publishes the match as a job and
 // waits for its verified result. The returned commit acknowledges the
 // result; the runner calls it once the game is stored.
-func (c *Coordinator) Play(ctx context.Context, l *league.League, m results.Match) (*record.Game, func() error, error) {
+func (c *Coordinator) Play(ctx context.Context, l *leaguefile.League, m results.Match) (*record.Game, func() error, error) {
 	w := &waiting{job: JobOf(l, m), perMove: l.Profile.Time == engine.PerMove, game: l.Game, params: l.Params, ch: make(chan delivery, 1)}
 	w.job.Run = c.run
 	c.mu.Lock()
@@ -314,7 +314,7 @@ func (c *Coordinator) Play(ctx context.Context, l *league.League, m results.Matc
 }
 
 // JobOf describes a league's match as a job.
-func JobOf(l *league.League, m results.Match) Job {
+func JobOf(l *leaguefile.League, m results.Match) Job {
 	j := Job{League: l.Name, ConfigHash: l.Hash, MatchID: m.ID, Game: l.Game.Info().Name, Profile: l.Profile.Name, Seed: m.Seed,
 		Opening: l.OpeningOf(m)}
 	if len(l.Params) > 0 {

@@ -10,6 +10,7 @@ import (
 	"arena/arena/cluster"
 	"arena/arena/cluster/workerbook"
 	"arena/arena/league"
+	"arena/arena/league/standings"
 	"arena/arena/referee"
 	"arena/arena/results"
 	"arena/games/all"
@@ -152,7 +153,7 @@ func TestSlowWorkerPlaysInItsOwnClass(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	groups, err := league.ReportByWorkerClass(ctx, st, "r")
+	groups, err := standings.ReportByWorkerClass(ctx, st, "r")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"arena/arena/cluster"
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/games/all"
 )
 
@@ -39,7 +40,7 @@ func TestWorkerRefusesAChangedAgentCopy(t *testing.T) {
 	if err := os.WriteFile(file, []byte("name: h\ngame: bohnenspiel\ngames_per_pairing: 2\nagents:\n  - name: random\n    agent: random\n  - name: bot\n    agent: lua:bot.lua\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := league.Load(file, league.Options{Registry: all.Registry(), Sources: league.Sources{NoEnv: true, Sets: []string{"output=" + filepath.Join(t.TempDir(), "out")}}, Cores: 2})
+	s, err := leaguefile.Load(file, leaguefile.Options{Registry: all.Registry(), Sources: leaguefile.Sources{NoEnv: true, Sets: []string{"output=" + filepath.Join(t.TempDir(), "out")}}, Cores: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"arena/arena/cluster"
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/referee"
 	"arena/games/all"
 	"arena/plugins/host"
@@ -65,7 +66,7 @@ func TestLongGameIsNotRedelivered(t *testing.T) {
 	if err := os.WriteFile(file, []byte("name: long\ngame: bohnenspiel\ngames_per_pairing: 2\nagents:\n  - name: random\n    agent: random\n  - name: greedy\n    agent: greedy\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := league.Load(file, league.Options{Registry: all.Registry(), Sources: league.Sources{NoEnv: true, Sets: []string{"output=" + filepath.Join(dir, "out")}}, Cores: 2})
+	s, err := leaguefile.Load(file, leaguefile.Options{Registry: all.Registry(), Sources: leaguefile.Sources{NoEnv: true, Sets: []string{"output=" + filepath.Join(dir, "out")}}, Cores: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

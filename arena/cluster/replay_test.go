@@ -13,6 +13,7 @@ import (
 
 	"arena/arena/cluster"
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/referee"
 	"arena/games/all"
 	"arena/plugins/host"
@@ -90,7 +91,7 @@ func TestMachineCausedVerdictOnAWorkerIsPlayedAgain(t *testing.T) {
 	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := league.Load(file, league.Options{Registry: all.Registry(), Sources: league.Sources{NoEnv: true, Sets: []string{"output=" + out}}, Cores: 2})
+	s, err := leaguefile.Load(file, leaguefile.Options{Registry: all.Registry(), Sources: leaguefile.Sources{NoEnv: true, Sets: []string{"output=" + out}}, Cores: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

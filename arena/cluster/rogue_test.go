@@ -15,6 +15,7 @@ import (
 
 	"arena/arena/cluster"
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/record"
 	"arena/arena/referee"
 	"arena/arena/results"
@@ -88,14 +89,14 @@ func TestVerifyReplaysTheRecord(t *testing.T) {
 	}
 }
 
-func smallSpec(t *testing.T, out string) *league.Spec {
+func smallSpec(t *testing.T, out string) *leaguefile.Spec {
 	t.Helper()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "r.yaml")
 	if err := os.WriteFile(file, []byte("name: r\ngame: bohnenspiel\ngames_per_pairing: 2\nseed: 5\nagents:\n  - name: random\n    agent: random\n  - name: greedy\n    agent: greedy\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := league.Load(file, league.Options{Registry: all.Registry(), Sources: league.Sources{NoEnv: true, Sets: []string{"output=" + out}}, Cores: 2})
+	s, err := leaguefile.Load(file, leaguefile.Options{Registry: all.Registry(), Sources: leaguefile.Sources{NoEnv: true, Sets: []string{"output=" + out}}, Cores: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"arena/agents/course"
-	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 )
 
 // DefaultMaxAgentBytes bounds what one shipped agent may hold (its files
@@ -51,7 +51,7 @@ func pack(kind, path string, limit int64) (*shipment, error) {
 	type file struct{ name, path string }
 	files := []file{{entry, path}}
 	switch {
-	case kind == league.KindCourse && fi.IsDir():
+	case kind == leaguefile.KindCourse && fi.IsDir():
 		rels, err := course.Files(path)
 		if err != nil {
 			return nil, err
@@ -60,7 +60,7 @@ func pack(kind, path string, limit int64) (*shipment, error) {
 		for _, r := range rels {
 			files = append(files, file{entry + "/" + r, filepath.Join(path, filepath.FromSlash(r))})
 		}
-	case kind == league.KindCourse:
+	case kind == leaguefile.KindCourse:
 		for _, s := range course.Siblings(path) {
 			files = append(files, file{filepath.Base(s), s})
 		}
@@ -138,14 +138,14 @@ func agentStore(ctx context.Context, js jetstream.JetStream, n names, create boo
 // the coordinator built. Every agent shipped or already there is marked
 // referenced now; the first league shipped then prunes the agents no
 // coordinator has referenced for longer than Config.AgentsUnused.
-func (c *Coordinator) ship(ctx context.Context, l *league.League) error {
+func (c *Coordinator) ship(ctx context.Context, l *leaguefile.League) error {
 	obs, err := agentStore(ctx, c.js, c.names, true)
 	if err != nil {
 		return err
 	}
 	shipped := 0
 	for _, a := range l.Agents {
-		if a.Kind == league.KindBuiltin {
+		if a.Kind == leaguefile.KindBuiltin {
 			continue
 		}
 		_, path, _ := launchParts(a.Launch)
@@ -176,10 +176,10 @@ func (c *Coordinator) ship(ctx context.Context, l *league.League) error {
 	return nil
 }
 
-func countShippable(l *league.League) int {
+func countShippable(l *leaguefile.League) int {
 	n := 0
 	for _, a := range l.Agents {
-		if a.Kind != league.KindBuiltin {
+		if a.Kind != leaguefile.KindBuiltin {
 			n++
 		}
 	}

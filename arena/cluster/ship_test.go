@@ -12,14 +12,14 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"arena/agents/course"
-	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/games/all"
 )
 
 // shippingLeague is a league whose agents all live under dir: two Lua
 // scripts both called bot.lua, a course script called bot.py with a
 // helper module, a course repository and an executable.
-func shippingLeague(t *testing.T, dir string) *league.League {
+func shippingLeague(t *testing.T, dir string) *leaguefile.League {
 	t.Helper()
 	writeFile(t, dir, "alice/bot.lua", "-- alice\n")
 	writeFile(t, dir, "bob/bot.lua", "-- bob\n")
@@ -41,7 +41,7 @@ agents:
   - {name: erin, agent: erin/agent}
   - {name: random, agent: random}
 `)
-	s, err := league.Load(file, league.Options{Registry: all.Registry(), Sources: league.Sources{NoEnv: true, Sets: []string{"output=" + filepath.Join(t.TempDir(), "out")}}, Cores: 2})
+	s, err := leaguefile.Load(file, leaguefile.Options{Registry: all.Registry(), Sources: leaguefile.Sources{NoEnv: true, Sets: []string{"output=" + filepath.Join(t.TempDir(), "out")}}, Cores: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestShippedAgentsAreFetchedByHash(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.Kind == league.KindBuiltin {
+		if a.Kind == leaguefile.KindBuiltin {
 			continue
 		}
 		prefix, path, query := launchParts(got)
@@ -116,7 +116,7 @@ func TestShippedAgentsAreFetchedByHash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad, err := pack(league.KindLua, writeFile(t, t.TempDir(), "bot.lua", "-- mallory\n"), DefaultMaxAgentBytes)
+	bad, err := pack(leaguefile.KindLua, writeFile(t, t.TempDir(), "bot.lua", "-- mallory\n"), DefaultMaxAgentBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,14 +168,14 @@ func TestPackBoundsAndSkipsVersionControl(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "repo/src/A.java", strings.Repeat("x", 2<<20))
 	writeFile(t, dir, "repo/.git/objects/big", strings.Repeat("y", 4<<20))
-	s, err := pack(league.KindCourse, filepath.Join(dir, "repo"), 3<<20)
+	s, err := pack(leaguefile.KindCourse, filepath.Join(dir, "repo"), 3<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(s.body) > 3<<20 || s.entry != "repo" {
 		t.Fatalf("packed %d bytes as %q: version control shipped?", len(s.body), s.entry)
 	}
-	_, err = pack(league.KindCourse, filepath.Join(dir, "repo"), 1<<20)
+	_, err = pack(leaguefile.KindCourse, filepath.Join(dir, "repo"), 1<<20)
 	if err == nil || !strings.Contains(err.Error(), "over 1 MiB") {
 		t.Fatalf("an agent over the limit was packed: %v", err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"arena/arena/cluster"
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/referee"
 	"arena/games/all"
 	"arena/plugins/host"
@@ -23,7 +24,7 @@ import (
 // luaSpec is a league of the Lua scripts dir/NAME/bot.lua (and the
 // built-in random). Each script's one line names the built-in agent that
 // plays for it, then the script's name.
-func luaSpec(t *testing.T, dir, name string, agents ...string) *league.Spec {
+func luaSpec(t *testing.T, dir, name string, agents ...string) *leaguefile.Spec {
 	t.Helper()
 	var b strings.Builder
 	fmt.Fprintf(&b, "name: %s\ngame: bohnenspiel\ngames_per_pairing: 2\nseed: 9\nagents:\n", name)
@@ -38,7 +39,7 @@ func luaSpec(t *testing.T, dir, name string, agents ...string) *league.Spec {
 	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := league.Load(file, league.Options{Registry: all.Registry(), Sources: league.Sources{NoEnv: true, Sets: []string{"output=" + filepath.Join(t.TempDir(), "out")}}, Cores: 2})
+	s, err := leaguefile.Load(file, leaguefile.Options{Registry: all.Registry(), Sources: leaguefile.Sources{NoEnv: true, Sets: []string{"output=" + filepath.Join(t.TempDir(), "out")}}, Cores: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestObjectStoreIsPrunedOfUnreferencedAgents(t *testing.T) {
 	for name, plays := range map[string]string{"alice": "random", "bob": "greedy", "old": "random", "recent": "greedy"} {
 		writeAgent(t, dir, name, plays)
 	}
-	hashOf := func(s *league.Spec, name string) string {
+	hashOf := func(s *leaguefile.Spec, name string) string {
 		for _, a := range s.Leagues[0].Agents {
 			if a.Name == name {
 				return a.Hash
@@ -112,7 +113,7 @@ func TestObjectStoreIsPrunedOfUnreferencedAgents(t *testing.T) {
 	}
 	now := time.Now()
 	var clock atomic.Int64
-	shipAt := func(at time.Time, s *league.Spec) {
+	shipAt := func(at time.Time, s *leaguefile.Spec) {
 		clock.Store(at.UnixNano())
 		cfg := testConfig
 		cfg.ReferenceScore, cfg.Now = 1, func() time.Time { return time.Unix(0, clock.Load()) }

@@ -15,7 +15,7 @@ import (
 
 	"arena/agents/housebots"
 	"arena/arena/gameview"
-	"arena/arena/league"
+	"arena/arena/league/standings"
 	"arena/arena/record"
 	"arena/arena/results"
 	"arena/arena/turning"
@@ -53,7 +53,7 @@ type Section struct {
 	League    results.League
 	Played    int // games of the league stored
 	Scheduled int
-	Row       league.Row
+	Row       standings.Row
 	Field     int      // agents in the table
 	Arena     []string // builds that refereed the league's games
 	Opponents []Opponent
@@ -146,7 +146,7 @@ func Build(ctx context.Context, st results.Store, names []string, entrant string
 var errNotIn = errors.New("not an entrant of the league")
 
 func buildSection(ctx context.Context, st results.Store, name, entrant string, opt Options) (*Section, error) {
-	sd, err := league.Report(ctx, st, name)
+	sd, err := standings.Report(ctx, st, name)
 	if err != nil {
 		return nil, err
 	}

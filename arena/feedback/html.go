@@ -10,7 +10,7 @@ import (
 	"io"
 	"math"
 
-	"arena/arena/league"
+	"arena/arena/league/standings"
 	"arena/arena/web"
 )
 
@@ -109,7 +109,7 @@ func packGame(p *Page, g Game) (string, error) {
 // IndexEntry is one entrant's line in the index of feedback pages.
 type IndexEntry struct {
 	Entrant, League, File string
-	Row                   league.Row
+	Row                   standings.Row
 	Penalties             int
 }
 

@@ -8,8 +8,10 @@ import (
 	"time"
 
 	"arena/arena/league/journal"
+	"arena/arena/league/leaguefile"
 	"arena/arena/league/live"
 	"arena/arena/league/procpool"
+	"arena/arena/league/standings"
 	"arena/arena/ratings"
 	"arena/arena/record"
 	"arena/arena/referee"
@@ -32,13 +34,13 @@ type sinks struct {
 type leagueRun struct {
 	st results.Store
 	sinks
-	l    *League
+	l    *leaguefile.League
 	opt  RunOptions
 	logw io.Writer
 	prog *Progress
 	t    *tally
-	ab   *sprtPass          // the SPRT's counts (format ab)
-	pts  map[string]float64 // stored match id -> the first seat's points
+	ab   *standings.SPRTCount // the SPRT's counts (format ab)
+	pts  map[string]float64   // stored match id -> the first seat's points
 	// sched is a static format's schedule, handed out a window at a time
 	// (nil: the format is walked over pts).
 	sched *staticSchedule
@@ -61,8 +63,8 @@ func runLeague(ctx context.Context, st results.Store, out sinks, p *plan, opt Ru
 	l := p.l
 	prog.League = l.Name
 	r := &leagueRun{st: st, sinks: out, l: l, opt: opt, logw: logw, prog: prog, t: p.t, ab: p.sprt, pts: p.pts, sched: p.sched, rp: rp}
-	if len(p.pending) == 0 && l.Format == AB {
-		pairs, llr, lo, hi, d := r.ab.test(l.SPRT)
+	if len(p.pending) == 0 && l.Format == leaguefile.AB {
+		pairs, llr, lo, hi, d := r.ab.Test(l.SPRT)
 		fmt.Fprintf(logw, "  SPRT already decided: %s (LLR %.2f, bounds [%.2f, %.2f], %d pairs)\n", d, llr, lo, hi, pairs)
 		return nil
 	}
@@ -387,9 +389,9 @@ func (r *leagueRun) count(o outcome, unplayed int) bool {
 // decided; either way it reports the game's progress.
 func (r *leagueRun) sprt(o outcome, unplayed int) bool {
 	decided := false
-	if r.l.Format == AB {
-		r.ab.add(o.m, o.rec)
-		pairs, llr, lo, hi, d := r.ab.test(r.l.SPRT)
+	if r.l.Format == leaguefile.AB {
+		r.ab.Add(o.m, o.rec)
+		pairs, llr, lo, hi, d := r.ab.Test(r.l.SPRT)
 		if d != ratings.Continue {
 			decided, r.decided = true, true
 			r.prog.Total -= unplayed

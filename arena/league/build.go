@@ -2,35 +2,19 @@ package league
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 
 	"arena/arena/entrants"
 	"arena/arena/league/gobuild"
+	"arena/arena/league/leaguefile"
 )
-
-// fileHash is the content hash recorded for a script or binary.
-func fileHash(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("hash %s: %w", path, err)
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
-}
 
 // Prepare builds the Go package agents of every league into the cache
 // (once per distinct package) and fills in their launch paths and hashes.
 // log receives one line per build. A submission (entrants) that does not
 // build is an error too; Run leaves such submissions out instead.
-func Prepare(ctx context.Context, s *Spec, log io.Writer) error {
+func Prepare(ctx context.Context, s *leaguefile.Spec, log io.Writer) error {
 	refused, err := prepare(ctx, s, log)
 	if err == nil && len(refused) > 0 {
 		err = &EntrantsRefusedError{Refused: refused}
@@ -40,13 +24,13 @@ func Prepare(ctx context.Context, s *Spec, log io.Writer) error {
 
 // prepare is Prepare with the submissions that do not build returned as
 // refusals, their agents left unbuilt.
-func prepare(ctx context.Context, s *Spec, log io.Writer) ([]entrants.Refusal, error) {
+func prepare(ctx context.Context, s *leaguefile.Spec, log io.Writer) ([]entrants.Refusal, error) {
 	var refused []entrants.Refusal
 	failed := map[string]bool{}
-	built := map[string]*Agent{}
+	built := map[string]*leaguefile.Agent{}
 	for _, l := range s.Leagues {
 		for _, a := range l.Agents {
-			if a.Kind != KindGo {
+			if a.Kind != leaguefile.KindGo {
 				continue
 			}
 			if b, ok := built[a.Path]; ok {
@@ -66,7 +50,7 @@ func prepare(ctx context.Context, s *Spec, log io.Writer) ([]entrants.Refusal, e
 			if err != nil {
 				return nil, fmt.Errorf("%s: agent %s (%s): %w", s.File, a.Name, a.Ref, err)
 			}
-			h, err := fileHash(bin)
+			h, err := leaguefile.FileHash(bin)
 			if err != nil {
 				return nil, fmt.Errorf("agent %s: %w", a.Name, err)
 			}
@@ -76,7 +60,3 @@ func prepare(ctx context.Context, s *Spec, log io.Writer) ([]entrants.Refusal, e
 	}
 	return refused, nil
 }
-
-// FileHash is the content hash the league records for an agent's script or
-// binary ("sha256:HEX"), for checking a copy on another machine.
-func FileHash(path string) (string, error) { return fileHash(path) }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"arena/arena/league"
+	"arena/arena/league/leaguefile/leaguefiletest"
 	"arena/arena/slots"
 )
 
@@ -56,7 +57,7 @@ func TestNinetyPercentAgentUnderOutsideLoad(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 
-	file := writeFile(t, "ninety.yaml", `
+	file := leaguefiletest.Write(t, "ninety.yaml", `
 name: ninety
 game: bohnenspiel
 games_per_pairing: 2

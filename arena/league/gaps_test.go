@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
+	"arena/arena/league/leaguefile/leaguefiletest"
+	"arena/arena/league/standings"
 	"arena/arena/ratings"
 	"arena/arena/record"
 	"arena/arena/referee"
@@ -43,7 +46,7 @@ var forfeitAt = map[string]int{"top": 3, "mid": 2, "bottom": 1}
 // out of rank order, so that a ranking that merely kept the configured
 // order would show.
 func knownLeague(t *testing.T, out string, perPairing int) string {
-	return writeFile(t, "known.yaml", fmt.Sprintf(`
+	return leaguefiletest.Write(t, "known.yaml", fmt.Sprintf(`
 name: known
 game: bohnenspiel
 games_per_pairing: %d
@@ -64,7 +67,7 @@ agents:
 // its interval from the Bradley–Terry fit of exactly those results.
 func TestStandingsFromKnownResults(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "known")
-	spec, err := league.Load(knownLeague(t, out, 2), loadOpts())
+	spec, err := leaguefile.Load(knownLeague(t, out, 2), leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +104,7 @@ func TestStandingsFromKnownResults(t *testing.T) {
 		fit = append(fit, ratings.Game{A: index[a], B: index[b], ScoreA: float64(1 - want)})
 	}
 	// The games export names each winner.
-	for i, row := range league.GameRows(games) {
+	for i, row := range standings.GameRows(games) {
 		g := games[i].Record
 		if row.ID != games[i].Match.ID || row.Winner != g.Agents[g.Result.Winner].Name || row.Draw || row.Forfeit != "illegal" {
 			t.Errorf("export row %+v for game %s won by seat %d", row, row.ID, g.Result.Winner)
@@ -112,7 +115,7 @@ func TestStandingsFromKnownResults(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s, err := league.Report(ctx, st, "known")
+	s, err := standings.Report(ctx, st, "known")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +156,7 @@ func TestStandingsFromKnownResults(t *testing.T) {
 		t.Errorf("Elo top %.2f mid %.2f bottom %.2f: want mid 0, top = -bottom, top well above 0", top, mid, bottom)
 	}
 	// Cross-table, in rank order.
-	cross := [][]league.Cell{
+	cross := [][]standings.Cell{
 		{{}, {W: 2}, {W: 2}},
 		{{L: 2}, {}, {W: 2}},
 		{{L: 2}, {L: 2}, {}},
@@ -190,7 +193,7 @@ func TestSecondRunOnSameDirectoryIsRefused(t *testing.T) {
 	longRunning(t)
 	out := filepath.Join(t.TempDir(), "known")
 	file := knownLeague(t, out, 2)
-	spec, err := league.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +203,7 @@ func TestSecondRunOnSameDirectoryIsRefused(t *testing.T) {
 	secondRan := false
 	err = league.Run(ctx, spec, league.RunOptions{Launch: testLauncher(), OnStart: func(int, int) {
 		// The first run holds the directory now.
-		spec2, err := league.Load(file, loadOpts())
+		spec2, err := leaguefile.Load(file, leaguefiletest.Options())
 		if err != nil {
 			t.Error(err)
 			return
@@ -250,7 +253,7 @@ func TestResumePlaysOnlyMissingGames(t *testing.T) {
 	longRunning(t)
 	out := filepath.Join(t.TempDir(), "known")
 	file := knownLeague(t, out, 4)
-	spec, err := league.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
+	"arena/arena/league/leaguefile/leaguefiletest"
 	"arena/arena/league/live"
 	"arena/arena/referee"
 	"arena/plugins/host"
@@ -42,14 +44,14 @@ func TestLiveGamesWhileTheLeaguePlays(t *testing.T) {
 	t.Parallel() // its own league, store and processes; mostly waiting on them
 	longRunning(t)
 	out := filepath.Join(t.TempDir(), "lv")
-	file := writeFile(t, "lv.yaml", "name: lv\ngame: bohnenspiel\ngames_per_pairing: 2\noutput: "+out+"\n"+`
+	file := leaguefiletest.Write(t, "lv.yaml", "name: lv\ngame: bohnenspiel\ngames_per_pairing: 2\noutput: "+out+"\n"+`
 agents:
   - name: greedy
     agent: greedy
   - name: random
     agent: random
 `)
-	spec, err := league.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}

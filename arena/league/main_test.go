@@ -12,8 +12,9 @@ import (
 	"arena/agents"
 	"arena/agents/builtin"
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
+	"arena/arena/league/leaguefile/leaguefiletest"
 	"arena/arena/referee"
-	"arena/games/all"
 	"arena/plugins/host"
 	"arena/plugins/sdk"
 )
@@ -157,14 +158,10 @@ func testLauncher() referee.Launcher {
 	return referee.HostLauncher(&host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: testAgents, StderrBytes: 4096})
 }
 
-func loadOpts() league.Options {
-	return league.Options{Registry: all.Registry(), Sources: league.Sources{NoEnv: true}, Cores: 2}
-}
-
 func runChild(file, out string) error {
-	opt := loadOpts()
+	opt := leaguefiletest.Options()
 	opt.Sources.Sets = []string{"output=" + out}
-	s, err := league.Load(file, opt)
+	s, err := leaguefile.Load(file, opt)
 	if err != nil {
 		return err
 	}
@@ -175,24 +172,14 @@ func runChild(file, out string) error {
 
 // loadLeague loads a league file with its results going to a fresh
 // directory, which it returns.
-func loadLeague(t *testing.T, file string) (*league.Spec, string) {
+func loadLeague(t *testing.T, file string) (*leaguefile.Spec, string) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "league")
-	opt := loadOpts()
+	opt := leaguefiletest.Options()
 	opt.Sources.Sets = []string{"output=" + out}
-	s, err := league.Load(file, opt)
+	s, err := leaguefile.Load(file, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s, out
-}
-
-// writeFile writes a league file into a fresh directory.
-func writeFile(t *testing.T, name, body string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
 }

@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"arena/agents/builtin/inproc"
-	"arena/arena/record"
+	"arena/arena/league/leaguefile"
+	"arena/arena/league/standings"
 	"arena/arena/results"
 	"arena/arena/slots"
 	"arena/games/all"
@@ -54,7 +55,7 @@ func TestRunHoldsNoPerGameState(t *testing.T) {
 	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	spec, err := Load(file, Options{Registry: all.Registry(), Sources: Sources{NoEnv: true}})
+	spec, err := leaguefile.Load(file, leaguefile.Options{Registry: all.Registry(), Sources: leaguefile.Sources{NoEnv: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +96,7 @@ func TestRunHoldsNoPerGameState(t *testing.T) {
 			len(p.sched.done), p.kept, p.missing, len(p.pending), (games+63)/64, games)
 	}
 
-	s, err := Report(ctx, st, spec.Leagues[0].Name)
+	s, err := standings.Report(ctx, st, spec.Leagues[0].Name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func TestRunHoldsNoPerGameState(t *testing.T) {
 		t.Errorf("standings: played %d of %d, pairs %+v", s.Played, s.Scheduled, s.Pairs)
 	}
 	var n int
-	if err := WriteRecords(ctx, st, []string{spec.Leagues[0].Name}, countLines{&n}); err != nil {
+	if err := standings.WriteRecords(ctx, st, []string{spec.Leagues[0].Name}, countLines{&n}); err != nil {
 		t.Fatal(err)
 	}
 	if n != games {
@@ -120,38 +121,4 @@ func (c countLines) Write(b []byte) (int, error) {
 		}
 	}
 	return len(b), nil
-}
-
-// TestStandingsPassHoldsPairsOnlyUntilComplete counts many colour-swapped
-// pairs and checks that a pair is held apart only until its second game,
-// and the fit's input is one entry per pair of seats.
-func TestStandingsPassHoldsPairsOnlyUntilComplete(t *testing.T) {
-	p := newStandingsPass(results.League{Name: "p"}, []string{"a", "b", "c"}, 0)
-	names := []string{"a", "b", "c"}
-	n := 0
-	for pair := range 500 {
-		for i, x := range names {
-			for _, y := range names[i+1:] {
-				for idx := 2 * pair; idx <= 2*pair+1; idx++ {
-					seats := [2]string{x, y}
-					if idx%2 == 1 {
-						seats = [2]string{y, x}
-					}
-					rec := &record.Game{Agents: [2]record.Agent{{Name: seats[0]}, {Name: seats[1]}}, Result: record.Result{Winner: n % 2}}
-					p.add(results.Game{Match: results.Match{Pairing: x + "-vs-" + y, Pair: pair, Index: idx, Seats: seats}, Record: rec})
-					n++
-					if len(p.t.halves) > 1 {
-						t.Fatalf("after %d games %d pairs held apart, want at most 1", n, len(p.t.halves))
-					}
-				}
-			}
-		}
-	}
-	if len(p.t.totals) != 6 {
-		t.Errorf("fit input: %d entries, want one per ordered pair of agents (6)", len(p.t.totals))
-	}
-	s := p.finish()
-	if s.Played != n || len(s.Pairs) != 3 || s.Pairs[0].Penta.N() != 500 {
-		t.Errorf("played %d of %d, pairs %+v", s.Played, n, s.Pairs)
-	}
 }

@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
+	"arena/arena/league/leaguefile/leaguefiletest"
+	"arena/arena/league/standings"
 	"arena/arena/record"
 	"arena/arena/results"
 )
@@ -26,7 +29,7 @@ PIT 0 0   # one ply
 
 func openingsLeague(t *testing.T, extra string) string {
 	t.Helper()
-	file := writeFile(t, "op.yaml", `
+	file := leaguefiletest.Write(t, "op.yaml", `
 name: op
 game: bohnenspiel
 games_per_pairing: 4
@@ -125,7 +128,7 @@ func TestOpeningsLeagueCancelledAndResumed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	s, err := league.Report(ctx, st, "op")
+	s, err := standings.Report(ctx, st, "op")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +150,7 @@ func TestOpeningsLeagueCancelledAndResumed(t *testing.T) {
 // naming the key, the file, its line and the move; a course agent cannot
 // be given a position, so a league with one is refused.
 func TestOpeningsKeysRefused(t *testing.T) {
-	opt := loadOpts()
+	opt := leaguefiletest.Options()
 	cases := []struct{ extra, want string }{
 		{"openings: {file: bohnenspiel.txt, random: {plies: 2, count: 2}}\n", "not both"},
 		{"openings: {random: {plies: 0, count: 2}}\n", "openings.random"},
@@ -156,7 +159,7 @@ func TestOpeningsKeysRefused(t *testing.T) {
 		{"openings: {random: {plies: 2, count: 2, deep: 3}}\n", "openings.random.deep"},
 	}
 	for _, c := range cases {
-		_, err := league.Load(openingsLeague(t, c.extra), opt)
+		_, err := leaguefile.Load(openingsLeague(t, c.extra), opt)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want it to contain %q", c.extra, err, c.want)
 		}
@@ -165,7 +168,7 @@ func TestOpeningsKeysRefused(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(filepath.Dir(file), "bohnenspiel.txt"), []byte("PIT 0 2\nPIT 0 3; PIT 0 4\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := league.Load(file, opt)
+	_, err := leaguefile.Load(file, opt)
 	if err == nil || !strings.Contains(err.Error(), `bohnenspiel.txt:2: ply 1 "PIT 0 4"`) || !strings.Contains(err.Error(), "openings.file") {
 		t.Errorf("error %v, want the key, the file, line 2, ply 1 and the move", err)
 	}
@@ -184,7 +187,7 @@ func TestOpeningsKeysRefused(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(filepath.Dir(file), "bohnenspiel.txt"), []byte(bohnenspielSuite), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = league.Load(file, opt)
+	_, err = leaguefile.Load(file, opt)
 	if err == nil || !strings.Contains(err.Error(), "course agent") {
 		t.Errorf("error %v, want a course agent refused", err)
 	}

@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
+	"arena/arena/league/leaguefile/leaguefiletest"
+	"arena/arena/league/standings"
 	"arena/arena/results"
 	"arena/arena/slots"
 )
@@ -21,7 +24,7 @@ import (
 // records name the deleted ones.
 func TestReplayLateReplaysContendedGames(t *testing.T) {
 	longRunning(t)
-	file := writeFile(t, "late.yaml", `
+	file := leaguefiletest.Write(t, "late.yaml", `
 name: late
 game: bohnenspiel
 games_per_pairing: 2
@@ -60,7 +63,7 @@ agents:
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := league.Report(ctx, st, "late")
+	rep, err := standings.Report(ctx, st, "late")
 	st.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -114,7 +117,7 @@ agents:
 // games and the run's log.
 func runDozy(t *testing.T, name, extra string, starve int64) ([]results.Game, string) {
 	t.Helper()
-	file := writeFile(t, name+".yaml", "name: "+name+`
+	file := leaguefiletest.Write(t, name+".yaml", "name: "+name+`
 game: bohnenspiel
 games_per_pairing: 2
 `+extra+`
@@ -184,7 +187,7 @@ func TestMachineReplaysAreBounded(t *testing.T) {
 
 // loadWithSlots loads a league file as loadLeague does, with a CPU slot
 // pool of its own.
-func loadWithSlots(t *testing.T, file string) (*league.Spec, string, *slots.Pool) {
+func loadWithSlots(t *testing.T, file string) (*leaguefile.Spec, string, *slots.Pool) {
 	t.Helper()
 	s, out := loadLeague(t, file)
 	pool, err := slots.New(t.TempDir(), s.Machine)

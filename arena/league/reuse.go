@@ -1,6 +1,9 @@
 package league
 
-import "arena/engine"
+import (
+	"arena/arena/league/leaguefile"
+	"arena/engine"
+)
 
 // Reusable reports whether an agent's process may play several games of a
 // league, one after another, under the profile's process rule: under
@@ -10,12 +13,12 @@ import "arena/engine"
 // agents get a fresh process per game, as their courses started them;
 // under "all", agent binaries too; under "fresh", none. A course agent is
 // never kept: its course program expects to start with its game.
-func Reusable(a *Agent, rule engine.Processes) bool {
+func Reusable(a *leaguefile.Agent, rule engine.Processes) bool {
 	switch rule {
 	case engine.ProcessesFresh:
 		return false
 	case engine.ProcessesAll:
-		return a.Kind == KindBuiltin || a.Kind == KindLua || a.Kind == KindBinary || a.Kind == KindGo
+		return a.Kind == leaguefile.KindBuiltin || a.Kind == leaguefile.KindLua || a.Kind == leaguefile.KindBinary || a.Kind == leaguefile.KindGo
 	}
-	return a.Kind == KindBuiltin || a.Kind == KindLua
+	return a.Kind == leaguefile.KindBuiltin || a.Kind == leaguefile.KindLua
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
+	"arena/arena/league/leaguefile/leaguefiletest"
 	"arena/arena/referee"
 	"arena/engine"
 	"arena/plugins/host"
@@ -29,7 +31,7 @@ func countingLauncher(n *atomic.Int64) referee.Launcher {
 // starts with a new agent, even one whose moves depend on its past).
 func TestReuseKeepsProcessesAndChangesNoGame(t *testing.T) {
 	longRunning(t)
-	file := writeFile(t, "reuse.yaml", `
+	file := leaguefiletest.Write(t, "reuse.yaml", `
 name: reuse
 game: bohnenspiel
 games_per_pairing: 4
@@ -46,9 +48,9 @@ agents:
 	defer cancel()
 	run := func(noReuse bool) (int64, map[string]string, map[string][2]string) {
 		out := filepath.Join(t.TempDir(), "league")
-		opt := loadOpts()
+		opt := leaguefiletest.Options()
 		opt.Sources.Sets = []string{"output=" + out}
-		spec, err := league.Load(file, opt)
+		spec, err := leaguefile.Load(file, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +121,7 @@ agents:
 }
 
 func TestReusableFollowsTheProfilesProcessRule(t *testing.T) {
-	kinds := []string{league.KindBuiltin, league.KindLua, league.KindBinary, league.KindGo, league.KindCourse}
+	kinds := []string{leaguefile.KindBuiltin, leaguefile.KindLua, leaguefile.KindBinary, leaguefile.KindGo, leaguefile.KindCourse}
 	want := map[engine.Processes][]bool{
 		"":                      {true, true, false, false, false},
 		engine.ProcessesBuiltin: {true, true, false, false, false},
@@ -128,7 +130,7 @@ func TestReusableFollowsTheProfilesProcessRule(t *testing.T) {
 	}
 	for rule, w := range want {
 		for i, k := range kinds {
-			if got := league.Reusable(&league.Agent{Kind: k}, rule); got != w[i] {
+			if got := league.Reusable(&leaguefile.Agent{Kind: k}, rule); got != w[i] {
 				t.Errorf("rule %q, %s agent: reusable %v, want %v", rule, k, got, w[i])
 			}
 		}
@@ -140,7 +142,7 @@ func TestReusableFollowsTheProfilesProcessRule(t *testing.T) {
 // part of the league like any other.
 func TestProcessRuleOverrideStartsFreshProcesses(t *testing.T) {
 	longRunning(t)
-	file := writeFile(t, "fresh.yaml", `
+	file := leaguefiletest.Write(t, "fresh.yaml", `
 name: fresh
 game: bohnenspiel
 games_per_pairing: 4

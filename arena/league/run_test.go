@@ -15,6 +15,9 @@ import (
 	"time"
 
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
+	"arena/arena/league/leaguefile/leaguefiletest"
+	"arena/arena/league/standings"
 	"arena/arena/ratings"
 	"arena/arena/record"
 	"arena/arena/referee"
@@ -45,7 +48,7 @@ func storedGames(t *testing.T, dir, name string) []results.Game {
 func TestResumeAfterSIGKILL(t *testing.T) {
 	t.Parallel() // its own league, store and processes; mostly waiting on them
 	longRunning(t)
-	file := writeFile(t, "kill.yaml", `
+	file := leaguefiletest.Write(t, "kill.yaml", `
 name: kill
 game: bohnenspiel
 games_per_pairing: 6
@@ -59,7 +62,7 @@ agents:
     agent: greedy
 `)
 	out := filepath.Join(t.TempDir(), "league")
-	spec, err := league.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,9 +102,9 @@ agents:
 	t.Logf("killed with %d of %d games journaled, none in the store", len(atKill), len(sched))
 
 	// Resume in this process.
-	opt := loadOpts()
+	opt := leaguefiletest.Options()
 	opt.Sources.Sets = []string{"output=" + out}
-	spec, err = league.Load(file, opt)
+	spec, err = leaguefile.Load(file, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +225,7 @@ func TestSPRTStopsEarly(t *testing.T) {
 	t.Parallel() // its own league, store and processes; mostly waiting on them
 	longRunning(t)
 	out := filepath.Join(t.TempDir(), "ab")
-	file := writeFile(t, "ab.yaml", `
+	file := leaguefiletest.Write(t, "ab.yaml", `
 game: bohnenspiel
 format: ab
 games_per_pairing: 200
@@ -234,7 +237,7 @@ agents:
   - name: random
     agent: random
 `)
-	spec, err := league.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +264,7 @@ agents:
 		t.Fatal(err)
 	}
 	defer st.Close()
-	s, err := league.Report(ctx, st, "ab")
+	s, err := standings.Report(ctx, st, "ab")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,8 +312,8 @@ agents:
   - name: random2
     agent: builtin:random
 `
-	file := writeFile(t, "rr.yaml", body)
-	spec, err := league.Load(file, loadOpts())
+	file := leaguefiletest.Write(t, "rr.yaml", body)
+	spec, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,8 +335,8 @@ agents:
 		t.Fatalf("%d games stored after the interruption, want 4 (or a few more in flight)", got)
 	}
 
-	changed := writeFile(t, "rr.yaml", strings.Replace(body, "move-limit: 2s", "move-limit: 3s", 1))
-	spec2, err := league.Load(changed, loadOpts())
+	changed := leaguefiletest.Write(t, "rr.yaml", strings.Replace(body, "move-limit: 2s", "move-limit: 3s", 1))
+	spec2, err := leaguefile.Load(changed, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +362,7 @@ agents:
 		t.Fatal(err)
 	}
 	defer st.Close()
-	s, err := league.Report(ctx, st, "rr")
+	s, err := standings.Report(ctx, st, "rr")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,13 +395,13 @@ agents:
 		}
 	}
 	var csv, js bytes.Buffer
-	if err := league.WriteStandings(&csv, "csv", []*league.Standings{s}); err != nil {
+	if err := standings.WriteStandings(&csv, "csv", []*standings.Standings{s}); err != nil {
 		t.Fatal(err)
 	}
 	if lines := strings.Count(csv.String(), "\n"); lines != 4 {
 		t.Errorf("standings csv has %d lines:\n%s", lines, csv.String())
 	}
-	if err := league.WriteStandings(&js, "json", []*league.Standings{s}); err != nil {
+	if err := standings.WriteStandings(&js, "json", []*standings.Standings{s}); err != nil {
 		t.Fatal(err)
 	}
 	var decoded []map[string]any
@@ -410,7 +413,7 @@ agents:
 		t.Fatal(err)
 	}
 	csv.Reset()
-	if err := league.WriteGames(&csv, "csv", games); err != nil {
+	if err := standings.WriteGames(&csv, "csv", games); err != nil {
 		t.Fatal(err)
 	}
 	if lines := strings.Count(csv.String(), "\n"); lines != 13 {
@@ -429,7 +432,7 @@ func TestGoPackageAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := writeFile(t, "go.yaml", `
+	file := leaguefiletest.Write(t, "go.yaml", `
 game: bohnenspiel
 games_per_pairing: 2
 output: `+out+`
@@ -440,11 +443,11 @@ agents:
   - name: random
     agent: random
 `)
-	spec, err := league.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := spec.Leagues[0].Agents[0]; a.Kind != league.KindGo || a.Launch != "" {
+	if a := spec.Leagues[0].Agents[0]; a.Kind != leaguefile.KindGo || a.Launch != "" {
 		t.Fatalf("agent before the build: %+v", a)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -458,7 +461,7 @@ agents:
 		t.Fatalf("built agent %+v; log %q", a, log.String())
 	}
 	// Unchanged source: the cached binary, no build.
-	spec2, err := league.Load(file, loadOpts())
+	spec2, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -494,7 +497,7 @@ agents:
 func TestPenaltiesInStandings(t *testing.T) {
 	longRunning(t)
 	out := filepath.Join(t.TempDir(), "pen")
-	file := writeFile(t, "pen.yaml", `
+	file := leaguefiletest.Write(t, "pen.yaml", `
 game: bohnenspiel
 games_per_pairing: 2
 output: `+out+`
@@ -504,7 +507,7 @@ agents:
   - name: random
     agent: random
 `)
-	spec, err := league.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -518,7 +521,7 @@ agents:
 		t.Fatal(err)
 	}
 	defer st.Close()
-	s, err := league.Report(ctx, st, "pen")
+	s, err := standings.Report(ctx, st, "pen")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -540,14 +543,14 @@ func TestRecordsCaughtUpAtStart(t *testing.T) {
 	t.Parallel() // its own league, store and processes; mostly waiting on them
 	longRunning(t)
 	out := filepath.Join(t.TempDir(), "rec")
-	file := writeFile(t, "rec.yaml", "game: bohnenspiel\ngames_per_pairing: 4\noutput: "+out+"\n"+`
+	file := leaguefiletest.Write(t, "rec.yaml", "game: bohnenspiel\ngames_per_pairing: 4\noutput: "+out+"\n"+`
 agents:
   - name: greedy
     agent: greedy
   - name: random
     agent: random
 `)
-	spec, err := league.Load(file, loadOpts())
+	spec, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}

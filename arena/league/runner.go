@@ -1,3 +1,8 @@
+// Package league runs leagues loaded by package leaguefile: round after
+// round of what a league's format hands out, played in parallel through
+// the referee (or on cluster workers, Remote), each finished game stored
+// once, an interrupted league resumed where it stopped, submissions that
+// change between runs replayed or refused.
 package league
 
 import (
@@ -17,7 +22,9 @@ import (
 	"arena/arena/atomicfile"
 	"arena/arena/entrants"
 	"arena/arena/league/journal"
+	"arena/arena/league/leaguefile"
 	"arena/arena/league/live"
+	"arena/arena/league/standings"
 	"arena/arena/ratings"
 	"arena/arena/record"
 	"arena/arena/referee"
@@ -50,11 +57,11 @@ type RunOptions struct {
 	// Preflight checks the agents after Go agents are built and before any
 	// game; an error refuses the run, except an *EntrantsRefusedError:
 	// those submissions are left out (Reload).
-	Preflight func(ctx context.Context, s *Spec) error
+	Preflight func(ctx context.Context, s *leaguefile.Spec) error
 	// Reload loads the league again without the refused submissions (and
 	// those it already left out), for the run to go on among the rest
 	// (Options.Excluding); nil refuses the run instead.
-	Reload func(refused []entrants.Refusal) (*Spec, error)
+	Reload func(refused []entrants.Refusal) (*leaguefile.Spec, error)
 	// Log receives the run's notes: each league's setup and overrides,
 	// builds, SPRT decisions. nil discards them.
 	Log io.Writer
@@ -133,7 +140,7 @@ func (e *ChangedError) Error() string {
 // agents, the pre-flight check, another league in the directory, a changed
 // configuration — happens before OnStart; an error returned before OnStart
 // was called means no game was played.
-func Run(ctx context.Context, s *Spec, opt RunOptions) error {
+func Run(ctx context.Context, s *leaguefile.Spec, opt RunOptions) error {
 	if opt.Launch == nil {
 		return errors.New("league run: no agent launcher")
 	}
@@ -229,7 +236,7 @@ func Run(ctx context.Context, s *Spec, opt RunOptions) error {
 // openStore is the given store, or the league directory's SQLite store
 // with the journal of a killed run replayed into it, a journal for this
 // run's games and the records export brought up to date.
-func openStore(ctx context.Context, s *Spec, opt RunOptions, logw io.Writer) (results.Store, *journal.Journal, func(), error) {
+func openStore(ctx context.Context, s *leaguefile.Spec, opt RunOptions, logw io.Writer) (results.Store, *journal.Journal, func(), error) {
 	if opt.Store != nil {
 		return opt.Store, nil, func() {}, nil
 	}
@@ -274,18 +281,18 @@ func openStore(ctx context.Context, s *Spec, opt RunOptions, logw io.Writer) (re
 
 // plan is one league's state before the run.
 type plan struct {
-	l       *League
-	batch   []results.Match    // the first round with a game missing
-	pending []results.Match    // its missing games
-	pts     map[string]float64 // stored match id -> the first seat's points (not of sched's games)
-	sched   *staticSchedule    // a static format's schedule (nil: the format is walked)
-	stored  int                // games stored
-	t       *tally             // the stored games' points, for the leader
-	sprt    *sprtPass          // the stored games' SPRT counts (format ab)
-	missing int                // games of the schedule not stored (pending lists them unless sched)
-	kept    int                // stored games the format has handed out
-	extra   int                // stored games outside the schedule
-	total   int                // games the league plays (as planned, for swiss and knockout)
+	l       *leaguefile.League
+	batch   []results.Match      // the first round with a game missing
+	pending []results.Match      // its missing games
+	pts     map[string]float64   // stored match id -> the first seat's points (not of sched's games)
+	sched   *staticSchedule      // a static format's schedule (nil: the format is walked)
+	stored  int                  // games stored
+	t       *tally               // the stored games' points, for the leader
+	sprt    *standings.SPRTCount // the stored games' SPRT counts (format ab)
+	missing int                  // games of the schedule not stored (pending lists them unless sched)
+	kept    int                  // stored games the format has handed out
+	extra   int                  // stored games outside the schedule
+	total   int                  // games the league plays (as planned, for swiss and knockout)
 	// versions are the entrants added and resubmitted since the stored
 	// run, and the stored games the resubmissions replace.
 	versions *versions
@@ -293,7 +300,7 @@ type plan struct {
 
 // planLeagues finds each league's stored games and what its format hands
 // out next.
-func planLeagues(ctx context.Context, st results.Store, s *Spec) ([]*plan, error) {
+func planLeagues(ctx context.Context, st results.Store, s *leaguefile.Spec) ([]*plan, error) {
 	var plans []*plan
 	for _, l := range s.Leagues {
 		p, err := planOf(ctx, st, l, nil)
@@ -307,7 +314,7 @@ func planLeagues(ctx context.Context, st results.Store, s *Spec) ([]*plan, error
 
 // planOf is a league's plan given its stored games, leaving out those
 // skip says a resubmission replaces (nil: none).
-func planOf(ctx context.Context, st results.Store, l *League, skip func(results.Match) bool) (*plan, error) {
+func planOf(ctx context.Context, st results.Store, l *leaguefile.League, skip func(results.Match) bool) (*plan, error) {
 	p, err := planStored(ctx, st, l, skip)
 	if err != nil {
 		return nil, err
@@ -336,9 +343,9 @@ func planOf(ctx context.Context, st results.Store, l *League, skip func(results.
 // time: which are stored (a bit per game of a static schedule, points by
 // match id otherwise), the tally and the SPRT; games skip names are left
 // out.
-func planStored(ctx context.Context, st results.Store, l *League, skip func(results.Match) bool) (*plan, error) {
-	p := &plan{l: l, pts: map[string]float64{}, sched: newStaticSchedule(l), t: newTally(l), sprt: newSPRTPass(l.Agents[0].Name)}
-	err := eachGame(ctx, st, l.Name, func(g results.Game) error {
+func planStored(ctx context.Context, st results.Store, l *leaguefile.League, skip func(results.Match) bool) (*plan, error) {
+	p := &plan{l: l, pts: map[string]float64{}, sched: newStaticSchedule(l), t: newTally(l), sprt: standings.NewSPRTCount(l.Agents[0].Name)}
+	err := results.EachGame(ctx, st, l.Name, func(g results.Game) error {
 		if skip != nil && skip(g.Match) {
 			return nil
 		}
@@ -347,8 +354,8 @@ func planStored(ctx context.Context, st results.Store, l *League, skip func(resu
 			p.pts[g.Match.ID] = g.Record.Outcome(0)
 		}
 		p.t.add(g.Record)
-		if l.Format == AB {
-			p.sprt.add(g.Match, g.Record)
+		if l.Format == leaguefile.AB {
+			p.sprt.Add(g.Match, g.Record)
 		}
 		return nil
 	})
@@ -358,7 +365,7 @@ func planStored(ctx context.Context, st results.Store, l *League, skip func(resu
 // checkChanged refuses a changed configuration before touching anything;
 // with --force, it says exactly what is kept and what is played, and
 // refuses again (unless forced twice) when old and new games would mix.
-func checkChanged(ctx context.Context, st results.Store, s *Spec, plans []*plan, opt RunOptions, logw io.Writer) error {
+func checkChanged(ctx context.Context, st results.Store, s *leaguefile.Spec, plans []*plan, opt RunOptions, logw io.Writer) error {
 	var changes, plansText []string
 	mixed := false
 	for _, p := range plans {
@@ -391,7 +398,7 @@ func checkChanged(ctx context.Context, st results.Store, s *Spec, plans []*plan,
 }
 
 // saveLeague stores a league's row, agents and the matches handed out.
-func saveLeague(ctx context.Context, st results.Store, l *League, matches []results.Match) error {
+func saveLeague(ctx context.Context, st results.Store, l *leaguefile.League, matches []results.Match) error {
 	return st.SaveLeague(ctx, results.League{
 		Name: l.Name, Game: l.Game.Info().Name, Params: l.Params, Profile: l.Profile.Name,
 		Overrides: overrideStrings(l), Format: l.Format, ConfigHash: l.Hash, Config: l.Config,
@@ -406,12 +413,12 @@ func saveLeagues(ctx context.Context, st results.Store, plans []*plan) (total, d
 		if err := saveLeague(ctx, st, p.l, p.batch); err != nil {
 			return 0, 0, err
 		}
-		if p.l.Format == AB && len(p.pending) > 0 {
-			if _, _, _, _, d := p.sprt.test(p.l.SPRT); d != ratings.Continue {
+		if p.l.Format == leaguefile.AB && len(p.pending) > 0 {
+			if _, _, _, _, d := p.sprt.Test(p.l.SPRT); d != ratings.Continue {
 				p.pending, p.missing = nil, 0
 			}
 		}
-		if p.l.Format == AB {
+		if p.l.Format == leaguefile.AB {
 			p.total = p.kept + p.missing
 		}
 		total += p.total
@@ -421,7 +428,7 @@ func saveLeagues(ctx context.Context, st results.Store, plans []*plan) (total, d
 }
 
 // setupSlots makes the CPU slots pool and the warning sink of a local run.
-func setupSlots(s *Spec, opt *RunOptions, logw io.Writer) error {
+func setupSlots(s *leaguefile.Spec, opt *RunOptions, logw io.Writer) error {
 	if opt.Slots == nil && opt.Remote == nil && wallClock(s) {
 		pool, err := slots.New(slots.DefaultDir(), s.Machine)
 		if err != nil {
@@ -455,7 +462,7 @@ func (e *MixedError) Error() string {
 // (a league file run with another --name, or two files naming the same
 // output), unless the directory was named on purpose on the command line
 // or in the environment.
-func otherLeagues(ctx context.Context, st results.Store, s *Spec) error {
+func otherLeagues(ctx context.Context, st results.Store, s *leaguefile.Spec) error {
 	if s.OutputExplicit {
 		return nil
 	}
@@ -477,7 +484,7 @@ func otherLeagues(ctx context.Context, st results.Store, s *Spec) error {
 		s.Output, strings.Join(others, ", "), s.Config.Name, s.Output)
 }
 
-func overrideStrings(l *League) []string {
+func overrideStrings(l *leaguefile.League) []string {
 	out := make([]string, 0, len(l.Overrides))
 	for _, o := range l.Overrides {
 		out = append(out, o.String())
@@ -485,7 +492,7 @@ func overrideStrings(l *League) []string {
 	return out
 }
 
-func storeAgents(l *League) []results.Agent {
+func storeAgents(l *leaguefile.League) []results.Agent {
 	out := make([]results.Agent, len(l.Agents))
 	for i, a := range l.Agents {
 		out[i] = results.Agent{Name: a.Name, Ref: a.Ref, Hash: a.Hash, Options: a.Options}
@@ -494,7 +501,7 @@ func storeAgents(l *League) []results.Agent {
 }
 
 // changed compares a league with its stored version.
-func changed(ctx context.Context, st results.Store, l *League, v *versions) ([]string, error) {
+func changed(ctx context.Context, st results.Store, l *leaguefile.League, v *versions) ([]string, error) {
 	stored, agents, err := st.League(ctx, l.Name)
 	if errors.Is(err, results.ErrNotFound) {
 		return nil, nil
@@ -509,22 +516,11 @@ func changed(ctx context.Context, st results.Store, l *League, v *versions) ([]s
 	for _, a := range l.Agents {
 		for _, sa := range agents {
 			if sa.Name == a.Name && sa.Hash != a.Hash && !v.resubmitted(a.Name) {
-				out = append(out, fmt.Sprintf("league %s: agent %s (%s) changed: content hash %s, was %s", l.Name, a.Name, a.Ref, short(a.Hash), short(sa.Hash)))
+				out = append(out, fmt.Sprintf("league %s: agent %s (%s) changed: content hash %s, was %s", l.Name, a.Name, a.Ref, leaguefile.ShortHash(a.Hash), leaguefile.ShortHash(sa.Hash)))
 			}
 		}
 	}
 	return out, nil
-}
-
-func short(h string) string {
-	h = strings.TrimPrefix(h, "sha256:")
-	if h == "" {
-		return "none"
-	}
-	if len(h) > 12 {
-		h = h[:12]
-	}
-	return h
 }
 
 // configDiff names the top-level keys whose values differ.
@@ -565,7 +561,7 @@ func configDiff(old, new string) string {
 }
 
 // describe prints a league's setup; overrides are always shown.
-func describe(w io.Writer, l *League, total, done int, remote bool) {
+func describe(w io.Writer, l *leaguefile.League, total, done int, remote bool) {
 	fmt.Fprintf(w, "league %s: %s under profile %s", l.Name, l.Game.Info().Name, l.Profile.Name)
 	if len(l.Params) > 0 {
 		fmt.Fprintf(w, ", params %s", l.Params)
@@ -583,7 +579,7 @@ func describe(w io.Writer, l *League, total, done int, remote bool) {
 	if line := l.Openings.Line(); line != "" {
 		fmt.Fprintf(w, "  %s\n", line)
 	}
-	if l.Format == AB {
+	if l.Format == leaguefile.AB {
 		fmt.Fprintf(w, "  SPRT %s vs %s: elo0=%g elo1=%g alpha=%g beta=%g, %s, at most %d games\n",
 			l.Agents[0].Name, l.Agents[1].Name, l.SPRT.Elo0, l.SPRT.Elo1, l.SPRT.Alpha, l.SPRT.Beta, l.SPRT.Model, total)
 	}
@@ -596,7 +592,7 @@ type tally struct {
 	order  []string
 }
 
-func newTally(l *League) *tally {
+func newTally(l *leaguefile.League) *tally {
 	t := &tally{points: map[string]float64{}, games: map[string]int{}}
 	for _, a := range l.Agents {
 		t.order = append(t.order, a.Name)
@@ -625,7 +621,7 @@ func (t *tally) leader() string {
 	if best == "" {
 		return ""
 	}
-	return fmt.Sprintf("%s %s/%d", best, fmtPoints(t.points[best]), t.games[best])
+	return fmt.Sprintf("%s %s/%d", best, standings.Points(t.points[best]), t.games[best])
 }
 
 // Remote plays a league's matches elsewhere (arena/cluster). The runner
@@ -634,9 +630,9 @@ func (t *tally) leader() string {
 type Remote interface {
 	// Begin is told the league about to be played and the matches the
 	// store already holds, before any Play.
-	Begin(ctx context.Context, l *League, stored map[string]bool) error
+	Begin(ctx context.Context, l *leaguefile.League, stored map[string]bool) error
 	// Play has the match played and returns its record.
-	Play(ctx context.Context, l *League, m results.Match) (rec *record.Game, commit func() error, err error)
+	Play(ctx context.Context, l *leaguefile.League, m results.Match) (rec *record.Game, commit func() error, err error)
 }
 
 // Windowed is a Remote that says how many of its games may be in flight
@@ -714,14 +710,14 @@ type gameDeleter interface {
 // dropContended deletes the games with a verdict the machine caused,
 // noting each in its league's replays so that the new play's record lists
 // the deleted one.
-func dropContended(ctx context.Context, st results.Store, s *Spec, rps map[string]*replays, logw io.Writer) error {
+func dropContended(ctx context.Context, st results.Store, s *leaguefile.Spec, rps map[string]*replays, logw io.Writer) error {
 	del, ok := st.(gameDeleter)
 	if !ok {
 		return errors.New("replay-late: the results store cannot delete games")
 	}
 	for _, l := range s.Leagues {
 		var ids []string
-		err := eachGame(ctx, st, l.Name, func(g results.Game) error {
+		err := results.EachGame(ctx, st, l.Name, func(g results.Game) error {
 			if why := g.Record.MachineCaused(); why != "" {
 				ids = append(ids, g.Match.ID)
 				rps[l.Name].dropped(g, "league replay-late: "+why)
@@ -745,7 +741,7 @@ func dropContended(ctx context.Context, st results.Store, s *Spec, rps map[strin
 }
 
 // wallClock reports whether any league of s times moves by the wall clock.
-func wallClock(s *Spec) bool {
+func wallClock(s *leaguefile.Spec) bool {
 	for _, l := range s.Leagues {
 		if l.Profile.Time == engine.PerMove {
 			return true
@@ -813,7 +809,7 @@ func lockDir(dir string) (func(), error) {
 }
 
 // writeRecordsFile rewrites the directory's records export atomically.
-func writeRecordsFile(ctx context.Context, st results.Store, s *Spec) error {
+func writeRecordsFile(ctx context.Context, st results.Store, s *leaguefile.Spec) error {
 	leagues, err := st.Leagues(ctx)
 	if err != nil {
 		return err
@@ -823,7 +819,7 @@ func writeRecordsFile(ctx context.Context, st results.Store, s *Spec) error {
 		names = append(names, l.Name)
 	}
 	err = atomicfile.Write(filepath.Join(s.Output, RecordsFile), func(w io.Writer) error {
-		return WriteRecords(ctx, st, names, w)
+		return standings.WriteRecords(ctx, st, names, w)
 	})
 	if err != nil {
 		return fmt.Errorf("records export: %w", err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"arena/arena/league/leaguefile"
 	"arena/arena/record"
 	"arena/arena/slots"
 	"arena/engine"
@@ -38,7 +39,7 @@ func TestConfigDiff(t *testing.T) {
 // The progress line's leader has the most points per game; on a tie, the
 // first agent of the league; agents yet to play are left out.
 func TestTallyLeader(t *testing.T) {
-	l := &League{Agents: []*Agent{{Name: "ann"}, {Name: "bob"}, {Name: "cid"}, {Name: "dan"}}}
+	l := &leaguefile.League{Agents: []*leaguefile.Agent{{Name: "ann"}, {Name: "bob"}, {Name: "cid"}, {Name: "dan"}}}
 	tl := newTally(l)
 	if got := tl.leader(); got != "" {
 		t.Errorf("leader before any game: %q", got)
@@ -82,16 +83,16 @@ func TestDescribe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := &League{Name: "cup", Game: g, Profile: prof, Format: RoundRobin, Concurrency: 1, ConcurrencyWhy: "1 CPU slot",
-		Agents: []*Agent{{Name: "ann"}, {Name: "bob"}}}
+	l := &leaguefile.League{Name: "cup", Game: g, Profile: prof, Format: leaguefile.RoundRobin, Concurrency: 1, ConcurrencyWhy: "1 CPU slot",
+		Agents: []*leaguefile.Agent{{Name: "ann"}, {Name: "bob"}}}
 	var b strings.Builder
 	describe(&b, l, 10, 4, false)
 	want := "league cup: bohnenspiel under profile " + prof.Name + ", round-robin, 2 agents, 10 games (4 already played), 1 at a time (1 CPU slot)\n"
 	if b.String() != want {
 		t.Errorf("describe:\n%q\nwant\n%q", b.String(), want)
 	}
-	l.Format, l.Params = AB, engine.Params{"board": "9"}
-	l.SPRT = SPRTConfig{Elo0: 0, Elo1: 20, Alpha: 0.05, Beta: 0.1, Model: Pentanomial}
+	l.Format, l.Params = leaguefile.AB, engine.Params{"board": "9"}
+	l.SPRT = leaguefile.SPRTConfig{Elo0: 0, Elo1: 20, Alpha: 0.05, Beta: 0.1, Model: leaguefile.Pentanomial}
 	b.Reset()
 	describe(&b, l, 100, 0, true)
 	want = "league cup: bohnenspiel under profile " + prof.Name + ", params board=9, ab, 2 agents, 100 games (0 already played), on cluster workers (each with its own CPU slots)\n" +
@@ -148,12 +149,12 @@ func TestOrDefault(t *testing.T) {
 // Only per-move profiles time moves by the wall clock, and so need CPU
 // slots.
 func TestWallClock(t *testing.T) {
-	perMove := &League{Profile: engine.Profile{Time: engine.PerMove}}
-	budget := &League{Profile: engine.Profile{Time: engine.CPUBudget}}
-	if wallClock(&Spec{Leagues: []*League{budget}}) {
+	perMove := &leaguefile.League{Profile: engine.Profile{Time: engine.PerMove}}
+	budget := &leaguefile.League{Profile: engine.Profile{Time: engine.CPUBudget}}
+	if wallClock(&leaguefile.Spec{Leagues: []*leaguefile.League{budget}}) {
 		t.Error("a CPU-budget league timed by the wall clock")
 	}
-	if !wallClock(&Spec{Leagues: []*League{budget, perMove}}) {
+	if !wallClock(&leaguefile.Spec{Leagues: []*leaguefile.League{budget, perMove}}) {
 		t.Error("a per-move league not timed by the wall clock")
 	}
 }

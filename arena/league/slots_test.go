@@ -15,6 +15,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
+	"arena/arena/league/leaguefile/leaguefiletest"
 	"arena/arena/referee"
 	"arena/arena/slots"
 	"arena/plugins/host"
@@ -87,7 +89,7 @@ func TestWallClockGamesNeverShareACPU(t *testing.T) {
 	errs := make([]error, 2)
 	outs := make([]string, 2)
 	for i := range 2 {
-		file := writeFile(t, "fair.yaml", fmt.Sprintf(`
+		file := leaguefiletest.Write(t, "fair.yaml", fmt.Sprintf(`
 name: fair%d
 game: bohnenspiel
 games_per_pairing: 4
@@ -99,9 +101,9 @@ agents:
     agent: greedy
 `, i, 7+i))
 		outs[i] = filepath.Join(t.TempDir(), "league")
-		opt := loadOpts()
+		opt := leaguefiletest.Options()
 		opt.Sources.Sets = []string{"output=" + outs[i]}
-		s, err := league.Load(file, opt)
+		s, err := leaguefile.Load(file, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +180,7 @@ func (h pinSpy) Move(ctx context.Context, req protocol.MoveRequest) (string, err
 // between games.
 func TestKeptProcessesStayOnTheirCPUs(t *testing.T) {
 	longRunning(t)
-	file := writeFile(t, "stay.yaml", `
+	file := leaguefiletest.Write(t, "stay.yaml", `
 name: stay
 game: bohnenspiel
 games_per_pairing: 6

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"arena/arena/league"
+	"arena/arena/league/leaguefile/leaguefiletest"
+	"arena/arena/league/standings"
 	"arena/arena/referee"
 	"arena/arena/results"
 	"arena/plugins/host"
@@ -22,7 +24,7 @@ import (
 func TestStagedLeagueCancelledAndResumed(t *testing.T) {
 	t.Parallel() // its own league, store and processes; mostly waiting on them
 	longRunning(t)
-	file := writeFile(t, "cup.yaml", `
+	file := leaguefiletest.Write(t, "cup.yaml", `
 name: cup
 game: bohnenspiel
 format: knockout
@@ -107,7 +109,7 @@ agents:
 		t.Fatal(err)
 	}
 	defer st.Close()
-	rep, err := league.Report(ctx, st, "cup")
+	rep, err := standings.Report(ctx, st, "cup")
 	if err != nil {
 		t.Fatal(err)
 	}

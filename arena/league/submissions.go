@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"arena/arena/league/leaguefile"
 	"arena/arena/results"
 )
 
@@ -72,7 +73,9 @@ func (v *versions) replaces(name string) bool {
 }
 
 // replayable formats take new and resubmitted entrants while under way.
-func replayable(format string) bool { return format == RoundRobin || format == Gauntlet }
+func replayable(format string) bool {
+	return format == leaguefile.RoundRobin || format == leaguefile.Gauntlet
+}
 
 // TournamentChangedError refuses a new or resubmitted entrant in a
 // tournament whose later games depend on the results so far.
@@ -90,7 +93,7 @@ func (e *TournamentChangedError) Error() string {
 // planVersions compares each league's agents with its stored ones and, for
 // the resubmissions, plans the league again without the games they
 // replace. Nothing is written.
-func planVersions(ctx context.Context, st results.Store, s *Spec, plans []*plan, opt RunOptions) error {
+func planVersions(ctx context.Context, st results.Store, s *leaguefile.Spec, plans []*plan, opt RunOptions) error {
 	fromDir := map[string]bool{}
 	for _, e := range s.Entrants {
 		fromDir[e.Name] = true
@@ -120,7 +123,7 @@ func planVersions(ctx context.Context, st results.Store, s *Spec, plans []*plan,
 			continue
 		}
 		replaced := func(m results.Match) bool { return v.replaces(m.Seats[0]) || v.replaces(m.Seats[1]) }
-		err = eachGame(ctx, st, p.l.Name, func(g results.Game) error {
+		err = results.EachGame(ctx, st, p.l.Name, func(g results.Game) error {
 			if replaced(g.Match) {
 				v.replace = append(v.replace, g.Match.ID)
 			}
@@ -145,7 +148,7 @@ func planVersions(ctx context.Context, st results.Store, s *Spec, plans []*plan,
 // storedVersions finds the league's new agents, resubmitted entrants,
 // stored entrants refused this run and those whose submission left the
 // folder at root (the entrants' folder, "" without one).
-func storedVersions(ctx context.Context, st results.Store, l *League, fromDir, refused map[string]bool, root string) (*versions, error) {
+func storedVersions(ctx context.Context, st results.Store, l *leaguefile.League, fromDir, refused map[string]bool, root string) (*versions, error) {
 	_, agents, err := st.League(ctx, l.Name)
 	if errors.Is(err, results.ErrNotFound) {
 		return &versions{}, nil
@@ -205,7 +208,7 @@ func (v *versions) describe() []string {
 
 func (v *versions) hashChange(name string) string {
 	h := v.changed[name]
-	return fmt.Sprintf("hash %s -> %s", short(h[0]), short(h[1]))
+	return fmt.Sprintf("hash %s -> %s", leaguefile.ShortHash(h[0]), leaguefile.ShortHash(h[1]))
 }
 
 // explains reports whether the stored configuration differs from the new
@@ -230,7 +233,7 @@ func (v *versions) explains(oldCfg, newCfg string) bool {
 			return false
 		}
 	}
-	var was, now []hashedAgent
+	var was, now []leaguefile.HashedAgent
 	if json.Unmarshal(a["agents"], &was) != nil || json.Unmarshal(b["agents"], &now) != nil {
 		return false
 	}

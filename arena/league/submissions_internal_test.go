@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"arena/arena/entrants"
+	"arena/arena/league/leaguefile"
 	"arena/arena/record"
 	"arena/arena/results"
 	"arena/games/all"
@@ -48,11 +49,11 @@ func TestVersionsExplain(t *testing.T) {
 
 // classLeague loads a league of Lua submissions in the given format and
 // stores it, with every game of its first round won by the first seat.
-func classLeague(t *testing.T, format string) (*Spec, *results.SQLite, []*plan) {
+func classLeague(t *testing.T, format string) (*leaguefile.Spec, *results.SQLite, []*plan) {
 	return classLeagueWith(t, "format: "+format+"\n")
 }
 
-func classLeagueWith(t *testing.T, keys string) (*Spec, *results.SQLite, []*plan) {
+func classLeagueWith(t *testing.T, keys string) (*leaguefile.Spec, *results.SQLite, []*plan) {
 	t.Helper()
 	// ann resubmits.
 	return classLeagueChanged(t, keys, func(dir string) {
@@ -64,7 +65,7 @@ func classLeagueWith(t *testing.T, keys string) (*Spec, *results.SQLite, []*plan
 
 // classLeagueChanged is classLeagueWith with the submissions changed by
 // change (given the league file's folder) after the stored run.
-func classLeagueChanged(t *testing.T, keys string, change func(dir string)) (*Spec, *results.SQLite, []*plan) {
+func classLeagueChanged(t *testing.T, keys string, change func(dir string)) (*leaguefile.Spec, *results.SQLite, []*plan) {
 	t.Helper()
 	dir := t.TempDir()
 	for _, n := range []string{"ann", "bob", "cy", "dee"} {
@@ -81,8 +82,8 @@ func classLeagueChanged(t *testing.T, keys string, change func(dir string)) (*Sp
 	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	load := func() *Spec {
-		s, err := Load(file, Options{Registry: all.Registry(), Sources: Sources{NoEnv: true}, Cores: 2})
+	load := func() *leaguefile.Spec {
+		s, err := leaguefile.Load(file, leaguefile.Options{Registry: all.Registry(), Sources: leaguefile.Sources{NoEnv: true}, Cores: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +118,7 @@ func classLeagueChanged(t *testing.T, keys string, change func(dir string)) (*Sp
 
 // A round-robin replays a resubmission's games and keeps the others.
 func TestResubmissionReplaysRoundRobin(t *testing.T) {
-	s, st, plans := classLeague(t, RoundRobin)
+	s, st, plans := classLeague(t, leaguefile.RoundRobin)
 	ctx := context.Background()
 	if err := planVersions(ctx, st, s, plans, RunOptions{}); err != nil {
 		t.Fatal(err)
@@ -190,7 +191,7 @@ func TestRemovedListedAgentIsAChange(t *testing.T) {
 // forced; then nothing is superseded and the general rule of a changed
 // league applies.
 func TestResubmissionRefusedMidSwiss(t *testing.T) {
-	s, st, plans := classLeague(t, Swiss)
+	s, st, plans := classLeague(t, leaguefile.Swiss)
 	ctx := context.Background()
 	err := planVersions(ctx, st, s, plans, RunOptions{})
 	var te *TournamentChangedError
@@ -224,9 +225,9 @@ func TestResubmissionReplaysGauntlet(t *testing.T) {
 // league: its stored games are superseded, none is replayed, the others
 // are kept, and the run is no change to refuse.
 func TestRefusedEntrantLeavesLeague(t *testing.T) {
-	s, st, _ := classLeague(t, RoundRobin)
+	s, st, _ := classLeague(t, leaguefile.RoundRobin)
 	ctx := context.Background()
-	s, err := Load(s.File, Options{Registry: all.Registry(), Sources: Sources{NoEnv: true}, Cores: 2,
+	s, err := leaguefile.Load(s.File, leaguefile.Options{Registry: all.Registry(), Sources: leaguefile.Sources{NoEnv: true}, Cores: 2,
 		Exclude: map[string]entrants.Refusal{"ann": {Name: "ann", Source: "subs/ann.lua", Reason: "failed the pre-flight check", Fix: "fix it"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -255,18 +256,5 @@ func TestRefusedEntrantLeavesLeague(t *testing.T) {
 	old, err := st.SupersededGames(ctx, p.l.Name)
 	if err != nil || len(old) != 6 || old[0].Why != "ann refused this run" {
 		t.Fatalf("superseded %d games (%v), first %+v", len(old), err, old)
-	}
-}
-
-func TestGlobRoot(t *testing.T) {
-	for glob, want := range map[string]string{
-		"/c/subs/*/bot.py":  "/c/subs",
-		"/c/subs/team-*":    "/c/subs",
-		"/c/subs/[ab]*.lua": "/c/subs",
-		"/c/subs/one.lua":   "/c/subs",
-	} {
-		if got := globRoot(glob); got != want {
-			t.Errorf("globRoot(%q) = %q, want %q", glob, got, want)
-		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
+	"arena/arena/league/leaguefile/leaguefiletest"
 )
 
 // An agent added to agents: later plays only its own games: the stored
@@ -19,7 +21,7 @@ func TestAgentAddedLaterPlaysOnlyItsGames(t *testing.T) {
 	ctx := context.Background()
 	run := func(body string) (string, int) {
 		t.Helper()
-		s, err := league.Load(writeFile(t, "late.yaml", body), loadOpts())
+		s, err := leaguefile.Load(leaguefiletest.Write(t, "late.yaml", body), leaguefiletest.Options())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"arena/arena/league/format"
+	"arena/arena/league/leaguefile"
 	"arena/arena/results"
 )
 
@@ -19,7 +20,7 @@ const scheduleWindow = 256
 // 100,000 games so holds 12.5 KB of its schedule, not the schedule and
 // every stored id.
 type staticSchedule struct {
-	l    *League
+	l    *leaguefile.League
 	f    *format.Static
 	done []uint64 // bit i: the game at position i is stored
 	next int      // the first position not yet handed out
@@ -27,7 +28,7 @@ type staticSchedule struct {
 }
 
 // newStaticSchedule is nil when the league's format is not static.
-func newStaticSchedule(l *League) *staticSchedule {
+func newStaticSchedule(l *leaguefile.League) *staticSchedule {
 	f, ok := l.Tournament.(*format.Static)
 	if !ok {
 		return nil
@@ -44,7 +45,7 @@ func (s *staticSchedule) mark(m results.Match) bool {
 		g.A, g.B = g.B, g.A
 	}
 	pos, ok := s.f.Position(g)
-	if !ok || s.l.match(s.f.At(pos), pos).ID != m.ID {
+	if !ok || s.l.Match(s.f.At(pos), pos).ID != m.ID {
 		return false
 	}
 	if w, b := pos/64, uint64(1)<<(pos%64); s.done[w]&b == 0 {
@@ -72,7 +73,7 @@ func (s *staticSchedule) window(n int) []results.Match {
 	var out []results.Match
 	for ; s.next < s.f.Len() && len(out) < n; s.next++ {
 		if !s.stored(s.next) {
-			out = append(out, s.l.match(s.f.At(s.next), s.next))
+			out = append(out, s.l.Match(s.f.At(s.next), s.next))
 		}
 	}
 	s.left -= len(out)
@@ -83,7 +84,7 @@ func (s *staticSchedule) window(n int) []results.Match {
 func (s *staticSchedule) ids(into map[string]bool) {
 	for pos := range s.f.Len() {
 		if s.stored(pos) {
-			into[s.l.match(s.f.At(pos), pos).ID] = true
+			into[s.l.Match(s.f.At(pos), pos).ID] = true
 		}
 	}
 }

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"arena/arena/gameview"
-	"arena/arena/league"
 	"arena/arena/league/live"
+	"arena/arena/league/standings"
 	"arena/arena/record"
 	"arena/arena/results"
 	"arena/engine"
@@ -69,7 +69,7 @@ func penaltyText(p map[string]int) string {
 type leagueView struct {
 	Src       int
 	Dir       string
-	S         *league.Standings
+	S         *standings.Standings
 	Chart     ratingChart
 	CrossHead []string
 	Cross     [][]crossCell
@@ -189,10 +189,10 @@ func (s *Server) leaguesPage(w http.ResponseWriter, r *http.Request) {
 		}
 		for _, l := range ls {
 			v := leagueView{Src: i, Dir: src.dir, Running: now[l.Name]}
-			sd, err := league.Report(ctx, st, l.Name)
+			sd, err := standings.Report(ctx, st, l.Name)
 			if err != nil {
 				v.Err = err.Error()
-				v.S = &league.Standings{League: l}
+				v.S = &standings.Standings{League: l}
 			} else {
 				v.S = sd
 				if sd.Stages != nil {
@@ -222,7 +222,7 @@ func (s *Server) leaguesPage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, "leagues", map[string]any{"Title": s.opt.Title, "PageTitle": "Leagues", "Leagues": views, "Errors": errs, "Live": true, "LiveMoves": true})
 }
 
-func cross(s *league.Standings) ([]string, [][]crossCell) {
+func cross(s *standings.Standings) ([]string, [][]crossCell) {
 	var head []string
 	for _, r := range s.Rows {
 		head = append(head, r.Agent)
@@ -276,7 +276,7 @@ type tick struct {
 
 const chartLeft, chartRight = 150, 40
 
-func newRatingChart(rows []league.Row) ratingChart {
+func newRatingChart(rows []standings.Row) ratingChart {
 	c := ratingChart{Width: 640, Height: 40 + 26*len(rows)}
 	c.Bottom = c.Height - 4
 	lo, hi := -100.0, 100.0

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/results"
 	"arena/arena/web"
 	"arena/engine"
@@ -29,7 +29,7 @@ func TestSwissRoundProgress(t *testing.T) {
 	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	spec, err := league.Load(file, league.Options{Registry: all.Registry(), Sources: league.Sources{NoEnv: true}, Cores: 2})
+	spec, err := leaguefile.Load(file, leaguefile.Options{Registry: all.Registry(), Sources: leaguefile.Sources{NoEnv: true}, Cores: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

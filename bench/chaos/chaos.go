@@ -33,6 +33,8 @@ import (
 	"arena/arena/cluster"
 	"arena/arena/cluster/workerbook"
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
+	"arena/arena/league/standings"
 	"arena/arena/referee"
 	"arena/arena/results"
 	"arena/arena/slots"
@@ -184,8 +186,8 @@ func runWorker(token, name, slotDir string) error {
 	return w.Run(context.Background())
 }
 
-func load(file, out string) (*league.Spec, error) {
-	return league.Load(file, league.Options{Registry: all.Registry(), Sources: league.Sources{NoEnv: true, Sets: []string{"output=" + out}}, Cores: 2})
+func load(file, out string) (*leaguefile.Spec, error) {
+	return leaguefile.Load(file, leaguefile.Options{Registry: all.Registry(), Sources: leaguefile.Sources{NoEnv: true, Sets: []string{"output=" + out}}, Cores: 2})
 }
 
 func runCoordinator(token, file, out string) error {
@@ -604,7 +606,7 @@ func table(ctx context.Context, dir string) (string, error) {
 		return "", err
 	}
 	defer st.Close()
-	rep, err := league.Report(ctx, st, "chaos")
+	rep, err := standings.Report(ctx, st, "chaos")
 	if err != nil {
 		return "", err
 	}

@@ -35,6 +35,7 @@ import (
 
 	"arena/arena/cluster"
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/record"
 	"arena/arena/referee"
 	"arena/engine"
@@ -79,7 +80,7 @@ func measure(entrants, gpp int, game, heap string) error {
 		return err
 	}
 	out := filepath.Join(dir, "out")
-	s, err := league.Load(file, league.Options{Registry: all.Registry(), Sources: league.Sources{NoEnv: true, Sets: []string{"output=" + out}}, Cores: 2})
+	s, err := leaguefile.Load(file, leaguefile.Options{Registry: all.Registry(), Sources: leaguefile.Sources{NoEnv: true, Sets: []string{"output=" + out}}, Cores: 2})
 	if err != nil {
 		return err
 	}

@@ -30,6 +30,8 @@ import (
 
 	"arena/agents/builtin/inproc"
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
+	"arena/arena/league/standings"
 	"arena/arena/results"
 	"arena/arena/slots"
 	"arena/games/all"
@@ -121,7 +123,7 @@ func runOne(ctx context.Context, game string, n int) (measure, error) {
 	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
 		return measure{}, err
 	}
-	spec, err := league.Load(file, league.Options{Registry: all.Registry(), Sources: league.Sources{NoEnv: true}})
+	spec, err := leaguefile.Load(file, leaguefile.Options{Registry: all.Registry(), Sources: leaguefile.Sources{NoEnv: true}})
 	if err != nil {
 		return measure{}, err
 	}
@@ -139,7 +141,7 @@ func runOne(ctx context.Context, game string, n int) (measure, error) {
 	if err != nil {
 		return measure{}, err
 	}
-	s, err := league.Report(ctx, st, spec.Leagues[0].Name)
+	s, err := standings.Report(ctx, st, spec.Leagues[0].Name)
 	st.Close()
 	if err != nil {
 		return measure{}, err

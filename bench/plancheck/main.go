@@ -23,7 +23,7 @@ import (
 	"strings"
 	"time"
 
-	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/league/plan"
 	"arena/arena/results"
 	"arena/games/all"
@@ -110,7 +110,7 @@ func run(ctx context.Context, game string, think float64, calib, games int) erro
 // planWall is the wall time `arena league plan` gives file, from the
 // stored games of the league directory stored (none when "").
 func planWall(ctx context.Context, file, stored string) (time.Duration, error) {
-	spec, err := league.Load(file, league.Options{Registry: all.Registry(), Sources: league.Sources{NoEnv: true}})
+	spec, err := leaguefile.Load(file, leaguefile.Options{Registry: all.Registry(), Sources: leaguefile.Sources{NoEnv: true}})
 	if err != nil {
 		return 0, err
 	}

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"arena/agents/course"
-	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/referee"
 	"arena/engine"
 	"arena/plugins/host"
@@ -202,7 +202,7 @@ func (e *env) refusal(ctx context.Context, fails []checkFailure, allowBroken boo
 // leagueCheckItems lists every distinct agent of a league file, per game:
 // the same launch reference with the same options on the same game is
 // checked once.
-func leagueCheckItems(s *league.Spec) []checkItem {
+func leagueCheckItems(s *leaguefile.Spec) []checkItem {
 	seen := map[string]bool{}
 	var out []checkItem
 	for _, l := range s.Leagues {

@@ -13,6 +13,7 @@ import (
 	"arena/arena/cluster"
 	"arena/arena/cluster/workerbook"
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 )
 
 // clusterFlags are league run's cluster options.
@@ -38,7 +39,7 @@ func (c *clusterFlags) add(f *pflag.FlagSet) {
 
 // clusterFor connects to the cluster the run is to use, starting the
 // embedded server first for --serve-cluster; nil without a cluster.
-func (e *env) clusterFor(ctx context.Context, spec *league.Spec, rf runFlags) (league.Remote, func(), error) {
+func (e *env) clusterFor(ctx context.Context, spec *leaguefile.Spec, rf runFlags) (league.Remote, func(), error) {
 	ep := cluster.Endpoint{URL: rf.cl.url, CredsFile: rf.cl.creds, CAFile: rf.cl.caFile, Scope: rf.cl.scope}
 	if ep.URL == "" {
 		ep.URL = spec.Config.Cluster.URL

@@ -21,6 +21,8 @@ import (
 	"arena/arena/entrants"
 	"arena/arena/league"
 	"arena/arena/league/gobuild"
+	"arena/arena/league/leaguefile"
+	"arena/arena/league/standings"
 	"arena/arena/referee"
 	"arena/arena/results"
 )
@@ -42,7 +44,7 @@ page for each entrant. See docs/leagues.md for every key.`,
 }
 
 // runFlags are league run's own flags (the league keys' flags come from
-// league.AddFlags).
+// leaguefile.AddFlags).
 type runFlags struct {
 	force  int
 	quiet  bool
@@ -137,7 +139,7 @@ A second run on a directory in use is a setup error (exit status 1).
 // --format for --league-format (--format is an output's format on the
 // report commands).
 func addLeagueFlags(f *pflag.FlagSet, rf *runFlags) {
-	league.AddFlags(f)
+	leaguefile.AddFlags(f)
 	_ = f.MarkDeprecated("cluster-url", "use --cluster")
 	f.String("format", "", "the league's format")
 	_ = f.MarkDeprecated("format", "use --league-format (round-robin, gauntlet or ab)")
@@ -191,13 +193,13 @@ fewer --cores, so the replayed games get the cores their agents are owed.`,
 // keys and agents are checked; the report commands only need to find the
 // league directory (their own flags, such as export's --format, are not
 // league keys).
-func (e *env) loadLeague(cmd *cobra.Command, file string, sets []string, forRun bool) (*league.Spec, error) {
-	return e.loadLeagueWith(cmd, file, league.Options{Registry: e.registry, Sources: league.Sources{Sets: sets}}, forRun)
+func (e *env) loadLeague(cmd *cobra.Command, file string, sets []string, forRun bool) (*leaguefile.Spec, error) {
+	return e.loadLeagueWith(cmd, file, leaguefile.Options{Registry: e.registry, Sources: leaguefile.Sources{Sets: sets}}, forRun)
 }
 
 // loadLeagueWith is loadLeague with the options given (Exclude: the
 // submissions a run left out).
-func (e *env) loadLeagueWith(cmd *cobra.Command, file string, opt league.Options, forRun bool) (*league.Spec, error) {
+func (e *env) loadLeagueWith(cmd *cobra.Command, file string, opt leaguefile.Options, forRun bool) (*leaguefile.Spec, error) {
 	refused := false
 	if forRun {
 		opt.Sources.Flags = cmd.Flags()
@@ -211,7 +213,7 @@ func (e *env) loadLeagueWith(cmd *cobra.Command, file string, opt league.Options
 			opt.Cores, _ = cmd.Flags().GetInt("cores")
 		}
 	}
-	spec, err := league.Load(file, opt)
+	spec, err := leaguefile.Load(file, opt)
 	if err != nil && refused {
 		// The loader words the error with the file and key; the status
 		// still says an agent was refused.
@@ -313,7 +315,7 @@ func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf 
 	return broken.err()
 }
 
-func leagueNames(s *league.Spec) []string {
+func leagueNames(s *leaguefile.Spec) []string {
 	var out []string
 	for _, l := range s.Leagues {
 		out = append(out, l.Name)
@@ -384,7 +386,7 @@ func printStandings(ctx context.Context, out io.Writer, dir string, names []stri
 
 func writeStandingsText(ctx context.Context, out io.Writer, st results.Store, names []string) error {
 	for _, n := range names {
-		s, err := league.Report(ctx, st, n)
+		s, err := standings.Report(ctx, st, n)
 		if errors.Is(err, results.ErrNotFound) {
 			fmt.Fprintf(out, "\nleague %s: not started\n", n)
 			continue
@@ -457,9 +459,9 @@ instead, for scripts.`,
 // writeStandingsAs writes the leagues' standings as JSON or CSV rows; a
 // league not started yet has none.
 func writeStandingsAs(ctx context.Context, out io.Writer, format string, st results.Store, names []string) error {
-	var all []*league.Standings
+	var all []*standings.Standings
 	for _, n := range names {
-		s, err := league.Report(ctx, st, n)
+		s, err := standings.Report(ctx, st, n)
 		if errors.Is(err, results.ErrNotFound) {
 			continue
 		}
@@ -468,13 +470,13 @@ func writeStandingsAs(ctx context.Context, out io.Writer, format string, st resu
 		}
 		all = append(all, s)
 	}
-	return league.WriteStandings(out, format, all)
+	return standings.WriteStandings(out, format, all)
 }
 
 func writeStandingsByWorker(ctx context.Context, out io.Writer, st results.Store, names []string, byClass bool) error {
-	report := league.ReportByWorker
+	report := standings.ReportByWorker
 	if byClass {
-		report = league.ReportByWorkerClass
+		report = standings.ReportByWorkerClass
 	}
 	for _, n := range names {
 		groups, err := report(ctx, st, n)
@@ -537,7 +539,7 @@ func newLeagueExportCmd(e *env) *cobra.Command {
 			write := func(w io.Writer) error {
 				switch {
 				case format == "jsonl":
-					return league.WriteRecords(ctx, st, names, w)
+					return standings.WriteRecords(ctx, st, names, w)
 				case table == "games":
 					var games []results.Game
 					for _, n := range names {
@@ -547,7 +549,7 @@ func newLeagueExportCmd(e *env) *cobra.Command {
 						}
 						games = append(games, g...)
 					}
-					return league.WriteGames(w, format, games)
+					return standings.WriteGames(w, format, games)
 				}
 				return writeStandingsAs(ctx, w, format, st, names)
 			}
@@ -675,7 +677,7 @@ const RefusedFile = "refused.txt"
 // without, each with its reason and fix (but those of an earlier report,
 // already printed), and writes them all beside the results; with none
 // refused it removes an earlier report.
-func reportRefused(w io.Writer, spec *league.Spec, earlier []entrants.Refusal) error {
+func reportRefused(w io.Writer, spec *leaguefile.Spec, earlier []entrants.Refusal) error {
 	path := filepath.Join(spec.Output, RefusedFile)
 	if len(spec.Refused) == 0 {
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/league/plan"
 	"arena/arena/results"
 )
@@ -29,7 +29,7 @@ upper bound). Nothing is played.`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			spec, err := league.Load(args[0], league.Options{Registry: e.registry, Sources: league.Sources{Sets: sets}, Cores: cores})
+			spec, err := leaguefile.Load(args[0], leaguefile.Options{Registry: e.registry, Sources: leaguefile.Sources{Sets: sets}, Cores: cores})
 			if err != nil {
 				return err
 			}

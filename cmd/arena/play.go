@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/openings"
 	"arena/arena/record"
 	"arena/arena/referee"
@@ -134,7 +135,7 @@ func (e *env) matchSetup(game string, games int, seedText string, paramArgs, set
 	if games < 1 {
 		return nil, 0, nil, engine.Profile{}, nil, fmt.Errorf("--games must be at least 1")
 	}
-	seed, err := league.ParseSeed(seedText)
+	seed, err := leaguefile.ParseSeed(seedText)
 	if err != nil {
 		return nil, 0, nil, engine.Profile{}, nil, fmt.Errorf("--%w", err)
 	}
@@ -158,7 +159,7 @@ func (e *env) matchSetup(game string, games int, seedText string, paramArgs, set
 		}
 		ov, err := prof.Apply(k, v)
 		if err == nil {
-			err = league.CheckDuration(ov)
+			err = leaguefile.CheckDuration(ov)
 		}
 		if err != nil {
 			return nil, 0, nil, engine.Profile{}, nil, err

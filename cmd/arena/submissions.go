@@ -7,14 +7,15 @@ import (
 
 	"arena/arena/entrants"
 	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/referee"
 )
 
 // leaguePreflight is league run's pre-flight check: a listed agent that
 // fails refuses the run (unless allowBroken, which enters every agent); a
 // submission that fails is handed back to be left out.
-func (e *env) leaguePreflight(launch referee.Launcher, allowBroken bool, broken *brokenTally) func(context.Context, *league.Spec) error {
-	return func(ctx context.Context, s *league.Spec) error {
+func (e *env) leaguePreflight(launch referee.Launcher, allowBroken bool, broken *brokenTally) func(context.Context, *leaguefile.Spec) error {
+	return func(ctx context.Context, s *leaguefile.Spec) error {
 		fails := e.preflightCheck(ctx, launch, leagueCheckItems(s))
 		var left []entrants.Refusal
 		if !allowBroken {
@@ -31,8 +32,8 @@ func (e *env) leaguePreflight(launch referee.Launcher, allowBroken bool, broken 
 
 // reloader is league run's Reload: the league file loaded again without
 // the refused submissions, which *spec then points to.
-func (e *env) reloader(cmd *cobra.Command, file string, rf runFlags, spec **league.Spec) func([]entrants.Refusal) (*league.Spec, error) {
-	return func(refused []entrants.Refusal) (*league.Spec, error) {
+func (e *env) reloader(cmd *cobra.Command, file string, rf runFlags, spec **leaguefile.Spec) func([]entrants.Refusal) (*leaguefile.Spec, error) {
+	return func(refused []entrants.Refusal) (*leaguefile.Spec, error) {
 		ns, err := e.reloadWithout(cmd, file, rf, *spec, refused)
 		if err == nil {
 			*spec = ns
@@ -44,8 +45,8 @@ func (e *env) reloader(cmd *cobra.Command, file string, rf runFlags, spec **leag
 // entrantFailures splits pre-flight failures into those of listed agents,
 // which refuse the run, and those of submissions (entrants.dir or glob),
 // which are left out of it.
-func entrantFailures(s *league.Spec, fails []checkFailure) ([]checkFailure, []entrants.Refusal) {
-	agents := map[string]*league.Agent{}
+func entrantFailures(s *leaguefile.Spec, fails []checkFailure) ([]checkFailure, []entrants.Refusal) {
+	agents := map[string]*leaguefile.Agent{}
 	for _, l := range s.Leagues {
 		for _, a := range l.Agents {
 			agents[a.Name] = a
@@ -62,7 +63,7 @@ func entrantFailures(s *league.Spec, fails []checkFailure) ([]checkFailure, []en
 		}
 		if !seen[a.Name] {
 			seen[a.Name] = true
-			left = append(left, league.PreflightRefusal(a, f.item.game.Info().Name, f.err))
+			left = append(left, leaguefile.PreflightRefusal(a, f.item.game.Info().Name, f.err))
 		}
 	}
 	return listed, left
@@ -70,8 +71,8 @@ func entrantFailures(s *league.Spec, fails []checkFailure) ([]checkFailure, []en
 
 // reloadWithout loads the league file again leaving out the refused
 // submissions besides those already left out, and reports the new ones.
-func (e *env) reloadWithout(cmd *cobra.Command, file string, rf runFlags, was *league.Spec, refused []entrants.Refusal) (*league.Spec, error) {
-	opt := league.Options{Registry: e.registry, Sources: league.Sources{Sets: rf.sets}}
+func (e *env) reloadWithout(cmd *cobra.Command, file string, rf runFlags, was *leaguefile.Spec, refused []entrants.Refusal) (*leaguefile.Spec, error) {
+	opt := leaguefile.Options{Registry: e.registry, Sources: leaguefile.Sources{Sets: rf.sets}}
 	for _, r := range was.Refused {
 		if r.Name != "" {
 			refused = append(refused, r)

@@ -14,8 +14,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"arena/arena/league"
 	"arena/arena/league/format"
+	"arena/arena/league/leaguefile"
 	"arena/arena/results"
 	"arena/engine"
 )
@@ -114,7 +114,7 @@ func measure(ctx context.Context, st results.Store, name string) (moveStats, err
 	if st == nil {
 		return m, nil
 	}
-	err := league.EachGame(ctx, st, name, func(g results.Game) error {
+	err := results.EachGame(ctx, st, name, func(g results.Game) error {
 		m.games++
 		if r := g.Record; !r.Started.IsZero() && r.Ended.After(r.Started) {
 			m.spans = append(m.spans, gameSpan{r.Started, r.Ended})
@@ -184,7 +184,7 @@ func rounds(f format.Format) map[int][]int {
 // time before anything runs, per stage. st may be nil; where it holds
 // games of a league, their plies and move times are used instead of
 // random playouts and the profile's limits.
-func Plan(ctx context.Context, s *league.Spec, st results.Store, opt Options) ([]LeaguePlan, error) {
+func Plan(ctx context.Context, s *leaguefile.Spec, st results.Store, opt Options) ([]LeaguePlan, error) {
 	var out []LeaguePlan
 	for _, l := range s.Leagues {
 		cores := opt.Cores
@@ -196,7 +196,7 @@ func Plan(ctx context.Context, s *league.Spec, st results.Store, opt Options) ([
 			workers = s.Config.Concurrency
 		}
 		lp := LeaguePlan{League: l.Name, Format: l.FormatName()}
-		lp.Workers, lp.WorkersWhy = league.Concurrency(workers, cores, l.Profile)
+		lp.Workers, lp.WorkersWhy = leaguefile.Concurrency(workers, cores, l.Profile)
 		ms, err := measure(ctx, st, l.Name)
 		if err != nil {
 			return nil, err
@@ -222,11 +222,11 @@ func Plan(ctx context.Context, s *league.Spec, st results.Store, opt Options) ([
 }
 
 // stageName names a stage of the league's format.
-func stageName(l *league.League, stage int) string {
+func stageName(l *leaguefile.League, stage int) string {
 	switch {
 	case stage == 1:
-		return league.Knockout
-	case l.Format == league.Knockout && l.Qualifier.Format != "":
+		return leaguefile.Knockout
+	case l.Format == leaguefile.Knockout && l.Qualifier.Format != "":
 		return l.Qualifier.Format + " qualifier"
 	}
 	return l.Format
@@ -235,7 +235,7 @@ func stageName(l *league.League, stage int) string {
 // gameCost is one game's expected plies and one ply's time: measured in
 // stored games where there are some, else random playouts and the
 // profile's limits (upper bounds: every move uses its whole limit).
-func gameCost(l *league.League, ms moveStats, playouts int) (StagePlan, error) {
+func gameCost(l *leaguefile.League, ms moveStats, playouts int) (StagePlan, error) {
 	var sp StagePlan
 	if ms.games > 0 {
 		sp.Plies = float64(ms.plies) / float64(ms.games)

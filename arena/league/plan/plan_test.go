@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/arena/league/plan"
 	"arena/arena/record"
 	"arena/arena/results"
@@ -17,13 +17,13 @@ import (
 )
 
 // load loads a league file written into a fresh directory.
-func load(t *testing.T, body string) *league.Spec {
+func load(t *testing.T, body string) *leaguefile.Spec {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "p.yaml")
 	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	spec, err := league.Load(file, league.Options{Registry: all.Registry(), Sources: league.Sources{NoEnv: true}, Cores: 2})
+	spec, err := leaguefile.Load(file, leaguefile.Options{Registry: all.Registry(), Sources: leaguefile.Sources{NoEnv: true}, Cores: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,10 @@
-package league_test
+package standings_test
 
 import (
 	"strings"
 	"testing"
 
-	"arena/arena/league"
+	"arena/arena/league/standings"
 	"arena/arena/record"
 	"arena/arena/results"
 )
@@ -26,14 +26,14 @@ func TestGamesExportWinnerAndScores(t *testing.T) {
 		exportGame("g3", record.Result{Winner: -1, Draw: true, Scores: []int{36, 36}}),
 		exportGame("g4", record.Result{Winner: -1, Reason: "no result"}),
 	}
-	rows := league.GameRows(games)
+	rows := standings.GameRows(games)
 	for i, want := range []string{"ann", "bob", "", ""} {
 		if rows[i].Winner != want {
 			t.Errorf("game %s: winner %q, want %q", rows[i].ID, rows[i].Winner, want)
 		}
 	}
 	var b strings.Builder
-	if err := league.WriteGames(&b, "csv", games); err != nil {
+	if err := standings.WriteGames(&b, "csv", games); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
@@ -49,12 +49,12 @@ func TestGamesExportWinnerAndScores(t *testing.T) {
 
 // The standings export writes a score as its shortest exact decimal.
 func TestStandingsExportScores(t *testing.T) {
-	s := &league.Standings{
+	s := &standings.Standings{
 		League: results.League{Name: "cup"},
-		Rows:   []league.Row{{Rank: 1, Agent: "ann", Score: 2, Elo: 30}, {Rank: 2, Agent: "bob", Score: 1.5, Elo: -30}},
+		Rows:   []standings.Row{{Rank: 1, Agent: "ann", Score: 2, Elo: 30}, {Rank: 2, Agent: "bob", Score: 1.5, Elo: -30}},
 	}
 	var b strings.Builder
-	if err := league.WriteStandings(&b, "csv", []*league.Standings{s}); err != nil {
+	if err := standings.WriteStandings(&b, "csv", []*standings.Standings{s}); err != nil {
 		t.Fatal(err)
 	}
 	want := "league,rank,agent,games,w,d,l,score,elo,elo_lo,elo_hi,timeouts,illegal,crashes\n" +

@@ -1,4 +1,4 @@
-package league
+package leaguefile
 
 import (
 	"crypto/sha256"
@@ -40,7 +40,7 @@ func MatchID(league, pairing string, index int, seed uint64) string {
 func (l *League) Schedule() []results.Match {
 	var out []results.Match
 	for i, g := range l.Tournament.Next(nil) {
-		out = append(out, l.match(g, i))
+		out = append(out, l.Match(g, i))
 	}
 	return out
 }

@@ -1,11 +1,11 @@
-package league_test
+package leaguefile_test
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
-	"arena/arena/league"
+	"arena/arena/league/leaguefile"
 	"arena/games/all"
 )
 
@@ -13,7 +13,7 @@ import (
 // error naming the file. Seeds are the shipped league files in YAML, and
 // small ones in TOML and JSON.
 func FuzzLoad(f *testing.F) {
-	files, _ := filepath.Glob("../../configs/*.yaml")
+	files, _ := filepath.Glob("../../../configs/*.yaml")
 	for _, file := range files {
 		b, err := os.ReadFile(file)
 		if err != nil {
@@ -30,7 +30,7 @@ func FuzzLoad(f *testing.F) {
 		if err := os.WriteFile(file, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s, err := league.Load(file, league.Options{Registry: reg, Cores: 2})
+		s, err := leaguefile.Load(file, leaguefile.Options{Registry: reg, Cores: 2})
 		if err != nil {
 			if err.Error() == "" {
 				t.Fatal("an empty error")

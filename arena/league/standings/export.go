@@ -1,4 +1,4 @@
-package league
+package standings
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"arena/arena/league/leaguefile"
 	"arena/arena/results"
 )
 
@@ -20,7 +21,7 @@ import (
 // one record.Game per line (docs/records.md), in schedule order.
 func WriteRecords(ctx context.Context, st results.Store, leagues []string, w io.Writer) error {
 	for _, name := range leagues {
-		err := eachGame(ctx, st, name, func(g results.Game) error {
+		err := results.EachGame(ctx, st, name, func(g results.Game) error {
 			line, err := g.Record.MarshalLine()
 			if err != nil {
 				return err
@@ -144,7 +145,7 @@ type standingsJSON struct {
 }
 
 type sprtJSON struct {
-	SPRTConfig
+	leaguefile.SPRTConfig
 	A        string  `json:"a"`
 	B        string  `json:"b"`
 	Games    int     `json:"games"`

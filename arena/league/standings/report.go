@@ -1,4 +1,4 @@
-package league
+package standings
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"arena/arena/league/leaguefile"
 	"arena/arena/ratings"
 )
 
@@ -48,7 +49,9 @@ func fmtInterval(lo, hi float64) string {
 // naInterval stands for an interval the games cannot give.
 const naInterval = "n/a (too few games)"
 
-func fmtPoints(p float64) string {
+// Points prints points as whole numbers where they are (a draw's half
+// shown as .5).
+func Points(p float64) string {
 	if p == math.Trunc(p) {
 		return fmt.Sprintf("%.0f", p)
 	}
@@ -89,7 +92,7 @@ func (s *Standings) WriteText(w io.Writer) error {
 			name += " *" // see the note under the table
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%d\t%d\t%d\n", r.Rank, name, r.Games, r.W, r.D, r.L,
-			fmtPoints(r.Score), fmtElo(r.Elo), ci, r.Timeout, r.Illegal, r.Crash)
+			Points(r.Score), fmtElo(r.Elo), ci, r.Timeout, r.Illegal, r.Crash)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -152,7 +155,7 @@ func (s *Standings) writeCross(w io.Writer) error {
 				case c.Games() == 0:
 					cells = append(cells, ".")
 				default:
-					cells = append(cells, fmtPoints(c.Score())+"/"+fmt.Sprint(c.Games()))
+					cells = append(cells, Points(c.Score())+"/"+fmt.Sprint(c.Games()))
 				}
 			}
 			fmt.Fprintln(tw, strings.Join(cells, "\t"))
@@ -203,7 +206,7 @@ func (t *SPRTStatus) String() string {
 		verdict = fmt.Sprintf("H0 accepted: %s is not stronger than %s by %g Elo", t.A, t.B, t.Elo1)
 	}
 	unit := fmt.Sprintf("%d pairs", t.Pairs)
-	if t.Model == Trinomial {
+	if t.Model == leaguefile.Trinomial {
 		unit = fmt.Sprintf("%d games", t.Games)
 	}
 	return fmt.Sprintf("SPRT %s vs %s (%s, elo0=%g elo1=%g alpha=%g beta=%g): LLR %.2f, bounds [%.2f, %.2f] after %s: %s",

@@ -1,4 +1,4 @@
-package league_test
+package leaguefile_test
 
 import (
 	"os"
@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"arena/arena/league"
+	"arena/arena/league/leaguefile"
+	"arena/arena/league/leaguefile/leaguefiletest"
 )
 
 // entrantsDir makes a league file beside a submissions folder holding the
@@ -37,7 +38,7 @@ func entrantsDir(t *testing.T, league string, files ...string) string {
 func TestEntrantsFromFolder(t *testing.T) {
 	file := entrantsDir(t, "game: bohnenspiel\nentrants:\n  dir: submissions\nagents:\n  - name: house\n    agent: builtin:greedy\n",
 		"ann.lua", "bob/bot.lua", "cy/notes.txt", "bad name.lua")
-	s, err := league.Load(file, loadOpts())
+	s, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,16 +68,16 @@ func TestEntrantsFromFolder(t *testing.T) {
 // the submission and the agent.
 func TestEntrantNameClash(t *testing.T) {
 	file := entrantsDir(t, "game: bohnenspiel\nentrants:\n  dir: submissions\nagents:\n  - name: ann\n    agent: builtin:greedy\n", "ann.lua", "bob.lua")
-	_, err := league.Load(file, loadOpts())
+	_, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err == nil || !strings.Contains(err.Error(), "ann.lua") || !strings.Contains(err.Error(), "agents[0]") || !strings.Contains(err.Error(), "entrants.dir") {
 		t.Fatalf("err %v, want the clash named with the key", err)
 	}
 	file = entrantsDir(t, "game: bohnenspiel\nentrants:\n  dir: nowhere\n")
-	if _, err := league.Load(file, loadOpts()); err == nil || !strings.Contains(err.Error(), "entrants.dir") {
+	if _, err := leaguefile.Load(file, leaguefiletest.Options()); err == nil || !strings.Contains(err.Error(), "entrants.dir") {
 		t.Fatalf("missing folder: %v", err)
 	}
 	file = entrantsDir(t, "game: bohnenspiel\nentrants:\n  glob: \"submissions/*.lua\"\n", "ann.lua", "bob.lua")
-	s, err := league.Load(file, loadOpts())
+	s, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil || len(s.Leagues[0].Agents) != 2 || s.Leagues[0].Agents[1].Name != "bob" {
 		t.Fatalf("glob: %v", err)
 	}

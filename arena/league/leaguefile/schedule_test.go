@@ -1,11 +1,12 @@
-package league_test
+package leaguefile_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
-	"arena/arena/league"
+	"arena/arena/league/leaguefile"
+	"arena/arena/league/leaguefile/leaguefiletest"
 )
 
 func agentsYAML(names ...string) string {
@@ -17,9 +18,9 @@ func agentsYAML(names ...string) string {
 	return b.String()
 }
 
-func load(t *testing.T, body string) *league.Spec {
+func load(t *testing.T, body string) *leaguefile.Spec {
 	t.Helper()
-	s, err := league.Load(writeFile(t, "sched.yaml", body), loadOpts())
+	s, err := leaguefile.Load(leaguefiletest.Write(t, "sched.yaml", body), leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +144,7 @@ func TestABSchedule(t *testing.T) {
 	if len(sched) != 10 || sched[0].Pairing != "new-vs-old" || sched[0].Seats != [2]string{"new", "old"} || sched[1].Seats != [2]string{"old", "new"} {
 		t.Fatalf("schedule %+v", sched)
 	}
-	if _, err := league.Load(writeFile(t, "x.yaml", "game: bohnenspiel\nformat: ab\n"+agentsYAML("a", "b", "c")), loadOpts()); err == nil {
+	if _, err := leaguefile.Load(leaguefiletest.Write(t, "x.yaml", "game: bohnenspiel\nformat: ab\n"+agentsYAML("a", "b", "c")), leaguefiletest.Options()); err == nil {
 		t.Fatal("ab with three agents loaded")
 	}
 }

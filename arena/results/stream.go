@@ -1,18 +1,14 @@
-package league
+package results
 
-import (
-	"context"
+import "context"
 
-	"arena/arena/results"
-)
-
-// The store's streaming reads (results.SQLite has them): a pass over a
+// The store's streaming reads (SQLite has them): a pass over a
 // league's games holds one record at a time, so standings, exports and
 // run plans cost the memory of the field, not of the games played. A
 // store without them (a test's) is read whole.
 
 type gameStreamer interface {
-	EachGame(ctx context.Context, league string, fn func(results.Game) error) error
+	EachGame(ctx context.Context, league string, fn func(Game) error) error
 }
 
 type matchCounter interface {
@@ -21,12 +17,7 @@ type matchCounter interface {
 
 // EachGame calls fn with each stored game of the league in schedule
 // order, one record at a time where the store can stream them.
-func EachGame(ctx context.Context, st results.Store, league string, fn func(results.Game) error) error {
-	return eachGame(ctx, st, league, fn)
-}
-
-// eachGame calls fn with each stored game of the league in schedule order.
-func eachGame(ctx context.Context, st results.Store, league string, fn func(results.Game) error) error {
+func EachGame(ctx context.Context, st Store, league string, fn func(Game) error) error {
 	if s, ok := st.(gameStreamer); ok {
 		return s.EachGame(ctx, league, fn)
 	}
@@ -42,8 +33,8 @@ func eachGame(ctx context.Context, st results.Store, league string, fn func(resu
 	return nil
 }
 
-// matchCount is the number of the league's scheduled matches.
-func matchCount(ctx context.Context, st results.Store, league string) (int, error) {
+// MatchCount is the number of the league's scheduled matches.
+func MatchCount(ctx context.Context, st Store, league string) (int, error) {
 	if s, ok := st.(matchCounter); ok {
 		return s.MatchCount(ctx, league)
 	}

@@ -1,4 +1,4 @@
-package league
+package leaguefile
 
 import (
 	"os"
@@ -9,7 +9,7 @@ import (
 
 // Every key is documented: in its flag's help and in docs/leagues.md.
 func TestEveryKeyDocumented(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/leagues.md")
+	doc, err := os.ReadFile("../../../docs/leagues.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package league
+package leaguefile
 
 import (
 	"context"
@@ -11,10 +11,10 @@ import (
 	"arena/arena/results"
 )
 
-// hashedOpenings is what of a suite enters the league's hash: its
+// HashedOpenings is what of a suite enters the league's hash: its
 // content, so an edited file or another generator setting is a changed
 // league, and not the file's path, so a moved league directory is not.
-type hashedOpenings struct {
+type HashedOpenings struct {
 	Count  int             `json:"count"`
 	SHA256 string          `json:"sha256"`
 	Random *RandomOpenings `json:"random,omitempty"`
@@ -62,11 +62,11 @@ func (l *League) loadOpenings(ld *loader, c Config, baseDir string) error {
 }
 
 // hashOpenings is the suite's part of the league's hash; nil without one.
-func (l *League) hashOpenings(c Config) *hashedOpenings {
+func (l *League) hashOpenings(c Config) *HashedOpenings {
 	if l.Openings.Len() == 0 {
 		return nil
 	}
-	h := &hashedOpenings{Count: l.Openings.Len(), SHA256: l.Openings.Hash()}
+	h := &HashedOpenings{Count: l.Openings.Len(), SHA256: l.Openings.Hash()}
 	if c.Openings.File == "" {
 		r := c.Openings.Random
 		h.Random = &r
@@ -99,8 +99,8 @@ func (l *League) OpeningOf(m results.Match) *record.Opening {
 	return &record.Opening{Index: i, Moves: l.Openings.Openings[i].Moves}
 }
 
-// storedLine says the same from a stored configuration, for standings.
-func (h *hashedOpenings) storedLine() string {
+// Line says the same from a stored configuration, for standings.
+func (h *HashedOpenings) Line() string {
 	if h == nil || h.Count == 0 {
 		return ""
 	}
@@ -111,5 +111,5 @@ func (h *hashedOpenings) storedLine() string {
 			from += fmt.Sprintf(" seed=%d", r.Seed)
 		}
 	}
-	return fmt.Sprintf("openings: %d from %s (sha256 %s), each played with both colours; a pair below is the two games of one opening", h.Count, from, short(h.SHA256))
+	return fmt.Sprintf("openings: %d from %s (sha256 %s), each played with both colours; a pair below is the two games of one opening", h.Count, from, ShortHash(h.SHA256))
 }

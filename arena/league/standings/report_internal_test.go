@@ -1,4 +1,4 @@
-package league
+package standings
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"arena/arena/league/leaguefile"
 	"arena/arena/ratings"
 	"arena/arena/record"
 	"arena/arena/results"
@@ -66,7 +67,7 @@ func pairGames(scores [][2]float64) []results.Game {
 // varied pairs it is a two-sided interval. Exports keep the sign of an
 // infinite value as a string.
 func TestPairIntervalsDegenerate(t *testing.T) {
-	l := results.League{Name: "x", Format: RoundRobin}
+	l := results.League{Name: "x", Format: leaguefile.RoundRobin}
 	won := Compute(l, []string{"a", "b"}, 6, pairGames([][2]float64{{1, 1}, {1, 1}, {1, 1}}))
 	p := won.Pairs[0]
 	wantLo := ratings.EloFromScore(math.Pow(0.025, 1.0/3))
@@ -125,7 +126,7 @@ func TestPairIntervalsDegenerate(t *testing.T) {
 
 // Agents with equal results share a rank.
 func TestTiesShareRank(t *testing.T) {
-	l := results.League{Name: "x", Format: RoundRobin}
+	l := results.League{Name: "x", Format: leaguefile.RoundRobin}
 	// a and b split their pair; c loses both pairs to each.
 	games := pairGames([][2]float64{{1, 0}})
 	for _, g := range pairGames([][2]float64{{1, 1}}) {

@@ -1,11 +1,10 @@
-// Package league runs leagues of course games between agents: it loads a
-// league file (viper: YAML, TOML or JSON, strict keys, ARENA_* environment
-// variables and flags on top of embedded defaults), builds the schedule
-// (round-robin, gauntlet, or an A/B match under an SPRT) in colour-swapped
-// pairs with deterministic match ids and seeds, plays the games in
-// parallel through the referee, stores each finished game once, and
-// resumes an interrupted league where it stopped.
-package league
+// Package leaguefile reads and checks a league file: viper (YAML, TOML or
+// JSON, strict keys, ARENA_* environment variables and flags on top of
+// embedded defaults), entrants from a folder of submissions, agents
+// resolved and hashed, the profile with its overrides, the opening suite
+// and the tournament format, into leagues whose matches (deterministic
+// ids and seeds, colour-swapped pairs) the runner plays.
+package leaguefile
 
 import (
 	"crypto/sha256"
@@ -277,15 +276,17 @@ func load(file string, opt Options) (*Spec, error) {
 	return s, nil
 }
 
-// hashed is the part of the configuration that decides which games are
-// played and how: a resume with a different hash would mix leagues.
-type hashed struct {
+// Hashed is the part of the configuration that decides which games are
+// played and how: a resume with a different hash would mix leagues. It is
+// stored as the league's configuration (League.Config), which standings
+// and a later run read back.
+type Hashed struct {
 	League          string            `json:"league"`
 	Game            string            `json:"game"`
 	Params          map[string]string `json:"params"`
 	Profile         string            `json:"profile"`
 	Overrides       []string          `json:"overrides"`
-	Agents          []hashedAgent     `json:"agents"`
+	Agents          []HashedAgent     `json:"agents"`
 	Format          string            `json:"format"`
 	Challenger      string            `json:"challenger,omitempty"`
 	GamesPerPairing int               `json:"games_per_pairing"`
@@ -297,10 +298,11 @@ type hashed struct {
 	TiebreakPairs *int             `json:"tiebreak_pairs,omitempty"`
 	Qualifier     *QualifierConfig `json:"qualifier,omitempty"`
 	// Openings is set only with a suite, so other leagues' hashes stay.
-	Openings *hashedOpenings `json:"openings,omitempty"`
+	Openings *HashedOpenings `json:"openings,omitempty"`
 }
 
-type hashedAgent struct {
+// HashedAgent is one entrant as the hash sees it.
+type HashedAgent struct {
 	Name    string            `json:"name"`
 	Agent   string            `json:"agent"`
 	Options map[string]string `json:"options,omitempty"`
@@ -346,7 +348,7 @@ func loadLeague(ld *loader, c Config, gc GameConfig, key string, multi bool, opt
 		Name: name, Game: g, Params: params, Profile: prof, Overrides: overrides,
 		Format: c.Format, Challenger: c.Challenger, GamesPerPairing: c.GamesPerPairing, Seed: c.Seed, SPRT: c.SPRT,
 	}
-	h := hashed{
+	h := Hashed{
 		League: name, Game: gname, Params: map[string]string(params), Profile: prof.Name,
 		Format: c.Format, Challenger: c.Challenger, GamesPerPairing: c.GamesPerPairing, Seed: c.Seed,
 	}
@@ -395,7 +397,7 @@ func loadLeague(ld *loader, c Config, gc GameConfig, key string, multi bool, opt
 }
 
 // addAgents resolves and checks the agents of the league's game.
-func (l *League) addAgents(ld *loader, c Config, gc GameConfig, h *hashed, opt Options, baseDir string, checked map[string]error) error {
+func (l *League) addAgents(ld *loader, c Config, gc GameConfig, h *Hashed, opt Options, baseDir string, checked map[string]error) error {
 	gname := l.Game.Info().Name
 	for i, ac := range c.Agents {
 		if !playsIn(ac, gname, gc.Name) {
@@ -422,7 +424,7 @@ func (l *League) addAgents(ld *loader, c Config, gc GameConfig, h *hashed, opt O
 		}
 		a.Source = ac.source
 		l.Agents = append(l.Agents, a)
-		h.Agents = append(h.Agents, hashedAgent{Name: a.Name, Agent: a.Ref, Options: a.Options})
+		h.Agents = append(h.Agents, HashedAgent{Name: a.Name, Agent: a.Ref, Options: a.Options})
 	}
 	return nil
 }
@@ -690,7 +692,7 @@ func resolveAgent(ac AgentConfig, game, baseDir string) (*Agent, error) {
 		if hasQuery {
 			a.Launch += "?" + query
 		}
-		h, err := fileHash(a.Path)
+		h, err := FileHash(a.Path)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", ref, err)
 		}
@@ -733,7 +735,7 @@ func resolveAgent(ac AgentConfig, game, baseDir string) (*Agent, error) {
 			return nil, fmt.Errorf("%s: %s is not executable: give an agent binary built with the arena SDK", ref, a.Path)
 		}
 		a.Kind, a.Launch = KindBinary, a.Path
-		h, err := fileHash(a.Path)
+		h, err := FileHash(a.Path)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", ref, err)
 		}

@@ -1,11 +1,12 @@
-package league_test
+package standings_test
 
 import (
 	"math"
 	"strings"
 	"testing"
 
-	"arena/arena/league"
+	"arena/arena/league/leaguefile"
+	"arena/arena/league/standings"
 	"arena/arena/ratings"
 	"arena/arena/results"
 )
@@ -14,25 +15,25 @@ import (
 // each note and table says, and what it leaves out when there is nothing
 // to say.
 func TestStandingsText(t *testing.T) {
-	three := &league.Standings{
+	three := &standings.Standings{
 		League:    results.League{Name: "cup", Game: "bohnenspiel", Profile: "comp424-2017", Format: "round-robin", Params: map[string]string{"b": "2", "a": "1"}, Overrides: []string{"processes: builtin -> fresh"}},
 		Scheduled: 6, Played: 5,
-		Rows: []league.Row{
+		Rows: []standings.Row{
 			{Rank: 1, Agent: "alpha", Games: 4, W: 2, D: 1, L: 1, Score: 2.5, Elo: 35, EloLo: -100, EloHi: 170, Timeout: 2, Contention: 1},
 			{Rank: 2, Agent: "beta", Games: 3, W: 1, D: 1, L: 1, Score: 1.5, Elo: 0, EloLo: math.Inf(-1), EloHi: 90, Skipped: 1},
 			{Rank: 3, Agent: "gamma", Games: 3, W: 1, D: 0, L: 2, Score: 1, Elo: math.NaN(), SkippedAgainst: 1, Illegal: 1, Crash: 2},
 		},
-		Cross: [][]league.Cell{
+		Cross: [][]standings.Cell{
 			{{}, {W: 1, D: 1}, {W: 1, L: 1}},
 			{{D: 1}, {}, {W: 1}},
 			{{W: 1, L: 1}, {}, {}},
 		},
-		Pairs: []league.PairRow{
+		Pairs: []standings.PairRow{
 			{Pairing: "alpha-beta", Penta: ratings.Penta{0, 1, 0, 0, 0}, Unpaired: 1, Elo: -90, EloLo: math.Inf(-1), EloHi: 40, Note: "one-sided"},
 			{Pairing: "alpha-gamma", Penta: ratings.Penta{0, 0, 1, 0, 0}, Elo: 0, EloLo: -200, EloHi: 200, Note: "too few games"},
 			{Pairing: "beta-gamma"},
 		},
-		SPRT:    &league.SPRTStatus{SPRTConfig: league.SPRTConfig{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: league.Trinomial}, A: "alpha", B: "beta", Games: 4, Pairs: 1, LLR: 0.125, Lower: -2.94, Upper: 2.94},
+		SPRT:    &standings.SPRTStatus{SPRTConfig: leaguefile.SPRTConfig{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: leaguefile.Trinomial}, A: "alpha", B: "beta", Games: 4, Pairs: 1, LLR: 0.125, Lower: -2.94, Upper: 2.94},
 		FitNote: "fit on 5 games",
 		Skipped: 1,
 	}
@@ -72,15 +73,15 @@ SPRT alpha vs beta (trinomial, elo0=0 elo1=10 alpha=0.05 beta=0.05): LLR 0.12, b
 	// Two agents, nobody skipped, no contention, no pairs, no fit note:
 	// none of the notes, no cross-table (the table says it all); an SPRT
 	// by pairs counts pairs.
-	two := &league.Standings{
+	two := &standings.Standings{
 		League:    results.League{Name: "ab", Game: "dots-and-boxes", Profile: "aigaming", Format: "ab"},
 		Scheduled: 4, Played: 2,
-		Rows: []league.Row{
+		Rows: []standings.Row{
 			{Rank: 1, Agent: "new", Games: 2, W: 2, Score: 2, Elo: 60, EloLo: 10, EloHi: math.Inf(1), Timeout: 1},
 			{Rank: 2, Agent: "old", Games: 2, L: 2, Score: 0, Elo: -60, EloLo: -200, EloHi: -10},
 		},
-		Cross: [][]league.Cell{{{}, {W: 2}}, {{L: 2}, {}}},
-		SPRT:  &league.SPRTStatus{SPRTConfig: league.SPRTConfig{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.1, Model: league.Pentanomial}, A: "new", B: "old", Games: 2, Pairs: 1, LLR: 3.5, Lower: -2.2, Upper: 2.9, Decision: ratings.AcceptH1},
+		Cross: [][]standings.Cell{{{}, {W: 2}}, {{L: 2}, {}}},
+		SPRT:  &standings.SPRTStatus{SPRTConfig: leaguefile.SPRTConfig{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.1, Model: leaguefile.Pentanomial}, A: "new", B: "old", Games: 2, Pairs: 1, LLR: 3.5, Lower: -2.2, Upper: 2.9, Decision: ratings.AcceptH1},
 	}
 	want = `league ab: dots-and-boxes, profile aigaming, ab, 2 of 4 games played
 RANK  AGENT  GAMES  W  D  L  SCORE  ELO  95% CI       TIMEOUTS  ILLEGAL  CRASHES

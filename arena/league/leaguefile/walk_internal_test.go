@@ -1,4 +1,4 @@
-package league
+package leaguefile
 
 import "testing"
 
@@ -12,7 +12,7 @@ func TestWalkNumbersTheRounds(t *testing.T) {
 	}
 	pts := map[string]float64{}
 	for want := 1; want <= 3; want++ {
-		_, pending, round, err := l.walk(pts)
+		_, pending, round, err := l.WalkRound(pts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -20,14 +20,14 @@ func TestWalkNumbersTheRounds(t *testing.T) {
 			t.Fatalf("round %d with %d games, want round %d of 4 games", round, len(pending), want)
 		}
 		pts[pending[0].ID] = 1
-		if _, again, round, _ := l.walk(pts); round != want || len(again) != 4 {
+		if _, again, round, _ := l.WalkRound(pts); round != want || len(again) != 4 {
 			t.Fatalf("one game stored: round %d with %d games, want round %d", round, len(again), want)
 		}
 		for _, m := range pending {
 			pts[m.ID] = 1
 		}
 	}
-	if _, pending, round, err := l.walk(pts); err != nil || pending != nil || round != 3 {
+	if _, pending, round, err := l.WalkRound(pts); err != nil || pending != nil || round != 3 {
 		t.Fatalf("after the last round: %d pending, round %d, %v", len(pending), round, err)
 	}
 
@@ -38,27 +38,15 @@ func TestWalkNumbersTheRounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	pts = map[string]float64{}
-	_, first, round, err := k.walk(pts)
+	_, first, round, err := k.WalkRound(pts)
 	if err != nil || round != 1 || len(first) != 2 {
 		t.Fatalf("knockout: round %d, %d games, %v", round, len(first), err)
 	}
 	for _, m := range first {
 		pts[m.ID] = 0.5
 	}
-	_, tie, round, err := k.walk(pts)
+	_, tie, round, err := k.WalkRound(pts)
 	if err != nil || round != 1 || len(tie) <= len(first) {
 		t.Fatalf("knockout tie-break: round %d with %d games (%v), want round 1 with more than %d", round, len(tie), err, len(first))
-	}
-}
-
-func TestCurrentRoundText(t *testing.T) {
-	for r, want := range map[CurrentRound]string{
-		{}:                                      "",
-		{Number: 2, Of: 5, Played: 3, Games: 8}: "round 2 of 5: 3 of 8 games played",
-		{Number: 1, Played: 0, Games: 6}:        "round 1: 0 of 6 games played",
-	} {
-		if got := r.String(); got != want {
-			t.Errorf("%+v: %q, want %q", r, got, want)
-		}
 	}
 }

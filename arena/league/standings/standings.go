@@ -1,4 +1,10 @@
-package league
+// Package standings reads a stored league back: its table (Bradley–Terry
+// Elo with intervals, the cross-table, pentanomial pairs, the SPRT of
+// format ab), the Swiss table and knockout bracket replayed from the
+// stored configuration, standings by worker, and the exports of records,
+// games and standings. It reads the store one record at a time and knows
+// nothing of the runner.
+package standings
 
 import (
 	"context"
@@ -9,6 +15,7 @@ import (
 	"slices"
 	"sort"
 
+	"arena/arena/league/leaguefile"
 	"arena/arena/ratings"
 	"arena/arena/record"
 	"arena/arena/results"
@@ -94,7 +101,7 @@ type PairRow struct {
 
 // SPRTStatus is the sequential test's state.
 type SPRTStatus struct {
-	SPRTConfig
+	leaguefile.SPRTConfig
 	A, B         string
 	Games, Pairs int
 	LLR          float64
@@ -122,7 +129,7 @@ func Report(ctx context.Context, st results.Store, name string) (*Standings, err
 	if err != nil {
 		return nil, err
 	}
-	scheduled, err := matchCount(ctx, st, name)
+	scheduled, err := results.MatchCount(ctx, st, name)
 	if err != nil {
 		return nil, err
 	}
@@ -134,10 +141,10 @@ func Report(ctx context.Context, st results.Store, name string) (*Standings, err
 	// Swiss and knockout tables replay the format over the results: a few
 	// games per entrant and round, kept as points by match id.
 	var stagePts map[string]float64
-	if l.Format == Swiss || l.Format == Knockout {
+	if l.Format == leaguefile.Swiss || l.Format == leaguefile.Knockout {
 		stagePts = map[string]float64{}
 	}
-	err = eachGame(ctx, st, name, func(g results.Game) error {
+	err = results.EachGame(ctx, st, name, func(g results.Game) error {
 		pass.add(g)
 		if stagePts != nil {
 			stagePts[g.Match.ID] = g.Record.Outcome(0)
@@ -151,9 +158,9 @@ func Report(ctx context.Context, st results.Store, name string) (*Standings, err
 	if s.Stages, err = stageTables(l, stagePts); err != nil {
 		return nil, err
 	}
-	if s.Stages != nil && l.Format == Swiss {
+	if s.Stages != nil && l.Format == leaguefile.Swiss {
 		// Rounds are handed out one at a time: the schedule is the plan.
-		if lg, err := storedLeague(l); err == nil {
+		if lg, err := leaguefile.Stored(l); err == nil {
 			s.Scheduled = max(s.Scheduled, lg.Tournament.Planned())
 		}
 	}
@@ -162,9 +169,9 @@ func Report(ctx context.Context, st results.Store, name string) (*Standings, err
 
 // storedConfig is what standings read back from a league's configuration.
 type storedConfig struct {
-	Agents   []hashedAgent   `json:"agents"`
-	SPRT     *SPRTConfig     `json:"sprt"`
-	Openings *hashedOpenings `json:"openings"`
+	Agents   []leaguefile.HashedAgent   `json:"agents"`
+	SPRT     *leaguefile.SPRTConfig     `json:"sprt"`
+	Openings *leaguefile.HashedOpenings `json:"openings"`
 }
 
 // Compute builds standings from games. names gives the agents in their
@@ -184,7 +191,7 @@ type standingsPass struct {
 	s      *Standings
 	t      *table
 	cfg    storedConfig
-	sprt   *sprtPass // format ab only
+	sprt   *SPRTCount // format ab only
 	builds map[string]bool
 }
 
@@ -202,13 +209,13 @@ func newStandingsPass(l results.League, names []string, scheduled int) *standing
 	for _, a := range p.cfg.Agents {
 		p.t.agent(a.Name)
 	}
-	p.s.Openings = p.cfg.Openings.storedLine()
-	if l.Format == AB && p.cfg.SPRT != nil {
+	p.s.Openings = p.cfg.Openings.Line()
+	if l.Format == leaguefile.AB && p.cfg.SPRT != nil {
 		a := ""
 		if len(p.cfg.Agents) == 2 {
 			a = p.cfg.Agents[0].Name
 		}
-		p.sprt = newSPRTPass(a)
+		p.sprt = NewSPRTCount(a)
 	}
 	return p
 }
@@ -221,7 +228,7 @@ func (p *standingsPass) add(g results.Game) {
 		p.builds[g.Record.Arena] = true
 	}
 	if p.sprt != nil {
-		p.sprt.add(g.Match, g.Record)
+		p.sprt.Add(g.Match, g.Record)
 	}
 }
 
@@ -236,7 +243,7 @@ func (p *standingsPass) finish() *Standings {
 		if len(p.cfg.Agents) == 2 {
 			st.A, st.B = p.cfg.Agents[0].Name, p.cfg.Agents[1].Name
 		}
-		st.Pairs, st.LLR, st.Lower, st.Upper, st.Decision = p.sprt.test(*p.cfg.SPRT)
+		st.Pairs, st.LLR, st.Lower, st.Upper, st.Decision = p.sprt.Test(*p.cfg.SPRT)
 		s.SPRT = st
 	}
 	return s
@@ -491,22 +498,24 @@ func pairBounds(n int, est, lo, hi float64) (float64, float64, string) {
 	return math.NaN(), math.NaN(), "too few games"
 }
 
-// sprtPass counts an ab league's games for its SPRT as they come: W/D/L
+// SPRTCount counts an ab league's games for its SPRT as they come: W/D/L
 // and the pentanomial counts of complete pairs, with only the pairs still
-// missing a game held apart.
-type sprtPass struct {
+// missing a game held apart. The standings and the runner, which stops a
+// decided league, count with it alike.
+type SPRTCount struct {
 	a      string
 	penta  ratings.Penta
 	wdl    ratings.WDL
 	halves map[pairKey]*half
 }
 
-func newSPRTPass(a string) *sprtPass {
-	return &sprtPass{a: a, halves: map[pairKey]*half{}}
+// NewSPRTCount counts the games of agent a against its opponent.
+func NewSPRTCount(a string) *SPRTCount {
+	return &SPRTCount{a: a, halves: map[pairKey]*half{}}
 }
 
-// add counts one stored game of match m.
-func (p *sprtPass) add(m results.Match, rec *record.Game) {
+// Add counts one stored game of match m.
+func (p *SPRTCount) Add(m results.Match, rec *record.Game) {
 	aSeat := seatOf(rec, p.a)
 	if aSeat < 0 {
 		return
@@ -534,11 +543,11 @@ func (p *sprtPass) add(m results.Match, rec *record.Game) {
 	}
 }
 
-// test runs the SPRT over the games added.
-func (p *sprtPass) test(c SPRTConfig) (pairs int, llr, lo, hi float64, d ratings.Decision) {
+// Test runs the SPRT over the games added.
+func (p *SPRTCount) Test(c leaguefile.SPRTConfig) (pairs int, llr, lo, hi float64, d ratings.Decision) {
 	t := ratings.SPRT{Elo0: c.Elo0, Elo1: c.Elo1, Alpha: c.Alpha, Beta: c.Beta}
 	var r ratings.SPRTResult
-	if c.Model == Trinomial {
+	if c.Model == leaguefile.Trinomial {
 		r = t.TestWDL(p.wdl)
 	} else {
 		r = t.TestPenta(p.penta)

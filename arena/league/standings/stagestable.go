@@ -1,10 +1,11 @@
-package league
+package standings
 
 import (
 	"fmt"
 	"io"
 
 	"arena/arena/league/format"
+	"arena/arena/league/leaguefile"
 	"arena/arena/results"
 )
 
@@ -44,14 +45,14 @@ func (r CurrentRound) String() string {
 // games' points (match id -> the first seat's points); other formats have
 // no tables of their own (nil).
 func stageTables(sl results.League, pts map[string]float64) (*StageTables, error) {
-	if sl.Format != Swiss && sl.Format != Knockout {
+	if sl.Format != leaguefile.Swiss && sl.Format != leaguefile.Knockout {
 		return nil, nil
 	}
-	l, err := storedLeague(sl)
+	l, err := leaguefile.Stored(sl)
 	if err != nil {
 		return nil, err
 	}
-	res, pending, round, err := l.walk(pts)
+	res, pending, round, err := l.WalkRound(pts)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package league
+package leaguefile
 
 import (
 	"encoding/json"
@@ -42,7 +42,7 @@ func checkStages(ld *loader, c Config) error {
 
 // buildTournament makes the league's format from its agents, and puts the
 // keys that decide it into the league's hash.
-func (l *League) buildTournament(ld *loader, c Config, h *hashed) error {
+func (l *League) buildTournament(ld *loader, c Config, h *Hashed) error {
 	l.Rounds, l.TiebreakPairs, l.Qualifier = c.Rounds, c.TiebreakPairs, c.Qualifier
 	names := make([]string, len(l.Agents))
 	for i, a := range l.Agents {
@@ -75,7 +75,9 @@ func (l *League) newTournament(names []string) (string, error) {
 		l.Tournament, err = format.Gauntlet(l.Challenger, names, l.GamesPerPairing)
 		return "format", err
 	case Swiss:
-		l.Rounds = orDefault(l.Rounds, format.DefaultRounds(len(names)))
+		if l.Rounds <= 0 {
+			l.Rounds = format.DefaultRounds(len(names))
+		}
 		l.Tournament, err = format.NewSwiss(names, l.Rounds, l.GamesPerPairing)
 		return "rounds", err
 	case Knockout:
@@ -95,7 +97,9 @@ func (l *League) knockout(names []string) (format.Format, error) {
 	var first format.Ranker
 	var err error
 	if q.Format == Swiss {
-		q.Rounds = orDefault(q.Rounds, format.DefaultRounds(len(names)))
+		if q.Rounds <= 0 {
+			q.Rounds = format.DefaultRounds(len(names))
+		}
 		first, err = format.NewSwiss(names, q.Rounds, l.GamesPerPairing)
 	} else {
 		first, err = format.RoundRobin(names, l.GamesPerPairing)
@@ -106,10 +110,10 @@ func (l *League) knockout(names []string) (format.Format, error) {
 	return format.NewStaged(first, len(names), q.Advance, l.GamesPerPairing, l.TiebreakPairs)
 }
 
-// storedLeague rebuilds a stored league's format from its stored
-// configuration (the hashed keys), for standings and plans.
-func storedLeague(sl results.League) (*League, error) {
-	var h hashed
+// Stored rebuilds a stored league's format from its stored
+// configuration (Hashed), for standings and plans.
+func Stored(sl results.League) (*League, error) {
+	var h Hashed
 	if err := json.Unmarshal([]byte(sl.Config), &h); err != nil {
 		return nil, fmt.Errorf("league %s: stored configuration: %w", sl.Name, err)
 	}
@@ -135,8 +139,8 @@ func storedLeague(sl results.League) (*League, error) {
 // games' ids and seeds differ from the qualifier's.
 const stagePrefix = "ko/"
 
-// match is the stored match of a format's game; seq orders the schedule.
-func (l *League) match(g format.Game, seq int) results.Match {
+// Match is the stored match of a format's game; seq orders the schedule.
+func (l *League) Match(g format.Game, seq int) results.Match {
 	pairing := g.Pairing()
 	if g.Stage > 0 {
 		pairing = stagePrefix + pairing
@@ -153,14 +157,14 @@ func (l *League) match(g format.Game, seq int) results.Match {
 // hands out and the matches of the first round that still misses a game,
 // played ones included (nil once the format is over).
 func (l *League) Walk(stored map[string]float64) ([]format.Result, []results.Match, error) {
-	res, pending, _, err := l.walk(stored)
+	res, pending, _, err := l.WalkRound(stored)
 	return res, pending, err
 }
 
-// walk is Walk, which also says the number of the round it returns (the
-// rounds handed out so far; a knockout round handed out again with its
+// WalkRound is Walk, which also says the number of the round it returns
+// (the rounds handed out so far; a knockout round handed out again with its
 // tie-break pairs keeps its number).
-func (l *League) walk(stored map[string]float64) ([]format.Result, []results.Match, int, error) {
+func (l *League) WalkRound(stored map[string]float64) ([]format.Result, []results.Match, int, error) {
 	var res []format.Result
 	have := map[string]bool{} // match ids in res
 	round := 0
@@ -174,7 +178,7 @@ func (l *League) walk(stored map[string]float64) ([]format.Result, []results.Mat
 		base, fresh, complete := len(res), 0, true
 		matches := make([]results.Match, len(games))
 		for i, g := range games {
-			matches[i] = l.match(g, base+i)
+			matches[i] = l.Match(g, base+i)
 			if !have[matches[i].ID] {
 				fresh++
 			}

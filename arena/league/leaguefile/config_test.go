@@ -1,4 +1,4 @@
-package league_test
+package leaguefile_test
 
 import (
 	"errors"
@@ -10,7 +10,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"arena/arena/league"
+	"arena/arena/league/leaguefile"
+	"arena/arena/league/leaguefile/leaguefiletest"
 	"arena/engine"
 )
 
@@ -109,15 +110,15 @@ func TestConfigErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			file := writeFile(t, c.file, c.body)
-			opt := loadOpts()
+			file := leaguefiletest.Write(t, c.file, c.body)
+			opt := leaguefiletest.Options()
 			opt.CheckAgent = func(ref, _ string) error {
 				if strings.Contains(ref, "grandmaster") {
 					return errors.New("unknown agent " + ref)
 				}
 				return nil
 			}
-			_, err := league.Load(file, opt)
+			_, err := leaguefile.Load(file, opt)
 			if err == nil {
 				t.Fatal("loaded without error")
 			}
@@ -125,7 +126,7 @@ func TestConfigErrors(t *testing.T) {
 			if strings.Count(msg, "\n") != 0 {
 				t.Errorf("want one line, got:\n%s", msg)
 			}
-			var ce *league.ConfigError
+			var ce *leaguefile.ConfigError
 			if !errors.As(err, &ce) {
 				t.Fatalf("error %q is not a ConfigError", msg)
 			}
@@ -140,16 +141,16 @@ func TestConfigErrors(t *testing.T) {
 }
 
 func TestConfigFileErrors(t *testing.T) {
-	bad := writeFile(t, "x.yaml", "game: [unclosed\n")
-	if _, err := league.Load(bad, loadOpts()); err == nil || !strings.HasPrefix(err.Error(), bad+": not valid YAML") {
+	bad := leaguefiletest.Write(t, "x.yaml", "game: [unclosed\n")
+	if _, err := leaguefile.Load(bad, leaguefiletest.Options()); err == nil || !strings.HasPrefix(err.Error(), bad+": not valid YAML") {
 		t.Errorf("syntax error: %v", err)
 	}
 	missing := filepath.Join(t.TempDir(), "nope.yaml")
-	if _, err := league.Load(missing, loadOpts()); err == nil || !strings.HasPrefix(err.Error(), missing+": ") {
+	if _, err := leaguefile.Load(missing, leaguefiletest.Options()); err == nil || !strings.HasPrefix(err.Error(), missing+": ") {
 		t.Errorf("missing file: %v", err)
 	}
-	odd := writeFile(t, "x.ini", "game=bohnenspiel\n")
-	if _, err := league.Load(odd, loadOpts()); err == nil || !strings.Contains(err.Error(), "unknown configuration format") {
+	odd := leaguefiletest.Write(t, "x.ini", "game=bohnenspiel\n")
+	if _, err := leaguefile.Load(odd, leaguefiletest.Options()); err == nil || !strings.Contains(err.Error(), "unknown configuration format") {
 		t.Errorf("unknown extension: %v", err)
 	}
 }
@@ -157,13 +158,13 @@ func TestConfigFileErrors(t *testing.T) {
 // Defaults come from the embedded file; the league file, the environment,
 // flags and --set override them in that order.
 func TestConfigLayers(t *testing.T) {
-	file := writeFile(t, "layers.yaml", "game: bohnenspiel\ngames_per_pairing: 4\nseed: 9\noverrides:\n  move-limit: 500ms\n"+twoAgents)
-	s, err := league.Load(file, loadOpts())
+	file := leaguefiletest.Write(t, "layers.yaml", "game: bohnenspiel\ngames_per_pairing: 4\nseed: 9\noverrides:\n  move-limit: 500ms\n"+twoAgents)
+	s, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := s.Config
-	if c.Name != "layers" || c.Format != league.RoundRobin || c.GamesPerPairing != 4 || c.Seed != 9 || c.SPRT.Model != league.Pentanomial {
+	if c.Name != "layers" || c.Format != leaguefile.RoundRobin || c.GamesPerPairing != 4 || c.Seed != 9 || c.SPRT.Model != leaguefile.Pentanomial {
 		t.Fatalf("config = %+v", c)
 	}
 	// The default league directory is beside the file, not in the
@@ -183,9 +184,9 @@ func TestConfigLayers(t *testing.T) {
 	t.Setenv("ARENA_GAMES_PER_PAIRING", "6")
 	t.Setenv("ARENA_SPRT_ELO1", "25")
 	t.Setenv("ARENA_CONCURRENCY", "8")
-	opt := loadOpts()
+	opt := leaguefiletest.Options()
 	opt.Sources.NoEnv = false
-	s, err = league.Load(file, opt)
+	s, err = leaguefile.Load(file, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,13 +195,13 @@ func TestConfigLayers(t *testing.T) {
 	}
 
 	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
-	league.AddFlags(fs)
+	leaguefile.AddFlags(fs)
 	if err := fs.Parse([]string{"--games-per-pairing", "8", "--seed", "3", "--output", "out"}); err != nil {
 		t.Fatal(err)
 	}
 	opt.Sources.Flags = fs
 	opt.Sources.Sets = []string{"seed=4"}
-	s, err = league.Load(file, opt)
+	s, err = leaguefile.Load(file, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +226,7 @@ func TestConfigLayers(t *testing.T) {
 	// A bad value from the environment is blamed on the variable.
 	t.Setenv("ARENA_GAMES_PER_PAIRING", "5")
 	opt.Sources.Flags = nil
-	_, err = league.Load(file, opt)
+	_, err = leaguefile.Load(file, opt)
 	if err == nil || !strings.HasPrefix(err.Error(), "$ARENA_GAMES_PER_PAIRING: games_per_pairing: ") {
 		t.Errorf("env error = %v", err)
 	}
@@ -262,7 +263,7 @@ agents:
 	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := league.Load(file, loadOpts())
+	s, err := leaguefile.Load(file, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +278,7 @@ agents:
 		t.Fatalf("agents: %d and %d", len(b.Agents), len(c.Agents))
 	}
 	lua := c.Agents[0]
-	if lua.Kind != league.KindLua || lua.Ref != "lua:../cachex.lua?depth=2" || lua.Launch != "lua:"+filepath.Join(dir, "cachex.lua")+"?depth=2" || !strings.HasPrefix(lua.Hash, "sha256:") {
+	if lua.Kind != leaguefile.KindLua || lua.Ref != "lua:../cachex.lua?depth=2" || lua.Launch != "lua:"+filepath.Join(dir, "cachex.lua")+"?depth=2" || !strings.HasPrefix(lua.Hash, "sha256:") {
 		t.Errorf("lua agent = %+v", lua)
 	}
 	if b.Agents[0].Hash == lua.Hash {
@@ -293,12 +294,12 @@ agents:
 
 // Every shipped league file loads.
 func TestShippedConfigs(t *testing.T) {
-	files, _ := filepath.Glob("../../configs/*.yaml")
+	files, _ := filepath.Glob("../../../configs/*.yaml")
 	if len(files) < 6 {
 		t.Fatalf("found %d league files in configs/", len(files))
 	}
 	for _, f := range files {
-		if _, err := league.Load(f, loadOpts()); err != nil {
+		if _, err := leaguefile.Load(f, leaguefiletest.Options()); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
@@ -307,16 +308,16 @@ func TestShippedConfigs(t *testing.T) {
 // isolation defaults to auto and takes only its three values; agent_env
 // takes variable names. Neither changes the league's hash.
 func TestConfigIsolation(t *testing.T) {
-	plain := writeFile(t, "iso.yaml", "game: bohnenspiel\n"+twoAgents)
-	s, err := league.Load(plain, loadOpts())
+	plain := leaguefiletest.Write(t, "iso.yaml", "game: bohnenspiel\n"+twoAgents)
+	s, err := leaguefile.Load(plain, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.Config.Isolation != "auto" || len(s.Config.AgentEnv) != 0 {
 		t.Fatalf("defaults: %q %q", s.Config.Isolation, s.Config.AgentEnv)
 	}
-	strict := writeFile(t, "iso.yaml", "game: bohnenspiel\nisolation: required\nagent_env: [OMP_NUM_THREADS]\n"+twoAgents)
-	s2, err := league.Load(strict, loadOpts())
+	strict := leaguefiletest.Write(t, "iso.yaml", "game: bohnenspiel\nisolation: required\nagent_env: [OMP_NUM_THREADS]\n"+twoAgents)
+	s2, err := leaguefile.Load(strict, leaguefiletest.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,8 +325,8 @@ func TestConfigIsolation(t *testing.T) {
 		t.Fatalf("required: %+v, hash %s vs %s", s2.Config, s2.Leagues[0].Hash, s.Leagues[0].Hash)
 	}
 	for body, key := range map[string]string{"isolation: sometimes\n": "isolation", "agent_env: [\"A=B\"]\n": "agent_env[0]"} {
-		bad := writeFile(t, "bad.yaml", "game: bohnenspiel\n"+body+twoAgents)
-		if _, err := league.Load(bad, loadOpts()); err == nil || !strings.Contains(err.Error(), key) {
+		bad := leaguefiletest.Write(t, "bad.yaml", "game: bohnenspiel\n"+body+twoAgents)
+		if _, err := leaguefile.Load(bad, leaguefiletest.Options()); err == nil || !strings.Contains(err.Error(), key) {
 			t.Errorf("%q: %v", body, err)
 		}
 	}
@@ -335,37 +336,37 @@ func TestConfigIsolation(t *testing.T) {
 // the file, the environment, a flag or --set; a whole number in range is
 // kept exactly.
 func TestSeedRulesAgreeAcrossSources(t *testing.T) {
-	file := writeFile(t, "s.yaml", "game: bohnenspiel\n"+twoAgents)
+	file := leaguefiletest.Write(t, "s.yaml", "game: bohnenspiel\n"+twoAgents)
 	const want = "seed: -1 is negative: want a non-negative whole number"
-	check := func(what string, opt league.Options) {
+	check := func(what string, opt leaguefile.Options) {
 		t.Helper()
-		_, err := league.Load(file, opt)
+		_, err := leaguefile.Load(file, opt)
 		if err == nil || !strings.HasSuffix(err.Error(), want) {
 			t.Errorf("%s: error %v, want it to end %q", what, err, want)
 		}
 	}
 	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
-	league.AddFlags(fs)
+	leaguefile.AddFlags(fs)
 	if err := fs.Parse([]string{"--seed", "-1"}); err != nil {
 		t.Fatal(err)
 	}
-	opt := loadOpts()
+	opt := leaguefiletest.Options()
 	opt.Sources.Flags = fs
 	check("flag", opt)
-	opt = loadOpts()
+	opt = leaguefiletest.Options()
 	opt.Sources.Sets = []string{"seed=-1"}
 	check("--set", opt)
 	t.Setenv("ARENA_SEED", "-1")
-	opt = loadOpts()
+	opt = leaguefiletest.Options()
 	opt.Sources.NoEnv = false
 	check("environment", opt)
-	if _, err := league.ParseSeed("-1"); err == nil || err.Error() != want {
+	if _, err := leaguefile.ParseSeed("-1"); err == nil || err.Error() != want {
 		t.Errorf("ParseSeed(-1): %v, want %q", err, want)
 	}
-	if n, err := league.ParseSeed("18446744073709551615"); err != nil || n != 1<<64-1 {
+	if n, err := leaguefile.ParseSeed("18446744073709551615"); err != nil || n != 1<<64-1 {
 		t.Errorf("ParseSeed(max): %d, %v", n, err)
 	}
-	if _, err := league.ParseSeed("18446744073709551616"); err == nil || !strings.Contains(err.Error(), "out of range") {
+	if _, err := leaguefile.ParseSeed("18446744073709551616"); err == nil || !strings.Contains(err.Error(), "out of range") {
 		t.Errorf("ParseSeed(2^64): %v", err)
 	}
 }
@@ -373,12 +374,12 @@ func TestSeedRulesAgreeAcrossSources(t *testing.T) {
 // An ARENA_ variable that names no key is a warning naming the closest
 // key's variable; known variables give none.
 func TestUnknownEnvironmentVariableWarns(t *testing.T) {
-	file := writeFile(t, "w.yaml", "game: bohnenspiel\n"+twoAgents)
+	file := leaguefiletest.Write(t, "w.yaml", "game: bohnenspiel\n"+twoAgents)
 	t.Setenv("ARENA_GAMES_PER_PARING", "4")
 	t.Setenv("ARENA_SEED", "3")
-	opt := loadOpts()
+	opt := leaguefiletest.Options()
 	opt.Sources.NoEnv = false
-	s, err := league.Load(file, opt)
+	s, err := leaguefile.Load(file, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
