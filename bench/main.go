@@ -72,6 +72,7 @@ type bins struct {
 	dir      string
 	arena    string // the arena CLI, today's agent host for built-in and Lua agents
 	lean     string // the lean agent host (cmd/arena-agent)
+	init     string // the sandbox init alone (cmd/arena-init)
 	timed    string // an SDK agent with controlled reply times
 	raw      string // a protocol agent without the SDK
 	mingrpc  string // plain gRPC floor
@@ -91,7 +92,7 @@ func build(ctx context.Context) (*bins, error) {
 		dst *string
 		pkg string
 	}{
-		{&b.arena, "./cmd/arena"}, {&b.lean, "./cmd/arena-agent"}, {&b.timed, "./bench/internal/timed"},
+		{&b.arena, "./cmd/arena"}, {&b.lean, "./cmd/arena-agent"}, {&b.init, "./cmd/arena-init"}, {&b.timed, "./bench/internal/timed"},
 		{&b.mingrpc, "./bench/internal/mingrpc"}, {&b.pingpong, "./bench/internal/pingpong"},
 		{&b.raw, "./bench/internal/rawagent"}, {&b.enginespeed, "./bench/enginespeed"},
 	} {

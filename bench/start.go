@@ -21,22 +21,27 @@ import (
 // agentKind is one way of starting an agent.
 type agentKind struct {
 	name string
-	self string // agent host (and sandbox init) binary
+	self string // agent host binary
+	init string // sandbox init binary ("": the agent host)
 	ref  string
 	bare []string // the same binary, started to main and straight out
 	off  bool     // without a sandbox (process group only), to show its share
 	noCg bool     // without cgroups (read through /proc), to show theirs
 }
 
+// kinds are the agent kinds and host set-ups timed: the README's build
+// (the lean host and arena-init beside the arena), and what it replaced.
 func kinds(b *bins) []agentKind {
+	lean := []string{b.lean, agents.HostArg}
 	return []agentKind{
-		{"builtin:random, arena binary (today)", b.arena, "builtin:random", []string{b.arena, agents.HostArg}, false, false},
-		{"builtin:random, lean arena-agent", b.lean, "builtin:random", []string{b.lean, agents.HostArg}, false, false},
-		{"builtin:random, lean arena-agent, no cgroups", b.lean, "builtin:random", []string{b.lean, agents.HostArg}, false, true},
-		{"lua script, arena binary (today)", b.arena, "lua:" + b.lua, []string{b.arena, agents.HostArg}, false, false},
-		{"lua script, lean arena-agent", b.lean, "lua:" + b.lua, []string{b.lean, agents.HostArg}, false, false},
-		{"SDK binary, lean init", b.lean, b.timed, nil, false, false},
-		{"builtin:random, lean arena-agent, isolation off", b.lean, "builtin:random", []string{b.lean, agents.HostArg}, true, false},
+		{name: "builtin:random, arena binary as host and init (no arena-agent or arena-init beside it)", self: b.arena, ref: "builtin:random", bare: []string{b.arena, agents.HostArg}},
+		{name: "builtin:random, lean arena-agent + arena-init (the README's build)", self: b.lean, init: b.init, ref: "builtin:random", bare: lean},
+		{name: "builtin:random, lean arena-agent as its own init (no arena-init)", self: b.lean, ref: "builtin:random", bare: lean},
+		{name: "builtin:random, lean arena-agent + arena-init, no cgroups", self: b.lean, init: b.init, ref: "builtin:random", bare: lean, noCg: true},
+		{name: "lua script, arena binary as host and init", self: b.arena, ref: "lua:" + b.lua, bare: []string{b.arena, agents.HostArg}},
+		{name: "lua script, lean arena-agent + arena-init", self: b.lean, init: b.init, ref: "lua:" + b.lua, bare: lean},
+		{name: "SDK binary, arena-init", self: b.lean, init: b.init, ref: b.timed},
+		{name: "builtin:random, lean arena-agent, isolation off", self: b.lean, ref: "builtin:random", bare: lean, off: true},
 	}
 }
 
@@ -76,6 +81,7 @@ func benchStart(ctx context.Context, o options, b *bins, t *table) error {
 			l.Isolation = host.IsolationOff
 		}
 		l.NoCgroups = k.noCg
+		l.Init = k.init
 		var launch, total []time.Duration
 		sandboxed := false
 		for i := range o.starts + 2 {
@@ -185,6 +191,7 @@ func benchRSS(ctx context.Context, o options, b *bins, t *table) error {
 			continue
 		}
 		l := launcher(k.self)
+		l.Init = k.init
 		p, err := l.Launch(ctx, k.ref, host.Options{})
 		if err != nil {
 			return fmt.Errorf("%s: %w", k.name, err)

@@ -66,7 +66,7 @@ func run(ctx context.Context, game string, think float64, calib, games int) erro
 	}
 	defer os.RemoveAll(dir)
 	arena := filepath.Join(dir, "arena")
-	for _, pkg := range []string{"./cmd/arena", "./cmd/arena-agent"} {
+	for _, pkg := range []string{"./cmd/arena", "./cmd/arena-agent", "./cmd/arena-init"} {
 		cmd := exec.CommandContext(ctx, "go", "build", "-o", filepath.Join(dir, filepath.Base(pkg)), pkg)
 		cmd.Stderr = os.Stderr
 		if err := cmd.Run(); err != nil {

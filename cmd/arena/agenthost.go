@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	debugbuildinfo "debug/buildinfo"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"arena/agents"
+	"arena/arena/buildinfo"
 )
 
 // LeanHostName is the lean agent host's file name (cmd/arena-agent). Built
@@ -18,6 +20,11 @@ import (
 // configuration packages this binary initialises before main: agents start
 // faster and stay smaller (docs/performance.md).
 const LeanHostName = "arena-agent"
+
+// InitName is the sandbox init's file name (cmd/arena-init). Built beside
+// the arena, it is every sandbox's init in place of the agent host: it
+// links only the sandbox, so it starts in a fraction of the time.
+const InitName = "arena-init"
 
 // AgentHostEnv names the variable that chooses the agent host: "self" for
 // this binary, or the path of an arena-agent binary.
@@ -82,6 +89,45 @@ func sameBuild(self, lean string) error {
 	}
 	if got, want := strings.TrimSpace(string(out)), agents.BuildID(); got != want {
 		return fmt.Errorf("%s is of another build (build id %q, this arena %q): rebuild both (go build -o DIR ./cmd/...)", lean, got, want)
+	}
+	return nil
+}
+
+// sandboxInit is the init binary beside self when one of the same build
+// is there, else "": the agent host is then the init, as it can be.
+func sandboxInit(self string) string {
+	p := filepath.Join(filepath.Dir(self), InitName)
+	if sameInitBuild(self, p, buildinfo.Current()) != nil {
+		return ""
+	}
+	return p
+}
+
+// sameInitBuild checks that init was built with self, from the same
+// source: an init of another build may read the arena's instructions
+// otherwise. The toolchain's stamps (module, revision, modified flag, Go)
+// must be want's, and init no older than self by more than a build takes.
+func sameInitBuild(self, init string, want buildinfo.Info) error {
+	fs, err := os.Stat(self)
+	if err != nil {
+		return err
+	}
+	fi, err := os.Stat(init)
+	if err != nil {
+		return err
+	}
+	if fi.IsDir() || fi.Mode()&0o111 == 0 {
+		return fmt.Errorf("%s is not an executable file", init)
+	}
+	if fi.ModTime().Before(fs.ModTime().Add(-staleAfter)) {
+		return fmt.Errorf("%s is older than the arena binary %s: rebuild both (go build -o DIR ./cmd/...)", init, self)
+	}
+	bi, err := debugbuildinfo.ReadFile(init)
+	if err != nil {
+		return fmt.Errorf("%s: %w", init, err)
+	}
+	if got := buildinfo.FromBuildInfo(bi); got != want {
+		return fmt.Errorf("%s is of another build (%s, this arena %s): rebuild both (go build -o DIR ./cmd/...)", init, got.Stamp(), want.Stamp())
 	}
 	return nil
 }

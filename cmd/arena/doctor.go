@@ -97,4 +97,11 @@ func printSupport(w io.Writer, e *env) {
 		}
 		fmt.Fprintf(w, "agent host:                  %s: %s\n", how, e.launcher.Self[0])
 	}
+	if e.launcher.Sandboxed() {
+		init := "the agent host (no " + InitName + " of the same build beside this binary)"
+		if e.launcher.Init != "" {
+			init = e.launcher.Init
+		}
+		fmt.Fprintf(w, "sandbox init:                %s\n", init)
+	}
 }

@@ -55,6 +55,9 @@ func defaultEnv() *env {
 		launcher: &host.Launcher{
 			Self:     []string{agentBin, agents.HostArg},
 			Builtins: builtin.Names(),
+			// The init alone where it was built beside this binary; else
+			// the agent host is the init.
+			Init: sandboxInit(self),
 		},
 		isTerminal: func() bool { return isTerminal(os.Stderr) },
 		// Lua scripts are compiled before any game, so a syntax error is
