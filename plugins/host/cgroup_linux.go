@@ -111,10 +111,11 @@ func intoGroup(cmd *exec.Cmd, g *sandbox.Group) {
 
 // startThread runs start on a locked OS thread that is pinned to cpus
 // and, for an unsandboxed agent, in the agent's group g (cgroup v1), so
-// the process it forks begins in both. The thread leaves the group and gets its mask back afterwards;
-// where it cannot, it stays locked and the runtime ends it with the
-// goroutine, which is safer than handing the runtime a thread that would
-// put later processes in the agent's group or on its CPUs.
+// the process it forks begins in both. The thread leaves the group and
+// gets its mask back afterwards; where it cannot, it stays locked and the
+// runtime ends it with the goroutine, which is safer than handing the
+// runtime a thread that would put later processes in the agent's group or
+// on its CPUs.
 func startThread(g *sandbox.Group, sandboxed bool, cpus []int, start func() error) error {
 	runtime.LockOSThread()
 	leave := func() error { return nil }
