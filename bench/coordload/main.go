@@ -115,8 +115,12 @@ func measure(entrants, gpp int, game, heap string) error {
 	}
 	var tenths, goMem []string // RSS, and the Go heap's live objects / all Go memory, after each tenth of the games
 	var playPeak int64         // the peak when the last game was stored: before the run's end writes the records export
+	var at1000 int64           // RSS after 1,000 games: the start of the flat-memory bar (within 20 % of it at 100,000)
 	err = league.Run(ctx, s, league.RunOptions{Launch: noAgents, Remote: coord, OnGame: func(league.Progress) {
 		played++
+		if played == 1000 {
+			at1000 = rss()
+		}
 		if total >= 10 && played%(total/10) == 0 {
 			tenths = append(tenths, fmt.Sprint(rss()>>20))
 			goMem = append(goMem, goMemory())
@@ -135,8 +139,8 @@ func measure(entrants, gpp int, game, heap string) error {
 			return err
 		}
 	}
-	fmt.Printf("coordload: %s round-robin, %d entrants, %d games stored in %v; coordinator process (embedded server, coordinator, runner, store): CPU %v (%.2f ms per game), peak RSS %d MiB (getrusage max %d MiB; %d MiB when the last game was stored), RSS after each tenth of the games %s MiB (Go heap objects/all Go memory %s MiB)\n",
-		game, entrants, played, wall.Round(time.Second), used.Round(time.Millisecond), float64(used.Microseconds())/1000/float64(max(played, 1)), peakRSS>>20, maxRSS()>>20, playPeak>>20, strings.Join(tenths, " "), strings.Join(goMem, " "))
+	fmt.Printf("coordload: %s round-robin, %d entrants, %d games stored in %v; coordinator process (embedded server, coordinator, runner, store): CPU %v (%.2f ms per game), peak RSS %d MiB (getrusage max %d MiB; %d MiB when the last game was stored), RSS after 1,000 games %d MiB, after each tenth of the games %s MiB (Go heap objects/all Go memory %s MiB)\n",
+		game, entrants, played, wall.Round(time.Second), used.Round(time.Millisecond), float64(used.Microseconds())/1000/float64(max(played, 1)), peakRSS>>20, maxRSS()>>20, playPeak>>20, at1000>>20, strings.Join(tenths, " "), strings.Join(goMem, " "))
 	return nil
 }
 
