@@ -234,6 +234,9 @@ type Options struct {
 	NoLocal bool
 	// Stops is how many times a worker is SIGSTOPped past the ack wait.
 	Stops int
+	// NoJava leaves the Java course agent (and its league) out: its
+	// compiles and JVMs double the time of a run of a few games.
+	NoJava bool
 }
 
 // Summary is the one line a run prints.
@@ -324,7 +327,7 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if log == nil {
 		log, _ = os.Open(os.DevNull)
 	}
-	file, leagues, err := writeLeague(o.Dir, o.Games, &sum)
+	file, leagues, err := writeLeague(o.Dir, o.Games, !o.NoJava, &sum)
 	if err != nil {
 		return sum, err
 	}
@@ -540,12 +543,12 @@ func procs(srv *cluster.Server, o Options, file, out string) (*proc, []*proc, er
 
 // writeLeague writes the chaos league file into dir: Dots-and-Boxes
 // between the built-in agents and, when /usr/bin/python3 exists, a course
-// Python bot; and, when Java can be compiled here, Pentago-Twist between
+// Python bot; and, when Java can be compiled here (and withJava), Pentago-Twist between
 // the greedy built-in and a COMP424 course Java agent. The course agents'
 // files are in dir, so workers fetch them from the coordinator. Each game
 // is its own league of the file (their names are returned); at least
 // games Dots-and-Boxes games are scheduled, in whole colour-swapped pairs.
-func writeLeague(dir string, games int, sum *Summary) (file string, leagues []string, err error) {
+func writeLeague(dir string, games int, withJava bool, sum *Summary) (file string, leagues []string, err error) {
 	type entrant struct{ name, ref, game string }
 	var entrants []entrant
 	for i, b := range builtins {
@@ -562,9 +565,11 @@ func writeLeague(dir string, games int, sum *Summary) (file string, leagues []st
 	if sum.CourseAgent, sum.PythonSkipped = py != "", why; py != "" {
 		entrants = append(entrants, entrant{fmt.Sprintf("course%d", len(entrants)), py, dotsGame})
 	}
-	java, why, err := writeJava(dir)
-	if err != nil {
-		return "", nil, err
+	java, why := "", "left out by the run's options"
+	if withJava {
+		if java, why, err = writeJava(dir); err != nil {
+			return "", nil, err
+		}
 	}
 	leagues = []string{"chaos/" + dotsGame}
 	if sum.JavaAgent, sum.JavaSkipped = java != "", why; java != "" {
@@ -586,6 +591,10 @@ func writeLeague(dir string, games int, sum *Summary) (file string, leagues []st
 	body := "name: chaos\nseed: 5\ngames_per_pairing: " + strconv.Itoa(gpp) + "\ngames:\n"
 	for _, l := range leagues {
 		body += "  - game: " + strings.TrimPrefix(l, "chaos/") + "\n"
+	}
+	if len(leagues) == 1 {
+		// A file of one game names its league by the file's name alone.
+		leagues[0] = "chaos"
 	}
 	body += "agents:\n"
 	for _, e := range entrants {
