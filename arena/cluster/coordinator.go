@@ -35,9 +35,8 @@ type Coordinator struct {
 	done  sync.WaitGroup
 
 	mu         sync.Mutex
-	waiting    map[string]*waiting // published, result not yet handed over
-	stored     map[string]bool     // matches the store holds: their results are duplicates
-	delivered  map[string]bool
+	waiting    map[string]*waiting  // published, result not yet handed over
+	finished   *doneSet             // stored before this run, or handed over in it: later results are duplicates
 	measured   map[string]float64   // each worker's score, as the coordinator measured it
 	challenges map[string]challenge // open challenges, by worker
 	replays    map[string]int       // plays of a match withheld by the runner, by match id
@@ -103,7 +102,7 @@ func Dial(ctx context.Context, ep Endpoint, cfg Config) (*Coordinator, error) {
 		return fail(err)
 	}
 	c := &Coordinator{nc: nc, js: js, jobs: jobs, names: n, cfg: cfg, run: secret()[:12], stop: make(chan struct{}),
-		waiting: map[string]*waiting{}, stored: map[string]bool{}, delivered: map[string]bool{}, measured: map[string]float64{}, challenges: map[string]challenge{}, replays: map[string]int{}, leases: map[string]*lease{}, saidSlow: map[string]bool{},
+		waiting: map[string]*waiting{}, finished: newDoneSet(), measured: map[string]float64{}, challenges: map[string]challenge{}, replays: map[string]int{}, leases: map[string]*lease{}, saidSlow: map[string]bool{},
 		heard: time.Now(), book: workerBook{book: cfg.Book}}
 	if err := c.book.load(ctx); err != nil {
 		return fail(err)
@@ -153,10 +152,11 @@ func subjectUser(subject string) string {
 }
 
 // route checks a result and hands it to the game waiting for it. A result
-// for a match already stored (a worker's replay, or a result stored just
-// before a coordinator died) is acknowledged and dropped; one for a match
-// not yet asked for (beyond the window, or a later league of the file)
-// comes back later; a stale or forged one is refused.
+// for a match no job waits for and already stored or handed over (a
+// worker's replay, or a result stored just before a coordinator died) is
+// acknowledged and dropped; one for a match not yet asked for (beyond the
+// window, or a later league of the file) comes back later; a stale or
+// forged one is refused.
 func (c *Coordinator) route(msg jetstream.Msg) {
 	res, err := decode[Result](msg.Data(), "result")
 	if err != nil {
@@ -175,7 +175,7 @@ func (c *Coordinator) route(msg jetstream.Msg) {
 	}
 	w := c.waiting[res.MatchID]
 	switch {
-	case c.stored[res.MatchID] || c.delivered[res.MatchID]:
+	case w == nil && c.finished.has(res.MatchID):
 		c.mu.Unlock()
 		_ = msg.Ack()
 		return
@@ -214,7 +214,7 @@ func (c *Coordinator) route(msg jetstream.Msg) {
 	}
 	delete(c.waiting, res.MatchID)
 	delete(c.leases, res.MatchID)
-	c.delivered[res.MatchID] = true
+	c.finished.add(res.MatchID)
 	c.mu.Unlock()
 	w.ch <- delivery{res, msg}
 }
@@ -233,7 +233,7 @@ func (c *Coordinator) Begin(ctx context.Context, l *leaguefile.League, stored ma
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for id := range stored {
-		c.stored[id] = true
+		c.finished.add(id)
 	}
 	return nil
 }
@@ -272,11 +272,10 @@ func (c *Coordinator) Play(ctx context.Context, l *leaguefile.League, m results.
 	w := &waiting{job: JobOf(l, m), perMove: l.Profile.Time == engine.PerMove, game: l.Game, params: l.Params, ch: make(chan delivery, 1)}
 	w.job.Run = c.run
 	c.mu.Lock()
-	if c.delivered[m.ID] {
+	if c.finished.has(m.ID) {
 		// Asked again after its result was handed over: the runner
 		// withheld that play (the machine caused a verdict in it), and
 		// this one is a new job.
-		delete(c.delivered, m.ID)
 		c.replays[m.ID]++
 	}
 	w.job.Replay = c.replays[m.ID]

@@ -87,7 +87,7 @@ func (c *Coordinator) answerLease(msg *nats.Msg, user string, req LeaseRequest, 
 
 // grant decides a lease request; c.mu is held.
 func (c *Coordinator) grant(user string, req LeaseRequest, now time.Time) LeaseReply {
-	if c.stored[req.MatchID] || c.delivered[req.MatchID] {
+	if c.waiting[req.MatchID] == nil && c.finished.has(req.MatchID) {
 		return LeaseReply{Reason: leaseStored}
 	}
 	cur := c.leases[req.MatchID]

@@ -11,11 +11,13 @@ import (
 // The lease table: a later delivery takes a job's lease over, the earlier
 // holder's renewal is refused (its worker abandons the game), an earlier
 // delivery cannot claim it back, a renewal the table never saw (granted
-// before a coordinator restart) is adopted, and a stored match grants
-// nothing.
+// before a coordinator restart) is adopted, a stored match grants
+// nothing, and a match handed over and asked again (its play withheld)
+// grants the new job's lease.
 func TestLeaseGoesToTheLatestDelivery(t *testing.T) {
-	c := &Coordinator{leases: map[string]*lease{}, stored: map[string]bool{"done": true}, delivered: map[string]bool{},
+	c := &Coordinator{leases: map[string]*lease{}, finished: newDoneSet(), waiting: map[string]*waiting{},
 		measured: map[string]float64{"a": 1, "b": 1, "c": 1}}
+	c.finished.add("done")
 	now := time.Unix(0, 0)
 	first := c.grant("a", LeaseRequest{MatchID: "m", Delivery: 1}, now)
 	if !first.OK || first.Token == "" {
@@ -40,6 +42,10 @@ func TestLeaseGoesToTheLatestDelivery(t *testing.T) {
 	if r := c.grant("c", LeaseRequest{MatchID: "done", Delivery: 1}, now); r.OK || r.Reason != leaseStored {
 		t.Fatalf("a stored match: %+v", r)
 	}
+	c.waiting["done"] = &waiting{job: Job{MatchID: "done", Replay: 1}}
+	if r := c.grant("c", LeaseRequest{MatchID: "done", Delivery: 1}, now); !r.OK {
+		t.Fatalf("a withheld match asked again: %+v", r)
+	}
 }
 
 // A worker not yet measured is challenged before its first lease, with the
@@ -49,7 +55,7 @@ func TestLeaseGoesToTheLatestDelivery(t *testing.T) {
 // measures nothing, and after a wrong one no answer is checked until the
 // challenge expires.
 func TestWorkerIsMeasuredBeforeItsFirstLease(t *testing.T) {
-	c := &Coordinator{leases: map[string]*lease{}, stored: map[string]bool{}, delivered: map[string]bool{},
+	c := &Coordinator{leases: map[string]*lease{}, finished: newDoneSet(),
 		measured: map[string]float64{}, challenges: map[string]challenge{}, cfg: Config{ChallengePlayouts: 20, ReferenceScore: 1}}
 	if err := c.book.load(context.Background()); err != nil {
 		t.Fatal(err)

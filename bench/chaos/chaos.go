@@ -15,6 +15,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -158,9 +159,11 @@ func serveAgent(name string) {
 	sdk.Serve(a)
 }
 
-func launcher() referee.Launcher {
+// launcher starts agents; javaCache is where its process compiles course
+// Java agents.
+func launcher(javaCache string) referee.Launcher {
 	return referee.HostLauncher(&host.Launcher{Self: []string{os.Args[0], roleAgent}, Builtins: []string{"random", "greedy", "crasher"}, Isolation: host.IsolationOff,
-		Prepare: course.Prepare})
+		Prepare: prepareWith(javaCache)})
 }
 
 // ackWait is short so a killed worker's game is replayed soon.
@@ -179,9 +182,12 @@ func runWorker(token, name, slotDir string) error {
 	if err != nil {
 		return err
 	}
-	// Its own agent cache: the course agent is fetched from the coordinator.
-	w := &cluster.Worker{Endpoint: ep, Registry: all.Registry(), Launch: launcher(), Slots: pool, Concurrency: 1,
-		CacheDir: filepath.Join(filepath.Dir(slotDir), "cache-"+name), Prepare: course.CheckRef,
+	// Its own agent cache: the course agents are fetched from the
+	// coordinator, and the Java one compiled here once.
+	cache := filepath.Join(filepath.Dir(slotDir), "cache-"+name)
+	javaCache := filepath.Join(cache, "javac")
+	w := &cluster.Worker{Endpoint: ep, Registry: all.Registry(), Launch: launcher(javaCache), Slots: pool, Concurrency: 1,
+		CacheDir: cache, Prepare: checkWith(javaCache),
 		Machine: cluster.ThisMachine(name, pool.Size()), Config: config}
 	return w.Run(context.Background())
 }
@@ -212,7 +218,7 @@ func runCoordinator(token, file, out string) error {
 		return err
 	}
 	defer coord.Close()
-	return league.Run(ctx, s, league.RunOptions{Launch: launcher(), Remote: coord})
+	return league.Run(ctx, s, league.RunOptions{Launch: launcher(filepath.Join(out, "javac")), Remote: coord})
 }
 
 // Options for Run.
@@ -228,6 +234,9 @@ type Options struct {
 	NoLocal bool
 	// Stops is how many times a worker is SIGSTOPped past the ack wait.
 	Stops int
+	// NoJava leaves the Java course agent (and its league) out: its
+	// compiles and JVMs double the time of a run of a few games.
+	NoJava bool
 }
 
 // Summary is the one line a run prints.
@@ -239,8 +248,21 @@ type Summary struct {
 	AnonymousRefused bool
 	// Stops: workers SIGSTOPped past the ack wait, then continued.
 	Stops int
-	// CourseAgent: a course Python agent was among the entrants.
-	CourseAgent bool
+	// CourseAgent: a course Python agent was among the entrants (in the
+	// Dots-and-Boxes league); PythonSkipped says why not.
+	CourseAgent   bool
+	PythonSkipped string
+	// JavaAgent: a COMP424 course Java agent was among the entrants (in
+	// the Pentago-Twist league); JavaSkipped says why not.
+	JavaAgent   bool
+	JavaSkipped string
+	// PythonGames and JavaGames: games stored with the course agents.
+	PythonGames, JavaGames int
+	// Compiles: workers whose cache holds the Java agent compiled (each
+	// compiles it once, into its own cache).
+	Compiles int
+	// VerdictsDiffer: games whose verdict differs from the local run's.
+	VerdictsDiffer int
 	// AckedWithoutResult: a rogue worker acknowledged a job and published
 	// nothing (the game must still be played once).
 	AckedWithoutResult bool
@@ -252,10 +274,22 @@ type Summary struct {
 }
 
 func (s Summary) String() string {
-	return fmt.Sprintf("chaos: games %d/%d, kills %d coordinator + %d worker, stops %d, resumes %d, lost %d, duplicated %d, orphans %d, integrity %s, standings reproduced %v, "+
-		"course agent %v, anonymous client refused %v, job acked without result %v, forged record published %v and stored %d, %v",
-		s.Games, s.Scheduled, s.CoordKills, s.WorkerKills, s.Stops, s.Resumes, s.Lost, s.Duplicated, s.Orphans, s.Integrity, s.Reproduced,
-		s.CourseAgent, s.AnonymousRefused, s.AckedWithoutResult, s.Forged, s.ForgedStored, s.Wall.Round(time.Second))
+	return fmt.Sprintf("chaos: games %d/%d, kills %d coordinator + %d worker, stops %d, resumes %d, lost %d, duplicated %d, orphans %d, integrity %s, standings reproduced %v, verdicts differing %d, "+
+		"course Python agent %s, course Java agent %s, anonymous client refused %v, job acked without result %v, forged record published %v and stored %d, %v",
+		s.Games, s.Scheduled, s.CoordKills, s.WorkerKills, s.Stops, s.Resumes, s.Lost, s.Duplicated, s.Orphans, s.Integrity, s.Reproduced, s.VerdictsDiffer,
+		courseLine(s.CourseAgent, s.PythonSkipped, s.PythonGames, -1), courseLine(s.JavaAgent, s.JavaSkipped, s.JavaGames, s.Compiles),
+		s.AnonymousRefused, s.AckedWithoutResult, s.Forged, s.ForgedStored, s.Wall.Round(time.Second))
+}
+
+// courseLine says whether a course agent was in, and what it played.
+func courseLine(in bool, why string, games, compiles int) string {
+	if !in {
+		return "left out (" + why + ")"
+	}
+	if compiles < 0 {
+		return fmt.Sprintf("in, %d games", games)
+	}
+	return fmt.Sprintf("in, %d games, compiled by %d worker(s)", games, compiles)
 }
 
 type proc struct {
@@ -293,11 +327,10 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if log == nil {
 		log, _ = os.Open(os.DevNull)
 	}
-	file, withCourse, err := writeLeague(o.Dir, o.Games)
+	file, leagues, err := writeLeague(o.Dir, o.Games, !o.NoJava, &sum)
 	if err != nil {
 		return sum, err
 	}
-	sum.CourseAgent = withCourse
 	out := filepath.Join(o.Dir, "cluster")
 	srv, err := cluster.Serve("127.0.0.1:0", filepath.Join(o.Dir, "server"))
 	if err != nil {
@@ -342,7 +375,8 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	time.Sleep(500 * time.Millisecond)
 	sum.Orphans = orphans(self)
 
-	if err := count(ctx, out, &sum); err != nil {
+	sum.Compiles = compiled(o.Dir)
+	if err := count(ctx, out, leagues, &sum); err != nil {
 		return sum, err
 	}
 	sum.Integrity = integrity(filepath.Join(out, results.FileName))
@@ -354,7 +388,7 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 		}
 		return sum, nil
 	}
-	return sum, reproduce(ctx, o, file, out, &sum, start)
+	return sum, reproduce(ctx, o, file, out, leagues, &sum, start)
 }
 
 // startRogue runs the rogue worker (valid credentials, cheating) beside
@@ -430,7 +464,7 @@ func disturb(o Options, self string, log *os.File, coord *proc, workers []*proc,
 
 // reproduce plays the league locally and compares its standings with the
 // cluster's, and names every problem the run had.
-func reproduce(ctx context.Context, o Options, file, out string, sum *Summary, start time.Time) error {
+func reproduce(ctx context.Context, o Options, file, out string, leagues []string, sum *Summary, start time.Time) error {
 	local := filepath.Join(o.Dir, "local")
 	ls, err := load(file, local)
 	if err != nil {
@@ -441,15 +475,25 @@ func reproduce(ctx context.Context, o Options, file, out string, sum *Summary, s
 	if err != nil {
 		return err
 	}
-	if err := league.Run(ctx, ls, league.RunOptions{Launch: launcher(), Slots: pool}); err != nil {
+	if err := league.Run(ctx, ls, league.RunOptions{Launch: launcher(filepath.Join(o.Dir, "javac-local")), Slots: pool}); err != nil {
 		return fmt.Errorf("local league: %w", err)
 	}
-	a, err := table(ctx, out)
-	b, err2 := table(ctx, local)
+	a, err := table(ctx, out, leagues)
+	b, err2 := table(ctx, local, leagues)
 	if err != nil || err2 != nil {
 		return errors.Join(err, err2)
 	}
 	sum.Reproduced = a == b
+	va, err := verdicts(ctx, out, leagues)
+	vb, err2 := verdicts(ctx, local, leagues)
+	if err != nil || err2 != nil {
+		return errors.Join(err, err2)
+	}
+	for id, v := range vb {
+		if va[id] != v {
+			sum.VerdictsDiffer++
+		}
+	}
 	sum.Wall = time.Since(start)
 	var problems []string
 	if sum.Lost > 0 || sum.Duplicated > 0 || sum.Games != sum.Scheduled {
@@ -466,6 +510,9 @@ func reproduce(ctx context.Context, o Options, file, out string, sum *Summary, s
 	}
 	if sum.ForgedStored > 0 {
 		problems = append(problems, fmt.Sprintf("%d game(s) stored from the rogue worker", sum.ForgedStored))
+	}
+	if sum.VerdictsDiffer > 0 {
+		problems = append(problems, fmt.Sprintf("%d verdict(s) differ from the local run's", sum.VerdictsDiffer))
 	}
 	if !sum.Reproduced {
 		problems = append(problems, fmt.Sprintf("standings differ:\ncluster %s\nlocal   %s", a, b))
@@ -494,84 +541,161 @@ func procs(srv *cluster.Server, o Options, file, out string) (*proc, []*proc, er
 	return coord, workers, nil
 }
 
-// writeLeague writes the chaos league of at least games games (whole,
-// even pairings) into dir: Dots-and-Boxes between the built-in agents and,
-// when /usr/bin/python3 exists, a course Python bot (its files in dir, so
-// workers fetch it from the coordinator). course says whether it is in.
-func writeLeague(dir string, games int) (file string, withCourse bool, err error) {
-	entrants := append([]string{}, builtins...)
-	if _, err := os.Stat(coursePython); err == nil {
-		bot := filepath.Join(dir, "agents", "bot.py")
-		if err := os.MkdirAll(filepath.Dir(bot), 0o755); err != nil {
-			return "", false, err
+// writeLeague writes the chaos league file into dir: Dots-and-Boxes
+// between the built-in agents and, when /usr/bin/python3 exists, a course
+// Python bot; and, when Java can be compiled here (and withJava), Pentago-Twist between
+// the greedy built-in and a COMP424 course Java agent. The course agents'
+// files are in dir, so workers fetch them from the coordinator. Each game
+// is its own league of the file (their names are returned); at least
+// games Dots-and-Boxes games are scheduled, in whole colour-swapped pairs.
+func writeLeague(dir string, games int, withJava bool, sum *Summary) (file string, leagues []string, err error) {
+	type entrant struct{ name, ref, game string }
+	var entrants []entrant
+	for i, b := range builtins {
+		game := dotsGame
+		if b == "greedy" {
+			game = ""
 		}
-		if err := os.WriteFile(bot, []byte(courseBot), 0o644); err != nil {
-			return "", false, err
-		}
-		if err := os.WriteFile(filepath.Join(dir, "agents", "lines.py"), []byte(courseHelper), 0o644); err != nil {
-			return "", false, err
-		}
-		entrants = append(entrants, course.Prefix+bot+"?python="+coursePython)
-		withCourse = true
+		entrants = append(entrants, entrant{fmt.Sprintf("%s%d", b, i), b, game})
 	}
-	pairings := len(entrants) * (len(entrants) - 1) / 2
+	py, why, err := writePython(dir)
+	if err != nil {
+		return "", nil, err
+	}
+	if sum.CourseAgent, sum.PythonSkipped = py != "", why; py != "" {
+		entrants = append(entrants, entrant{fmt.Sprintf("course%d", len(entrants)), py, dotsGame})
+	}
+	java, why := "", "left out by the run's options"
+	if withJava {
+		if java, why, err = writeJava(dir); err != nil {
+			return "", nil, err
+		}
+	}
+	leagues = []string{"chaos/" + dotsGame}
+	if sum.JavaAgent, sum.JavaSkipped = java != "", why; java != "" {
+		entrants = append(entrants, entrant{fmt.Sprintf("java%d", len(entrants)), java, pentagoGame})
+		leagues = append(leagues, "chaos/"+pentagoGame)
+	}
+	dots := 0
+	for _, e := range entrants {
+		if e.game != pentagoGame {
+			dots++
+		}
+	}
+	pairings := dots * (dots - 1) / 2
 	gpp := (games + pairings - 1) / pairings
 	if gpp%2 == 1 {
 		gpp++
 	}
 	file = filepath.Join(dir, "chaos.yaml")
-	body := "name: chaos\ngame: dots-and-boxes\nseed: 5\ngames_per_pairing: " + strconv.Itoa(gpp) + "\nagents:\n"
-	for i, a := range entrants {
-		name := a
-		if strings.HasPrefix(a, course.Prefix) {
-			name = "course"
-		}
-		body += fmt.Sprintf("  - name: %s%d\n    agent: %q\n", name, i, a)
+	body := "name: chaos\nseed: 5\ngames_per_pairing: " + strconv.Itoa(gpp) + "\ngames:\n"
+	for _, l := range leagues {
+		body += "  - game: " + strings.TrimPrefix(l, "chaos/") + "\n"
 	}
-	return file, withCourse, os.WriteFile(file, []byte(body), 0o644)
+	if len(leagues) == 1 {
+		// A file of one game names its league by the file's name alone.
+		leagues[0] = "chaos"
+	}
+	body += "agents:\n"
+	for _, e := range entrants {
+		body += fmt.Sprintf("  - name: %s\n    agent: %q\n", e.name, e.ref)
+		if e.game != "" {
+			body += "    games: [" + e.game + "]\n"
+		}
+	}
+	return file, leagues, os.WriteFile(file, []byte(body), 0o644)
 }
 
-// The course agent: a Dots-and-Boxes bot in the course's calculate_move
-// shape, deterministic (the first free line), with a helper module beside
-// it as students kept theirs.
 const (
-	coursePython = "/usr/bin/python3"
-	courseBot    = "from lines import first_free\n\ndef calculate_move(gamestate):\n    return first_free(gamestate)\n"
-	courseHelper = "def first_free(gamestate):\n    for line in gamestate[\"Grid\"]:\n        if line[2] == -1:\n            return [line[0], line[1]]\n"
+	dotsGame    = "dots-and-boxes"
+	pentagoGame = "pentago-twist"
 )
 
-// count fills in the scheduled, stored, lost and duplicated games.
-func count(ctx context.Context, out string, sum *Summary) error {
+// count fills in the scheduled, stored, lost and duplicated games of the
+// leagues, and the course agents' games.
+func count(ctx context.Context, out string, leagues []string, sum *Summary) error {
 	st, err := results.OpenDir(ctx, out)
 	if err != nil {
 		return err
 	}
-	games, err := st.Games(ctx, "chaos")
-	matches, merr := st.Matches(ctx, "chaos")
-	st.Close()
-	if err != nil || merr != nil {
-		return errors.Join(err, merr)
-	}
-	sum.Scheduled = len(matches)
-	seen := map[string]int{}
-	for _, g := range games {
-		seen[g.Match.ID]++
-	}
-	sum.Games = len(seen)
-	for _, g := range games {
-		if g.Record.Worker != nil && g.Record.Worker.Name == "rogue" {
-			sum.ForgedStored++
+	defer st.Close()
+	for _, l := range leagues {
+		games, err := st.Games(ctx, l)
+		matches, merr := st.Matches(ctx, l)
+		if err != nil || merr != nil {
+			return errors.Join(err, merr)
 		}
-	}
-	for _, m := range matches {
-		switch n := seen[m.ID]; {
-		case n == 0:
-			sum.Lost++
-		case n > 1:
-			sum.Duplicated += n - 1
+		sum.Scheduled += len(matches)
+		seen := map[string]int{}
+		for _, g := range games {
+			seen[g.Match.ID]++
+		}
+		sum.Games += len(seen)
+		for _, g := range games {
+			if g.Record.Worker != nil && g.Record.Worker.Name == "rogue" {
+				sum.ForgedStored++
+			}
+			for _, a := range g.Record.Agents {
+				switch {
+				case strings.HasPrefix(a.Name, "course"):
+					sum.PythonGames++
+				case strings.HasPrefix(a.Name, "java"):
+					sum.JavaGames++
+				}
+			}
+		}
+		for _, m := range matches {
+			switch n := seen[m.ID]; {
+			case n == 0:
+				sum.Lost++
+			case n > 1:
+				sum.Duplicated += n - 1
+			}
 		}
 	}
 	return nil
+}
+
+// verdicts is every stored game's verdict (seats, winner, scores, reason,
+// forfeit, plies) by match id.
+func verdicts(ctx context.Context, dir string, leagues []string) (map[string]string, error) {
+	st, err := results.OpenDirReadOnly(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	v := map[string]string{}
+	for _, l := range leagues {
+		games, err := st.Games(ctx, l)
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range games {
+			r := g.Record
+			v[g.Match.ID] = fmt.Sprintf("%s-%s %d %v %v %q %q %d", r.Agents[0].Name, r.Agents[1].Name, r.Result.Winner, r.Result.Draw, r.Result.Scores, r.Result.Reason, r.Result.Forfeit, len(r.Moves))
+		}
+	}
+	return v, nil
+}
+
+// compiled counts the workers' Java caches that hold a compiled build.
+func compiled(dir string) int {
+	n := 0
+	caches, _ := filepath.Glob(filepath.Join(dir, "cache-*", "javac"))
+	for _, c := range caches {
+		var found bool
+		_ = filepath.WalkDir(c, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && filepath.Base(p) == "StudentPlayer.class" {
+				found = true
+				return filepath.SkipAll
+			}
+			return nil
+		})
+		if found {
+			n++
+		}
+	}
+	return n
 }
 
 // stored counts the games in the store, 0 when there is none yet.
@@ -599,20 +723,23 @@ func integrity(path string) string {
 	return res
 }
 
-// table is a league's standings reduced to what must reproduce.
-func table(ctx context.Context, dir string) (string, error) {
+// table is the leagues' standings reduced to what must reproduce.
+func table(ctx context.Context, dir string, leagues []string) (string, error) {
 	st, err := results.OpenDirReadOnly(ctx, dir)
 	if err != nil {
 		return "", err
 	}
 	defer st.Close()
-	rep, err := standings.Report(ctx, st, "chaos")
-	if err != nil {
-		return "", err
-	}
 	var b strings.Builder
-	for _, r := range rep.Rows {
-		fmt.Fprintf(&b, "%s %d/%d/%d %g; ", r.Agent, r.W, r.D, r.L, r.Score)
+	for _, l := range leagues {
+		rep, err := standings.Report(ctx, st, l)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "%s: ", l)
+		for _, r := range rep.Rows {
+			fmt.Fprintf(&b, "%s %d/%d/%d %g; ", r.Agent, r.W, r.D, r.L, r.Score)
+		}
 	}
 	return b.String(), nil
 }

@@ -56,7 +56,7 @@ func main() {
 	entrants := flag.Int("entrants", 200, "entrants of the round-robin")
 	gpp := flag.Int("gpp", 2, "games per pairing")
 	game := flag.String("game", "pentago-twist", "the game")
-	heap := flag.String("heapprofile", "", "write the coordinator process's live heap at the end of the league to this file (go tool pprof)")
+	heap := flag.String("heapprofile", "", "write the coordinator process's live heap when the last game is stored, and when the run has ended (FILE.end), to this file (go tool pprof)")
 	flag.Parse()
 	if err := measure(*entrants, *gpp, *game, *heap); err != nil {
 		fmt.Fprintln(os.Stderr, "coordload:", err)
@@ -115,14 +115,25 @@ func measure(entrants, gpp int, game, heap string) error {
 	}
 	var tenths, goMem []string // RSS, and the Go heap's live objects / all Go memory, after each tenth of the games
 	var playPeak int64         // the peak when the last game was stored: before the run's end writes the records export
+	var heapErr error
+	var at1000 int64 // RSS after 1,000 games: the start of the flat-memory bar (within 20 % of it at 100,000)
 	err = league.Run(ctx, s, league.RunOptions{Launch: noAgents, Remote: coord, OnGame: func(league.Progress) {
 		played++
+		if played == 1000 {
+			at1000 = rss()
+		}
 		if total >= 10 && played%(total/10) == 0 {
-			tenths = append(tenths, fmt.Sprint(rss()>>20))
+			// File-backed pages apart: the binary's and mapped files'.
+			tenths = append(tenths, fmt.Sprintf("%d/%d", rss()>>20, status("RssFile:")>>20))
 			goMem = append(goMem, goMemory())
 		}
 		if played == total {
 			playPeak = maxRSS()
+			if heap != "" {
+				// While the runner, the coordinator and the server still
+				// hold what the league made them keep.
+				heapErr = writeHeap(heap)
+			}
 		}
 	}})
 	wall, used := time.Since(start), cpu()-before
@@ -131,12 +142,12 @@ func measure(entrants, gpp int, game, heap string) error {
 		return err
 	}
 	if heap != "" {
-		if err := writeHeap(heap); err != nil {
+		if err := errors.Join(heapErr, writeHeap(heap+".end")); err != nil {
 			return err
 		}
 	}
-	fmt.Printf("coordload: %s round-robin, %d entrants, %d games stored in %v; coordinator process (embedded server, coordinator, runner, store): CPU %v (%.2f ms per game), peak RSS %d MiB (getrusage max %d MiB; %d MiB when the last game was stored), RSS after each tenth of the games %s MiB (Go heap objects/all Go memory %s MiB)\n",
-		game, entrants, played, wall.Round(time.Second), used.Round(time.Millisecond), float64(used.Microseconds())/1000/float64(max(played, 1)), peakRSS>>20, maxRSS()>>20, playPeak>>20, strings.Join(tenths, " "), strings.Join(goMem, " "))
+	fmt.Printf("coordload: %s round-robin, %d entrants, %d games stored in %v; coordinator process (embedded server, coordinator, runner, store): CPU %v (%.2f ms per game), peak RSS %d MiB (getrusage max %d MiB; %d MiB when the last game was stored), RSS after 1,000 games %d MiB, after each tenth of the games (all/file-backed) %s MiB (Go heap objects/all Go memory %s MiB)\n",
+		game, entrants, played, wall.Round(time.Second), used.Round(time.Millisecond), float64(used.Microseconds())/1000/float64(max(played, 1)), peakRSS>>20, maxRSS()>>20, playPeak>>20, at1000>>20, strings.Join(tenths, " "), strings.Join(goMem, " "))
 	return nil
 }
 
@@ -188,13 +199,16 @@ func sampleRSS() func() int64 {
 	}
 }
 
-func rss() int64 {
+func rss() int64 { return status("VmRSS:") }
+
+// status is a size /proc/self/status gives (in kB) under key, in bytes.
+func status(key string) int64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(line, key); ok {
 			var kb int64
 			fmt.Sscanf(strings.TrimSpace(v), "%d", &kb)
 			return kb << 10
