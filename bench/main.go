@@ -87,20 +87,25 @@ func build(ctx context.Context) (*bins, error) {
 		return nil, err
 	}
 	b := &bins{dir: dir}
-	for _, t := range []struct {
+	targets := []struct {
 		dst *string
 		pkg string
 	}{
 		{&b.arena, "./cmd/arena"}, {&b.lean, "./cmd/arena-agent"}, {&b.timed, "./bench/internal/timed"},
 		{&b.mingrpc, "./bench/internal/mingrpc"}, {&b.pingpong, "./bench/internal/pingpong"},
 		{&b.raw, "./bench/internal/rawagent"}, {&b.enginespeed, "./bench/enginespeed"},
-	} {
+	}
+	// One go build for all: it compiles and links the programs in
+	// parallel, where one build each ran the links one after another.
+	args := []string{"build", "-o", dir + string(filepath.Separator)}
+	for _, t := range targets {
 		*t.dst = filepath.Join(dir, filepath.Base(t.pkg))
-		cmd := exec.CommandContext(ctx, "go", "build", "-o", *t.dst, t.pkg)
-		cmd.Stderr = os.Stderr
-		if err := cmd.Run(); err != nil {
-			return nil, fmt.Errorf("go build %s: %w", t.pkg, err)
-		}
+		args = append(args, t.pkg)
+	}
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("go build of the bench's programs: %w", err)
 	}
 	b.lua = filepath.Join(dir, "first.lua")
 	// The smallest Lua agent: the first legal move.
@@ -165,10 +170,13 @@ func run(ctx context.Context, o options) error {
 	if err := os.Setenv(slots.DirEnv, slotDir); err != nil {
 		return err
 	}
+	var took timings
+	t0 := time.Now()
 	b, err := build(ctx)
 	if err != nil {
 		return err
 	}
+	took.add("build", time.Since(t0))
 	if !o.keep {
 		defer os.RemoveAll(b.dir)
 	} else {
@@ -186,19 +194,46 @@ func run(ctx context.Context, o options) error {
 			continue
 		}
 		fmt.Fprintf(os.Stderr, "bench: %s\n", s.name)
+		t0 := time.Now()
 		if err := s.fn(ctx, o, b, t); err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
+		took.add(s.name, time.Since(t0))
+		fmt.Fprintf(os.Stderr, "bench: %s took %v (load %s)\n", s.name, time.Since(t0).Round(100*time.Millisecond), loadavg())
 	}
 	endLoad := loadavg()
 	fmt.Printf("arena bench: %s/%s, %d CPUs, load average %s at the start, %s at the end, %s, CPU slots in %s (this run's own)\n",
 		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), startLoad, endLoad, time.Since(began).Round(time.Second), slotDir)
+	fmt.Println("wall time by section:", took.String())
 	if w := busyWarning(startLoad, endLoad, runtime.NumCPU()); w != "" {
 		fmt.Println(w)
 	}
 	fmt.Println()
 	t.print()
 	return nil
+}
+
+// timings are the wall times of the run's parts, in the order they ran:
+// where a run's minutes go.
+type timings []struct {
+	name string
+	d    time.Duration
+}
+
+func (t *timings) add(name string, d time.Duration) {
+	*t = append(*t, struct {
+		name string
+		d    time.Duration
+	}{name, d})
+}
+
+// String lists each part with its seconds, e.g. "build 12s, engine 21s".
+func (t timings) String() string {
+	parts := make([]string, len(t))
+	for i, p := range t {
+		parts[i] = fmt.Sprintf("%s %v", p.name, p.d.Round(time.Second))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // busyWarning says when the 1-minute load average at the start or the
