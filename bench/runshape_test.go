@@ -5,6 +5,55 @@ import (
 	"time"
 )
 
+// TestMoveQuotaStopsAtTarget: two players of 40-move games, one game at a
+// time as on 2 CPU slots, stop at the first whole game past the target
+// instead of each starting one more.
+func TestMoveQuotaStopsAtTarget(t *testing.T) {
+	q := &moveQuota{target: 100}
+	if !q.begin() || !q.begin() { // both start before any game ended
+		t.Fatal("the first games were refused")
+	}
+	q.end(40, false)
+	if !q.begin() { // 40 done + 1 playing at 40 = 80 < 100
+		t.Fatal("a game still needed was refused")
+	}
+	q.end(40, false)
+	if q.begin() { // 80 done + 1 playing at 40 = 120 >= 100
+		t.Fatal("a game past the target was handed out")
+	}
+	q.end(40, false)
+	if q.begin() || q.moves != 120 {
+		t.Fatalf("moves %d, want 120 and no further game", q.moves)
+	}
+}
+
+// TestMoveQuotaMakesUpShortGames: when the games under way end shorter
+// than the estimate, the player ending the last one plays again until the
+// target is reached.
+func TestMoveQuotaMakesUpShortGames(t *testing.T) {
+	q := &moveQuota{target: 100}
+	q.begin()
+	q.begin()
+	q.end(60, false)
+	if q.begin() { // 60 + 60 expected
+		t.Fatal("a game past the estimate was handed out")
+	}
+	q.end(30, false) // 90 < 100 and nothing playing
+	if !q.begin() {
+		t.Fatal("the target is short by 10 moves and no game was handed out")
+	}
+}
+
+// TestMoveQuotaStopsOnFailure: a failed game hands out no further game.
+func TestMoveQuotaStopsOnFailure(t *testing.T) {
+	q := &moveQuota{target: 100}
+	q.begin()
+	q.end(0, true)
+	if q.begin() {
+		t.Fatal("a game was handed out after a failure")
+	}
+}
+
 // TestTimings: the sections' wall times in the order they ran.
 func TestTimings(t *testing.T) {
 	var tm timings
