@@ -1,8 +1,11 @@
 package main
 
 import (
+	"slices"
 	"testing"
 	"time"
+
+	"arena/engine"
 )
 
 // TestMoveQuotaStopsAtTarget: two players of 40-move games, one game at a
@@ -51,6 +54,28 @@ func TestMoveQuotaStopsOnFailure(t *testing.T) {
 	q.end(0, true)
 	if q.begin() {
 		t.Fatal("a game was handed out after a failure")
+	}
+}
+
+// TestLeagueConcurrencies: a per-move league on 2 cores plays one game at
+// a time whatever its file says, so concurrency 2 is not run again; on 4
+// cores, and under a CPU-time profile, both are.
+func TestLeagueConcurrencies(t *testing.T) {
+	perMove := engine.Profile{Name: "p", Time: engine.PerMove}
+	budget := engine.Profile{Name: "g", Time: engine.CPUBudget}
+	for _, c := range []struct {
+		cores int
+		prof  engine.Profile
+		want  []int
+	}{
+		{2, perMove, []int{1}},
+		{1, perMove, []int{1}},
+		{4, perMove, []int{1, 2}},
+		{2, budget, []int{1, 2}},
+	} {
+		if got := leagueConcurrencies([]int{1, 2}, c.cores, c.prof); !slices.Equal(got, c.want) {
+			t.Errorf("%d cores, %s: %v, want %v", c.cores, c.prof.Time, got, c.want)
+		}
 	}
 }
 
