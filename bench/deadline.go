@@ -75,8 +75,8 @@ func (w watched) MoveSent(ctx context.Context, r protocol.MoveRequest, sent func
 
 // deadlineRun plays games of timed agents with the given options in both
 // seats, with o.slots CPU slots held as a league holds them, until at least
-// o.deadline agent moves were asked for.
-func deadlineRun(ctx context.Context, o options, b *bins, opts map[string]string) (asked, late, over int, verdicts []time.Duration, lateWall []float64, err error) {
+// target agent moves were asked for.
+func deadlineRun(ctx context.Context, o options, b *bins, target int, opts map[string]string) (asked, late, over int, verdicts []time.Duration, lateWall []float64, err error) {
 	g, err := all.Registry().Lookup("dots-and-boxes")
 	if err != nil {
 		return 0, 0, 0, nil, nil, err
@@ -111,17 +111,12 @@ func deadlineRun(ctx context.Context, o options, b *bins, opts map[string]string
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	var next atomic.Int64
+	quota := &moveQuota{target: target}
 	for range o.slots {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for {
-				mu.Lock()
-				enough := asked >= o.deadline || err != nil
-				mu.Unlock()
-				if enough {
-					return
-				}
+			for quota.begin() {
 				clk := &watchClock{}
 				launch := func(ctx context.Context, p referee.Player, opt host.Options) (referee.Handle, error) {
 					proc, err := l.Launch(ctx, p.Ref, opt)
@@ -135,11 +130,13 @@ func deadlineRun(ctx context.Context, o options, b *bins, opts map[string]string
 				m := referee.Match{ID: fmt.Sprintf("deadline-%d", i), Game: g, Params: engine.Params{}, Profile: prof, Seed: uint64(i),
 					Players: [2]referee.Player{{Name: "a", Ref: b.timed, Options: opts}, {Name: "b", Ref: b.timed, Options: opts}}}
 				r, perr := league.PlayPinned(ctx, pool, *ref, m, nil)
+				a := 0
 				mu.Lock()
 				if perr != nil {
 					err = perr
 				} else {
-					a, lt, ov := countMoves(r)
+					var lt, ov int
+					a, lt, ov = countMoves(r)
 					asked, late, over = asked+a, late+lt, over+ov
 					for _, e := range r.Events {
 						if engine.Failure(e.Kind) == engine.FailLate && e.Evidence != nil {
@@ -148,6 +145,7 @@ func deadlineRun(ctx context.Context, o options, b *bins, opts map[string]string
 					}
 				}
 				mu.Unlock()
+				quota.end(a, perr != nil)
 			}
 		}()
 	}
@@ -178,7 +176,7 @@ func countMoves(r *record.Game) (asked, late, over int) {
 func benchDeadline(ctx context.Context, o options, b *bins, t *table) error {
 	setting := fmt.Sprintf("limit %v + cushion %v, %d CPU slots full, each agent pinned to one as in a league", o.limit, o.cushion, o.slots)
 	stolen := stealTime()
-	asked, late, over, _, walls, err := deadlineRun(ctx, o, b, map[string]string{"fraction": "0.95"})
+	asked, late, over, _, walls, err := deadlineRun(ctx, o, b, o.deadline, map[string]string{"fraction": "0.95"})
 	if err != nil {
 		return err
 	}
@@ -193,7 +191,7 @@ func benchDeadline(ctx context.Context, o options, b *bins, t *table) error {
 		got += fmt.Sprintf("; CPU time stolen by the VM host meanwhile: %v", st)
 	}
 	t.add("deadline", fmt.Sprintf("agent at 95%% of limit, %d moves (%s)", asked, setting), got, "0 late, 0 over", "")
-	asked, late, over, v, _, err := deadlineRun(ctx, o, b, map[string]string{"never": "1"})
+	asked, late, over, v, _, err := deadlineRun(ctx, o, b, o.timeouts, map[string]string{"never": "1"})
 	if err != nil {
 		return err
 	}

@@ -9,10 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
 	"arena/agents/builtin/inproc"
+	"arena/arena/league/leaguefile"
 	"arena/arena/referee"
 	"arena/arena/slots"
 	"arena/engine"
@@ -79,25 +81,52 @@ func playMany(ctx context.Context, launch referee.Launcher, game string, n, c in
 	return float64(n) / time.Since(start).Seconds(), nil
 }
 
+// benchLeague plays fresh-process games through the referee against the
+// same games in process, then times `arena league run` (leagueRun). The
+// agents are served by the lean host, as a league's are: the arena
+// binary's start as a host is measured in the start section, and a
+// fresh-process game is two starts and its moves, so a league row per host
+// only repeated that comparison (at 20 s a row).
 func benchLeague(ctx context.Context, o options, b *bins, t *table) error {
+	mach, err := slots.Detect(0)
+	if err != nil {
+		return err
+	}
 	for _, game := range []string{"dots-and-boxes", "bohnenspiel"} {
-		for _, c := range o.concurrency {
+		_, prof, err := gameProfile(game)
+		if err != nil {
+			return err
+		}
+		for _, c := range leagueConcurrencies(o.concurrency, mach.N, prof) {
 			// The ceiling is cheap: play many more games so it is not noise.
 			ceil, err := playMany(ctx, inProcessLauncher, game, o.games*20, c)
 			if err != nil {
 				return err
 			}
-			for _, v := range []struct{ name, self string }{{"arena binary (today)", b.arena}, {"lean arena-agent", b.lean}} {
-				gps, err := playMany(ctx, referee.HostLauncher(launcher(v.self)), game, o.games, c)
-				if err != nil {
-					return fmt.Errorf("%s: %w", v.name, err)
-				}
-				what := fmt.Sprintf("%s random-vs-random c=%d, %s, no reuse", game, c, v.name)
-				t.add("league", what, fmt.Sprintf("%.1f games/s", gps), fmt.Sprintf("in process %.0f games/s", ceil), fmt.Sprintf("%.4f of ceiling", gps/ceil))
+			gps, err := playMany(ctx, referee.HostLauncher(launcher(b.lean)), game, o.games, c)
+			if err != nil {
+				return fmt.Errorf("lean arena-agent: %w", err)
 			}
+			what := fmt.Sprintf("%s random-vs-random c=%d, lean arena-agent, no reuse", game, c)
+			t.add("league", what, fmt.Sprintf("%.1f games/s", gps), fmt.Sprintf("in process %.0f games/s", ceil), fmt.Sprintf("%.4f of ceiling", gps/ceil))
 		}
 	}
-	return leagueRun(ctx, o, b, t)
+	return leagueRun(ctx, o, b, t, mach.N)
+}
+
+// leagueConcurrencies are the concurrencies of asked that a league of
+// the profile plays on cores, each once: a league holds games timed by the
+// wall clock to half the cores (leaguefile.Concurrency), so on 2 cores
+// "concurrency: 2" plays one game at a time, the rows of concurrency 1
+// again.
+func leagueConcurrencies(asked []int, cores int, prof engine.Profile) []int {
+	var out []int
+	for _, c := range asked {
+		if eff, _ := leaguefile.Concurrency(c, cores, prof); !slices.Contains(out, eff) {
+			out = append(out, eff)
+		}
+	}
+	return out
 }
 
 // issueGamesPerSecond is the league throughput of instant agents measured
@@ -110,13 +139,17 @@ const issueGamesPerSecond = 59.0
 // agents' processes kept across games (the default) and with a fresh
 // process for every game (--fresh-processes), next to the machine's floor
 // for any league of agents in processes of their own (leagueFloor).
-func leagueRun(ctx context.Context, o options, b *bins, t *table) error {
+func leagueRun(ctx context.Context, o options, b *bins, t *table, cores int) error {
 	dir, err := os.MkdirTemp("", "arena-bench-league-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
 	for _, game := range []string{"dots-and-boxes", "bohnenspiel"} {
+		_, prof, err := gameProfile(game)
+		if err != nil {
+			return err
+		}
 		plies, err := meanPlies(ctx, game, 200)
 		if err != nil {
 			return err
@@ -135,7 +168,7 @@ func leagueRun(ctx context.Context, o options, b *bins, t *table) error {
 			fresh, plain bool
 		}
 		var runs []run
-		for _, c := range o.concurrency {
+		for _, c := range leagueConcurrencies(o.concurrency, cores, prof) {
 			runs = append(runs, run{c: c, fresh: true}, run{c: c})
 		}
 		runs = append(runs, run{c: 1, plain: true})

@@ -72,9 +72,10 @@ func launcher(self string) *host.Launcher {
 	return &host.Launcher{Self: []string{self, agents.HostArg}, Builtins: builtin.Names(), StderrBytes: 8192, Notify: func(string) {}}
 }
 
-// timeCalls calls fn n times after a warm-up and returns each call's time.
-func timeCalls(n int, fn func() error) ([]time.Duration, error) {
-	for range min(100, n) {
+// timeCalls calls fn n times after warm calls not timed and returns each
+// call's time.
+func timeCalls(n, warm int, fn func() error) ([]time.Duration, error) {
+	for range warm {
 		if err := fn(); err != nil {
 			return nil, err
 		}
@@ -115,6 +116,15 @@ func stop(cmd *exec.Cmd) {
 	cmd.Wait()
 }
 
+// moveWarmUp is the calls made before a per-move measurement: enough for
+// the connection's buffers and both sides' code to be warm.
+const moveWarmUp = 100
+
+// startWarmUp is the starts made before a start measurement: the first
+// start reads the binary from disk, the second finds it in the page
+// cache; the launches of the agent kinds warm up with the same two.
+const startWarmUp = 2
+
 // agentRun is one agent's timed moves.
 type agentRun struct {
 	name      string
@@ -150,7 +160,7 @@ func timeAgents(ctx context.Context, o options, b *bins, mine []protocol.MoveReq
 				p.Kill()
 				return nil, fmt.Errorf("%s move: %w", a.name, err)
 			}
-			if i >= 100 { // warm-up
+			if i >= moveWarmUp {
 				run.times = append(run.times, time.Since(t0))
 			}
 		}
@@ -184,7 +194,7 @@ func timeBareTransports(ctx context.Context, o options, b *bins, incr *pb.MoveRe
 	}
 	defer conn.Close()
 	gc := pb.NewAgentClient(conn)
-	grpcT, err = timeCalls(o.moves, func() error {
+	grpcT, err = timeCalls(o.moves, moveWarmUp, func() error {
 		_, err := gc.Move(ctx, incr)
 		return err
 	})
@@ -208,7 +218,7 @@ func timeBareTransports(ctx context.Context, o options, b *bins, incr *pb.MoveRe
 	frame := binary.BigEndian.AppendUint32(nil, uint32(len(payload)))
 	frame = append(frame, payload...)
 	in := make([]byte, 4+len(replyBytes))
-	sockT, err = timeCalls(o.moves, func() error {
+	sockT, err = timeCalls(o.moves, moveWarmUp, func() error {
 		if _, err := c.Write(frame); err != nil {
 			return err
 		}

@@ -47,7 +47,7 @@ func kinds(b *bins) []agentKind {
 
 // bareExec is fork/exec/wait of argv, which runs to main and exits.
 func bareExec(ctx context.Context, n int, argv []string) ([]time.Duration, error) {
-	return timeCalls(n, func() error { return runBare(ctx, argv) })
+	return timeCalls(n, startWarmUp, func() error { return runBare(ctx, argv) })
 }
 
 // runBare runs argv to its end once.
@@ -84,7 +84,7 @@ func benchStart(ctx context.Context, o options, b *bins, t *table) error {
 		l.Init = k.init
 		var launch, total []time.Duration
 		sandboxed := false
-		for i := range o.starts + 2 {
+		for i := range o.starts + startWarmUp {
 			t0 := time.Now()
 			p, err := l.Launch(ctx, k.ref, host.Options{})
 			if err != nil {
@@ -94,7 +94,7 @@ func benchStart(ctx context.Context, o options, b *bins, t *table) error {
 			p.Kill()
 			t2 := time.Now()
 			sandboxed = p.Sandboxed()
-			if i >= 2 { // the first starts warm the page cache
+			if i >= startWarmUp {
 				launch = append(launch, t1.Sub(t0))
 				total = append(total, t2.Sub(t0))
 			}
@@ -122,7 +122,7 @@ func minGRPCStart(ctx context.Context, n int, b *bins) ([]time.Duration, error) 
 	}
 	defer os.RemoveAll(dir)
 	i := 0
-	return timeCalls(n, func() error {
+	return timeCalls(n, startWarmUp, func() error {
 		i++
 		sock := filepath.Join(dir, strconv.Itoa(i)+".sock")
 		cmd, err := startServer(ctx, b.mingrpc, sock)
