@@ -126,9 +126,7 @@ func courseStarts(ctx context.Context, b *bins, ref, game string, n int, floors 
 	if err != nil {
 		return nil, nil, false, err
 	}
-	// As the README's build starts them: arena-init is the init.
-	l := launcher(b.arena)
-	l.Init = b.init
+	l := readmeLauncher(b)
 	l.Prepare = course.Prepare
 	info := protocol.StartInfo{GameID: "bench", Game: game, Params: map[string]string{}, Profile: prof.Name,
 		Clock: protocol.Clock{Model: "per-move", MoveLimit: time.Minute, FirstMoveLimit: time.Minute}}

@@ -91,7 +91,7 @@ func deadlineRun(ctx context.Context, o options, b *bins, target int, opts map[s
 	prof.Penalties = maps.Clone(prof.Penalties)
 	prof.Penalties[engine.FailTimeout] = engine.RandomMove
 	prof.Penalties[engine.FailLate] = engine.RandomMove
-	l := launcher(b.lean)
+	l := readmeLauncher(b)
 	rec := &samples{}
 	// As a league runs them: every agent pinned to a CPU slot of its own,
 	// a game holding two.

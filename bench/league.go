@@ -103,11 +103,11 @@ func benchLeague(ctx context.Context, o options, b *bins, t *table) error {
 			if err != nil {
 				return err
 			}
-			gps, err := playMany(ctx, referee.HostLauncher(launcher(b.lean)), game, o.games, c)
+			gps, err := playMany(ctx, referee.HostLauncher(readmeLauncher(b)), game, o.games, c)
 			if err != nil {
-				return fmt.Errorf("lean arena-agent: %w", err)
+				return fmt.Errorf("lean arena-agent + arena-init: %w", err)
 			}
-			what := fmt.Sprintf("%s random-vs-random c=%d, lean arena-agent, no reuse", game, c)
+			what := fmt.Sprintf("%s random-vs-random c=%d, lean arena-agent + arena-init, no reuse", game, c)
 			t.add("league", what, fmt.Sprintf("%.1f games/s", gps), fmt.Sprintf("in process %.0f games/s", ceil), fmt.Sprintf("%.4f of ceiling", gps/ceil))
 		}
 	}

@@ -72,6 +72,14 @@ func launcher(self string) *host.Launcher {
 	return &host.Launcher{Self: []string{self, agents.HostArg}, Builtins: builtin.Names(), StderrBytes: 8192, Notify: func(string) {}}
 }
 
+// readmeLauncher starts agents as the README's build does: served by the
+// lean host, each sandbox's init the init alone (arena-init).
+func readmeLauncher(b *bins) *host.Launcher {
+	l := launcher(b.lean)
+	l.Init = b.init
+	return l
+}
+
 // timeCalls calls fn n times after warm calls not timed and returns each
 // call's time.
 func timeCalls(n, warm int, fn func() error) ([]time.Duration, error) {
