@@ -42,8 +42,13 @@ func TestCompareShort(t *testing.T) {
 				t.Fatalf("%s: measurement %+v played nothing", c.Name, m)
 			}
 		}
-		// The engine's search path allocates nothing per playout.
-		if r.fast.mallocs > 2 {
+		// The engine's search path allocates nothing per playout. The count
+		// is the process's (runtime.MemStats): on a loaded machine the
+		// window is longer and the runtime's and the test framework's own
+		// few allocations fall in it (7 in 4,560 playouts once), so the
+		// bound is per playout: one allocation in a playout's path would
+		// count once per playout or more.
+		if r.fast.mallocs*100 > uint64(r.fast.playouts) {
 			t.Errorf("%s: engine path allocated %d times in %d playouts", c.Name, r.fast.mallocs, r.fast.playouts)
 		}
 		rs = append(rs, r)
