@@ -214,20 +214,11 @@ func (w *Worker) hello(ctx context.Context) {
 // first lease can outlast the ack wait, and the job would be handed to
 // another worker while this one is measured.
 func (w *Worker) claimHolding(ctx context.Context, msg jetstream.Msg, job *Job, delivery uint64) (LeaseReply, error) {
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		t := time.NewTicker(w.Config.ackWait() / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				_ = msg.InProgress()
-			}
-		}
-	}()
+	stop := every(w.Config.ackWait()/3, func() bool {
+		_ = msg.InProgress()
+		return true
+	})
+	defer stop()
 	return w.askLease(ctx, job, delivery, "")
 }
 
@@ -325,12 +316,30 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 // coordinator says the lease is lost it closes lost and abandons the
 // game. The returned stop ends it.
 func (w *Worker) keepLease(ctx context.Context, msg jetstream.Msg, job *Job, delivery uint64, token string, lost chan struct{}, abandon func()) func() {
+	return every(w.Config.ackWait()/3, func() bool {
+		_ = msg.InProgress()
+		rep, err := w.askLease(ctx, job, delivery, token)
+		if err == nil && !rep.OK {
+			// A coordinator that does not answer (restarting) is no
+			// news; one that says another delivery holds the job is.
+			close(lost)
+			abandon()
+			return false
+		}
+		return true
+	})
+}
+
+// every calls tick each period, from another goroutine, until tick
+// returns false or the returned stop is called; stop waits for a tick
+// under way to end.
+func every(period time.Duration, tick func() bool) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		t := time.NewTicker(w.Config.ackWait() / 3)
+		t := time.NewTicker(period)
 		defer t.Stop()
 		for {
 			select {
@@ -338,13 +347,7 @@ func (w *Worker) keepLease(ctx context.Context, msg jetstream.Msg, job *Job, del
 				return
 			case <-t.C:
 			}
-			_ = msg.InProgress()
-			rep, err := w.askLease(ctx, job, delivery, token)
-			if err == nil && !rep.OK {
-				// A coordinator that does not answer (restarting) is no
-				// news; one that says another delivery holds the job is.
-				close(lost)
-				abandon()
+			if !tick() {
 				return
 			}
 		}

@@ -65,21 +65,30 @@ func agentHost(self string, getenv func(string) string) (path, note string) {
 	return abs, ""
 }
 
-// sameBuild checks that lean serves the agents this arena binary would.
-func sameBuild(self, lean string) error {
+// builtWith checks that the program at path can be one built with self:
+// an executable file no older than self by more than a build takes.
+func builtWith(self, path string) error {
 	fs, err := os.Stat(self)
 	if err != nil {
 		return err
 	}
-	fl, err := os.Stat(lean)
+	fp, err := os.Stat(path)
 	if err != nil {
 		return err
 	}
-	if fl.IsDir() || fl.Mode()&0o111 == 0 {
-		return fmt.Errorf("%s is not an executable file", lean)
+	if fp.IsDir() || fp.Mode()&0o111 == 0 {
+		return fmt.Errorf("%s is not an executable file", path)
 	}
-	if fl.ModTime().Before(fs.ModTime().Add(-staleAfter)) {
-		return fmt.Errorf("%s is older than the arena binary %s: rebuild both (go build -o DIR ./cmd/...)", lean, self)
+	if fp.ModTime().Before(fs.ModTime().Add(-staleAfter)) {
+		return fmt.Errorf("%s is older than the arena binary %s: rebuild both (go build -o DIR ./cmd/...)", path, self)
+	}
+	return nil
+}
+
+// sameBuild checks that lean serves the agents this arena binary would.
+func sameBuild(self, lean string) error {
+	if err := builtWith(self, lean); err != nil {
+		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -108,19 +117,8 @@ func sandboxInit(self string) string {
 // otherwise. The toolchain's stamps (module, revision, modified flag, Go)
 // must be want's, and init no older than self by more than a build takes.
 func sameInitBuild(self, init string, want buildinfo.Info) error {
-	fs, err := os.Stat(self)
-	if err != nil {
+	if err := builtWith(self, init); err != nil {
 		return err
-	}
-	fi, err := os.Stat(init)
-	if err != nil {
-		return err
-	}
-	if fi.IsDir() || fi.Mode()&0o111 == 0 {
-		return fmt.Errorf("%s is not an executable file", init)
-	}
-	if fi.ModTime().Before(fs.ModTime().Add(-staleAfter)) {
-		return fmt.Errorf("%s is older than the arena binary %s: rebuild both (go build -o DIR ./cmd/...)", init, self)
 	}
 	bi, err := debugbuildinfo.ReadFile(init)
 	if err != nil {
