@@ -40,6 +40,7 @@ func kinds(b *bins) []agentKind {
 		{name: "builtin:random, lean arena-agent + arena-init, no cgroups", self: b.lean, init: b.init, ref: "builtin:random", bare: lean, noCg: true},
 		{name: "lua script, arena binary as host and init", self: b.arena, ref: "lua:" + b.lua, bare: []string{b.arena, agents.HostArg}},
 		{name: "lua script, lean arena-agent + arena-init", self: b.lean, init: b.init, ref: "lua:" + b.lua, bare: lean},
+		{name: "lua script, lean arena-agent + arena-init, no cgroups", self: b.lean, init: b.init, ref: "lua:" + b.lua, bare: lean, noCg: true},
 		{name: "SDK binary, arena-init", self: b.lean, init: b.init, ref: b.timed},
 		{name: "builtin:random, lean arena-agent, isolation off", self: b.lean, ref: "builtin:random", bare: lean, off: true},
 	}
@@ -83,7 +84,7 @@ func benchStart(ctx context.Context, o options, b *bins, t *table) error {
 		l.NoCgroups = k.noCg
 		l.Init = k.init
 		var launch, total []time.Duration
-		sandboxed := false
+		sandboxed, inProcess := false, false
 		for i := range o.starts + startWarmUp {
 			t0 := time.Now()
 			p, err := l.Launch(ctx, k.ref, host.Options{})
@@ -93,13 +94,16 @@ func benchStart(ctx context.Context, o options, b *bins, t *table) error {
 			t1 := time.Now()
 			p.Kill()
 			t2 := time.Now()
-			sandboxed = p.Sandboxed()
+			sandboxed, inProcess = p.Sandboxed(), p.InitIsAgent()
 			if i >= startWarmUp {
 				launch = append(launch, t1.Sub(t0))
 				total = append(total, t2.Sub(t0))
 			}
 		}
 		what := fmt.Sprintf("%s, sandboxed=%v: launch+handshake p50", k.name, sandboxed)
+		if inProcess {
+			what = fmt.Sprintf("%s, sandboxed=%v, the init became the agent: launch+handshake p50", k.name, sandboxed)
+		}
 		floor, r := "", ""
 		if k.bare != nil {
 			bare, err := bareExec(ctx, o.starts, k.bare)

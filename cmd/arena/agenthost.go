@@ -16,14 +16,19 @@ import (
 
 // LeanHostName is the lean agent host's file name (cmd/arena-agent). Built
 // beside the arena (go build -o DIR ./cmd/...), it serves built-in, Lua
-// and course agents and is every sandbox's init, without the store, CLI and
-// configuration packages this binary initialises before main: agents start
-// faster and stay smaller (docs/performance.md).
+// and course agents, and is their sandboxes' init, which becomes the
+// agent, without the store, CLI and configuration packages this binary
+// initialises before main: agents start faster and stay smaller
+// (docs/performance.md).
 const LeanHostName = "arena-agent"
 
 // InitName is the sandbox init's file name (cmd/arena-init). Built beside
-// the arena, it is every sandbox's init in place of the agent host: it
-// links only the sandbox, so it starts in a fraction of the time.
+// the arena, it is the init of every sandbox whose agent is a program of
+// its own (an SDK binary) in place of the agent host: it links only the
+// sandbox, so it starts in a fraction of the time. A built-in, Lua or
+// course agent needs no init of its own: the agent host is the init and
+// becomes the agent (sandbox.Config.InProcess); a course agent's Java or
+// Python runtime is its child.
 const InitName = "arena-init"
 
 // AgentHostEnv names the variable that chooses the agent host: "self" for

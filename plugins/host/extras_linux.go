@@ -16,9 +16,10 @@ const extrasGrace = 5 * time.Second
 
 // mainProcess is the agent's own process: the sandbox init's oldest child
 // (whatever the agent starts is younger, even once orphaned to the
-// init), or the unsandboxed agent itself.
+// init), or the process started itself: an unsandboxed agent, or an
+// init that became the agent.
 func (p *Process) mainProcess() (proctree.Proc, error) {
-	if !p.sandboxed {
+	if !p.sandboxed || p.inProcess {
 		pr, ok, err := proctree.Of(p.pid)
 		if err != nil || !ok {
 			return proctree.Proc{}, fmt.Errorf("agent %s: process %d: %w", p.Cmd.Ref, p.pid, errors.Join(err, errInitGone))

@@ -232,6 +232,7 @@ type Process struct {
 	limit  int64
 
 	sandboxed bool
+	inProcess bool           // the sandbox's init became the agent (sandbox.Config.InProcess)
 	ns        string         // the sandbox's PID namespace, as /proc/<pid>/ns/pid reads
 	init      *proctree.Proc // the sandbox's init, as it started
 	main      *proctree.Proc // the agent's own process (KillExtras keeps it)
@@ -372,14 +373,18 @@ func (l *Launcher) probe(euid int) sandbox.Report {
 }
 
 func (l *Launcher) initPath() (string, error) {
-	p := l.Init
-	if p == "" {
-		if len(l.Self) == 0 {
-			return "", errors.New("no sandbox init binary: the launcher has no Self command")
-		}
-		p = l.Self[0]
+	if l.Init == "" {
+		return l.selfPath()
 	}
-	return absProgram(p)
+	return absProgram(l.Init)
+}
+
+// selfPath is the absolute path of the host program (Self).
+func (l *Launcher) selfPath() (string, error) {
+	if len(l.Self) == 0 {
+		return "", errors.New("no sandbox init binary: the launcher has no Self command")
+	}
+	return absProgram(l.Self[0])
 }
 
 // absProgram is the absolute path of a program named as on a command line.
@@ -488,7 +493,7 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 		if cmd.Process != nil {
 			p.pid = cmd.Process.Pid
 			if p.sandboxed {
-				p.nsProc = newNSSampler(p.pid)
+				p.nsProc = newNSSampler(p.pid, p.inProcess)
 			} else {
 				p.tree = newTreeSampler(p.pid)
 			}
@@ -521,13 +526,17 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 // connect completes a started agent: its identity and address checked,
 // the plugin dispensed, the move channel in use, its memory watched.
 func (p *Process) connect(opt Options) error {
-	if err := p.identify(); err != nil {
-		return err
-	}
 	if err := p.checkAddress(); err != nil {
 		return fmt.Errorf("agent %s: %w", p.Cmd.Ref, err)
 	}
+	// The processes are read from /proc while the channel's TLS and gRPC
+	// set-up waits on the agent: a start pays for the longer of the two.
+	identified := make(chan error, 1)
+	go func() { identified <- p.identify() }()
 	rpc, err := p.client.Client()
+	if err := <-identified; err != nil {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("agent %s: connect: %w", p.Cmd.Ref, err)
 	}
@@ -562,8 +571,10 @@ func (p *Process) identify() error {
 		p.init = &init
 		p.ns, _ = os.Readlink("/proc/" + strconv.Itoa(p.pid) + "/ns/pid")
 		// On v2 the init is in the group from its start, and its setup
-		// is left out; on v1 it joined only to start the agent.
-		if p.group != nil && p.group.Version() == 2 {
+		// is left out; on v1 it joined only to start the agent. An init
+		// that became the agent has used its CPU since as the agent: its
+		// setup (a few milliseconds) stays in the count.
+		if p.group != nil && p.group.Version() == 2 && !p.inProcess {
 			p.initCPU = threadsRuntime(p.pid)
 		}
 	}
@@ -620,6 +631,14 @@ func (l *Launcher) command(ctx context.Context, p *Process, c Command) (*exec.Cm
 	if err != nil {
 		return nil, nil, err
 	}
+	// An agent the host program serves itself (built-in, Lua, course)
+	// needs no second program start: the host is the init and becomes the
+	// agent. Only where its group holds it from its first instruction (v2,
+	// or no group): a v1 group is joined after the program's start, and
+	// the memory it used before would stay outside the group's limit.
+	if self, err := l.selfPath(); err == nil && self == prog && (p.group == nil || p.group.Version() == 2) {
+		init, p.inProcess = self, true
+	}
 	var read []string
 	if c.Kind == "lua" {
 		file, _, _ := strings.Cut(strings.TrimPrefix(c.Argv[len(c.Argv)-1], "lua:"), "?")
@@ -632,7 +651,7 @@ func (l *Launcher) command(ctx context.Context, p *Process, c Command) (*exec.Cm
 			return nil, nil, err
 		}
 	}
-	cmd, files, err := sandbox.Command(sandbox.Config{Init: init, Argv: argv, Read: read, Trees: trees, Dir: dir, IDs: lease.IDs, Env: env, Join: join})
+	cmd, files, err := sandbox.Command(sandbox.Config{Init: init, Argv: argv, Read: read, Trees: trees, Dir: dir, IDs: lease.IDs, Env: env, Join: join, InProcess: p.inProcess})
 	if err != nil {
 		for _, f := range join {
 			f.Close()
@@ -816,6 +835,10 @@ func (p *Process) Pid() int { return p.pid }
 
 // Sandboxed reports whether the agent runs in a sandbox.
 func (p *Process) Sandboxed() bool { return p.sandboxed }
+
+// InitIsAgent reports whether the sandbox's init became the agent (one
+// program start) rather than starting it as its child.
+func (p *Process) InitIsAgent() bool { return p.inProcess }
 
 // Dir is the agent's private directory (removed when the agent ends).
 func (p *Process) Dir() string { return p.dir }

@@ -174,9 +174,11 @@ var errNotNamespaceProc = errors.New("the sandbox's /proc is not mounted")
 // one read per process, not a path walk through the init's root and an
 // open per file. The init itself (PID 1 there) is the arena's code: its
 // own time and memory are not the agent's, but the time of the children
-// it reaped is.
+// it reaped is; unless the init became the agent (initIsAgent), which
+// then counts whole.
 type nsSampler struct {
-	initPid int
+	initPid     int
+	initIsAgent bool
 
 	mu     sync.Mutex
 	dir    *os.File            // the namespace's /proc, once it is mounted
@@ -187,8 +189,8 @@ type nsSampler struct {
 	closed bool
 }
 
-func newNSSampler(initPid int) *nsSampler {
-	return &nsSampler{initPid: initPid, stats: map[string]*os.File{}, buf: make([]byte, 4096), dents: make([]byte, 8192)}
+func newNSSampler(initPid int, initIsAgent bool) *nsSampler {
+	return &nsSampler{initPid: initPid, initIsAgent: initIsAgent, stats: map[string]*os.File{}, buf: make([]byte, 4096), dents: make([]byte, 8192)}
 }
 
 // errSamplerClosed marks a reading after the agent was killed.
@@ -285,7 +287,7 @@ func (s *nsSampler) sample(r reading) (usage, error) {
 			return usage{}, fmt.Errorf("sandbox of %d, process %s: %w", s.initPid, n, err)
 		}
 		u.CPU += children
-		if n == "1" {
+		if n == "1" && !s.initIsAgent {
 			continue
 		}
 		u.CPU += own

@@ -24,6 +24,15 @@ import (
 // agent's environment (TLSEnv). Each side trusts exactly the other's
 // certificate, as with AutoMTLS.
 
+// channelCurves is the channel's key exchange: X25519 alone. Go's default
+// adds a post-quantum key (ML-KEM), which guards traffic recorded today
+// against a quantum computer later; this channel is a Unix socket between
+// two processes of one machine, which no one records, and the larger
+// exchange made a start's first handshake 3.2 ms instead of 1.9 ms (both
+// sides in one process, go1.26, 2-core machine). An agent built before
+// this still agrees: X25519 is in every Go default.
+func channelCurves() []tls.CurveID { return []tls.CurveID{tls.X25519} }
+
 // TLSEnv names the environment variable that carries the agent's
 // certificate and key and the arena's certificate, as PEM blocks.
 const TLSEnv = "ARENA_TLS"
@@ -65,10 +74,11 @@ func (c *Credentials) ForAgent() (env string, client *tls.Config, err error) {
 		return "", nil, errors.New("agent TLS credentials: certificate does not parse")
 	}
 	client = &tls.Config{
-		Certificates: []tls.Certificate{c.cert},
-		RootCAs:      pool,
-		ServerName:   "localhost",
-		MinVersion:   tls.VersionTLS13,
+		Certificates:     []tls.Certificate{c.cert},
+		RootCAs:          pool,
+		ServerName:       "localhost",
+		MinVersion:       tls.VersionTLS13,
+		CurvePreferences: channelCurves(),
 	}
 	bundle := append(append(append([]byte{}, certPEM...), keyPEM...), c.certPEM...)
 	return string(bundle), client, nil
@@ -108,10 +118,11 @@ func ServerTLS() (*tls.Config, error) {
 	pool := x509.NewCertPool()
 	pool.AddCert(arena)
 	return &tls.Config{
-		Certificates: []tls.Certificate{cert},
-		ClientAuth:   tls.RequireAndVerifyClientCert,
-		ClientCAs:    pool,
-		MinVersion:   tls.VersionTLS13,
+		Certificates:     []tls.Certificate{cert},
+		ClientAuth:       tls.RequireAndVerifyClientCert,
+		ClientCAs:        pool,
+		MinVersion:       tls.VersionTLS13,
+		CurvePreferences: channelCurves(),
 	}, nil
 }
 

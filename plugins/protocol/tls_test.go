@@ -121,3 +121,54 @@ func TestServerTLSWithoutVariable(t *testing.T) {
 		t.Fatal("ServerTLS accepted a variable without PEM blocks")
 	}
 }
+
+// The channel's key exchange is X25519 alone, not Go's default hybrid with
+// ML-KEM, which cost each start's first handshake more than a millisecond:
+// each side asks for it, whatever the other's defaults.
+func TestChannelKeyExchangeIsX25519(t *testing.T) {
+	arena, err := protocol.NewCredentials()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, client, err := arena.ForAgent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := agentServer(t, env)
+	defaults := func(c *tls.Config) *tls.Config {
+		c = c.Clone()
+		c.CurvePreferences = nil
+		return c
+	}
+	for _, side := range []struct {
+		name           string
+		client, server *tls.Config
+	}{
+		{"arena", client, defaults(server)},
+		{"agent", defaults(client), server},
+	} {
+		if got := keyExchange(t, side.client, side.server); got != tls.X25519 {
+			t.Errorf("the %s's side asking, against Go's defaults: key exchange %v, want X25519", side.name, got)
+		}
+	}
+}
+
+// keyExchange hands client and server configurations a connection and
+// returns the key exchange they agree on.
+func keyExchange(t *testing.T, client, server *tls.Config) tls.CurveID {
+	t.Helper()
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	sc := tls.Server(b, server)
+	done := make(chan error, 1)
+	go func() { done <- sc.Handshake() }()
+	cc := tls.Client(a, client)
+	if err := cc.Handshake(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	return cc.ConnectionState().CurveID
+}

@@ -19,37 +19,89 @@ import (
 // without each of them dispatching on InitArg.
 func init() {
 	if len(os.Args) > 2 && os.Args[1] == InitArg {
-		os.Exit(runInit(os.Args[2]))
+		argv, code := runInit(os.Args[2])
+		if argv == nil {
+			os.Exit(code)
+		}
+		// The init has become the agent: the program carries on to its
+		// main with the agent's command line.
+		os.Args = argv
 	}
 }
 
 // runInit is PID 1 of a sandbox. Its exit status is the agent's; 125 marks
-// a setup failure, reported on stderr (which the arena keeps).
-func runInit(arg string) int {
+// a setup failure, reported on stderr (which the arena keeps). For an
+// in-process spec it returns the agent's command line instead, once the
+// process is the agent.
+func runInit(arg string) (argv []string, code int) {
 	var spec Spec
 	if err := json.Unmarshal([]byte(arg), &spec); err != nil {
 		fmt.Fprintln(os.Stderr, "sandbox init: bad spec:", err)
-		return 125
+		return nil, 125
 	}
 	// The init binary's own descriptor must not reach the agent.
 	syscall.CloseOnExec(3)
 	if spec.Probe {
-		return probe(spec)
+		return nil, probe(spec)
 	}
 	if err := setup(spec); err != nil {
 		fmt.Fprintln(os.Stderr, "sandbox init:", err)
-		return 125
+		return nil, 125
 	}
 	// Last, since setting up needs nothing it forbids; inherited by the
 	// agent and everything it starts.
 	if err := lockAffinity(); err != nil {
 		fmt.Fprintln(os.Stderr, "sandbox init: lock CPU affinity:", err)
-		return 125
+		return nil, 125
 	}
 	if err := joinGroups(spec.Join); err != nil {
 		fmt.Fprintln(os.Stderr, "sandbox init:", err)
-		return 125
+		return nil, 125
 	}
+	if spec.InProcess {
+		if len(spec.Join) > 0 {
+			// A late join would leave the agent's memory so far out of
+			// its group: the arena never asks for both.
+			fmt.Fprintln(os.Stderr, "sandbox init: an init that becomes the agent cannot join its groups late")
+			return nil, 125
+		}
+		if err := becomeAgent(spec); err != nil {
+			fmt.Fprintln(os.Stderr, "sandbox init:", err)
+			return nil, 125
+		}
+		return spec.Argv, 0
+	}
+	return nil, startAndReap(spec)
+}
+
+// becomeAgent drops what the init holds and the agent must not: the init
+// binary's descriptor, the namespace's root (every thread's credentials,
+// and with them every capability) and the working directory outside the
+// agent's own. What an exec would also reset — the address space — holds
+// nothing of the init's but its spec. The parent-death signal is set
+// again, since the kernel clears it when credentials change.
+func becomeAgent(spec Spec) error {
+	if err := unix.Close(3); err != nil {
+		return fmt.Errorf("close the init binary: %w", err)
+	}
+	if err := os.Chdir(spec.Dir); err != nil {
+		return fmt.Errorf("enter %s: %w", spec.Dir, err)
+	}
+	// Go changes every thread's ids, not only the calling one's.
+	if err := syscall.Setgid(AgentID); err != nil {
+		return fmt.Errorf("become the agent's group: %w", err)
+	}
+	if err := syscall.Setuid(AgentID); err != nil {
+		return fmt.Errorf("become the agent's user: %w", err)
+	}
+	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0); err != nil {
+		return fmt.Errorf("parent-death signal: %w", err)
+	}
+	return nil
+}
+
+// startAndReap starts the agent as the init's child and waits for it.
+func startAndReap(spec Spec) int {
 	cmd := &exec.Cmd{
 		Path:   spec.Argv[0],
 		Args:   spec.Argv,

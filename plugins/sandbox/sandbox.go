@@ -60,6 +60,10 @@ type Spec struct {
 	// Probe makes the init try every setup step, report them as JSON on
 	// stdout and exit, without starting an agent.
 	Probe bool `json:"probe,omitempty"`
+	// InProcess makes the init become the agent once its setup is done,
+	// instead of starting it as a child: Argv[0] is then the init's own
+	// binary.
+	InProcess bool `json:"inProcess,omitempty"`
 }
 
 // IDs are the host ids one sandbox maps: Root for the init (the
@@ -93,6 +97,10 @@ type Config struct {
 	// them once its setup is done, so the agent is in them from its first
 	// instruction while the arena's own threads never are.
 	Join []*os.File
+	// InProcess has the init become the agent after its setup, where the
+	// agent's program is the init itself (Argv[0] is Init): one program
+	// start instead of two.
+	InProcess bool
 }
 
 // Cloneflags are the namespaces every sandbox gets.
@@ -121,6 +129,9 @@ func Command(c Config) (*exec.Cmd, []*os.File, error) {
 			return nil, nil, err
 		}
 	}
+	if c.InProcess && c.Init != c.Argv[0] {
+		return nil, nil, fmt.Errorf("sandbox: an agent in the init's process must be the init's program %s, not %s", c.Init, c.Argv[0])
+	}
 	// The init binary is started through its descriptor: it may live where
 	// the namespace's ids cannot search (a build cache under /root, a
 	// 0700 temporary directory).
@@ -134,7 +145,7 @@ func Command(c Config) (*exec.Cmd, []*os.File, error) {
 		return nil, nil, err
 	}
 	files := append([]*os.File{initFile}, v.files...)
-	spec := Spec{Argv: c.Argv, Dir: c.Dir, Mounts: v.mounts, Links: v.links}
+	spec := Spec{Argv: c.Argv, Dir: c.Dir, Mounts: v.mounts, Links: v.links, InProcess: c.InProcess}
 	for _, f := range c.Join {
 		// The child's descriptors are numbered from 3 in files' order.
 		spec.Join = append(spec.Join, 3+len(files))

@@ -291,3 +291,20 @@ cgroup2 /nonexistent/unified cgroup2 rw,relatime 0 0
 		t.Fatalf("no hierarchies: %q", d)
 	}
 }
+
+// An init can become only its own program: an agent of another program
+// must be started by it.
+func TestInProcessOnlyForTheInitsProgram(t *testing.T) {
+	sh, err := filepath.EvalSymlinks("/bin/sh")
+	if err != nil {
+		t.Skip("needs /bin/sh:", err)
+	}
+	self, err := filepath.Abs(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = sandbox.Command(sandbox.Config{Init: self, Argv: []string{sh}, Dir: t.TempDir(), InProcess: true})
+	if err == nil || !strings.Contains(err.Error(), "must be the init's program") {
+		t.Fatalf("an in-process agent of another program: %v, want a refusal", err)
+	}
+}

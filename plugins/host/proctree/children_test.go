@@ -1,0 +1,118 @@
+package proctree
+
+import (
+	"os"
+	"os/exec"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Children started from several OS threads are all found through the
+// per-thread lists, in the order a scan of /proc gives; a zombie child is
+// left out of both.
+func TestChildrenFromEveryThreadMatchTheScan(t *testing.T) {
+	if err := Available(); err != nil {
+		t.Skip(err)
+	}
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skipf("needs sleep: %v", err)
+	}
+	truth, err := exec.LookPath("true")
+	if err != nil {
+		t.Skipf("needs true: %v", err)
+	}
+	var (
+		mu   sync.Mutex
+		cmds []*exec.Cmd
+		wg   sync.WaitGroup
+	)
+	for range 4 {
+		wg.Go(func() {
+			// Each start from its own OS thread: the kernel lists a child
+			// under the thread that forked it.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			c := exec.Command(sleep, "300")
+			if err := c.Start(); err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			cmds = append(cmds, c)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	defer func() {
+		for _, c := range cmds {
+			c.Process.Kill()
+			c.Wait()
+		}
+	}()
+	zombie := exec.Command(truth)
+	if err := zombie.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer zombie.Wait()
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		s, err := readStat(zombie.Process.Pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.state == 'Z' {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("true (%d) never ended", zombie.Process.Pid)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := childPids(os.Getpid()); err == errNoChildLists {
+		t.Skip("this kernel keeps no per-thread children lists; Children scans /proc")
+	}
+	got, err := Children(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := allPids()
+	if err != nil {
+		t.Fatal(err)
+	}
+	scan, err := childrenAmong(os.Getpid(), all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, scan) {
+		t.Errorf("Children = %v, the scan of /proc = %v", got, scan)
+	}
+	for _, c := range cmds {
+		if !slices.ContainsFunc(got, func(p Proc) bool { return p.Pid == c.Process.Pid }) {
+			t.Errorf("sleep %d not among the children %v", c.Process.Pid, got)
+		}
+	}
+	if slices.ContainsFunc(got, func(p Proc) bool { return p.Pid == zombie.Process.Pid }) {
+		t.Errorf("the zombie %d is listed: %v", zombie.Process.Pid, got)
+	}
+	if len(got) != len(cmds) {
+		t.Errorf("%d children listed, %d started and running: %v", len(got), len(cmds), got)
+	}
+}
+
+// A process that is gone has no children, and no error.
+func TestChildrenOfAGoneProcess(t *testing.T) {
+	if err := Available(); err != nil {
+		t.Skip(err)
+	}
+	c := exec.Command("true")
+	if err := c.Run(); err != nil {
+		t.Skipf("needs true: %v", err)
+	}
+	got, err := Children(c.Process.Pid)
+	if err != nil || len(got) != 0 {
+		t.Errorf("Children of an ended process = %v, %v; want none, nil", got, err)
+	}
+}
