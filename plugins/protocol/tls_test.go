@@ -73,15 +73,7 @@ func agentServer(t *testing.T, env string) *tls.Config {
 }
 
 func TestChannelTLSAuthenticatesBothSides(t *testing.T) {
-	arena, err := protocol.NewCredentials()
-	if err != nil {
-		t.Fatal(err)
-	}
-	env, client, err := arena.ForAgent()
-	if err != nil {
-		t.Fatal(err)
-	}
-	server := agentServer(t, env)
+	arena, client, server := arenaAndAgent(t)
 	if cerr, serr := handshake(t, client, server); cerr != nil || serr != nil {
 		t.Fatalf("handshake: client %v, server %v", cerr, serr)
 	}
@@ -126,15 +118,7 @@ func TestServerTLSWithoutVariable(t *testing.T) {
 // ML-KEM, which cost each start's first handshake more than a millisecond:
 // each side asks for it, whatever the other's defaults.
 func TestChannelKeyExchangeIsX25519(t *testing.T) {
-	arena, err := protocol.NewCredentials()
-	if err != nil {
-		t.Fatal(err)
-	}
-	env, client, err := arena.ForAgent()
-	if err != nil {
-		t.Fatal(err)
-	}
-	server := agentServer(t, env)
+	_, client, server := arenaAndAgent(t)
 	defaults := func(c *tls.Config) *tls.Config {
 		c = c.Clone()
 		c.CurvePreferences = nil
@@ -151,6 +135,21 @@ func TestChannelKeyExchangeIsX25519(t *testing.T) {
 			t.Errorf("the %s's side asking, against Go's defaults: key exchange %v, want X25519", side.name, got)
 		}
 	}
+}
+
+// arenaAndAgent makes an arena's credentials and one agent's: the arena's
+// client configuration and the agent's server configuration.
+func arenaAndAgent(t *testing.T) (*protocol.Credentials, *tls.Config, *tls.Config) {
+	t.Helper()
+	arena, err := protocol.NewCredentials()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, client, err := arena.ForAgent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return arena, client, agentServer(t, env)
 }
 
 // keyExchange hands client and server configurations a connection and
