@@ -196,11 +196,12 @@ func newGeometry(rows, cols int) *geometry {
 	return g
 }
 
-// wordLine is, on a one-word board, what drawing a line can complete: the
-// side masks of the boxes beside it and their bits. Where there is no
-// box, its sides are noSides and its bit 0.
+// wordLine is, on a one-word board, what drawing a line changes: the
+// side masks of the boxes beside it and their bits (where there is no
+// box, its sides are noSides and its bit 0), and the line's Zobrist key.
 type wordLine struct {
 	sides, box [2]uint64
+	key        uint64
 }
 
 // noSides is the side mask of a missing box: two bits no line uses, so
@@ -210,6 +211,7 @@ const noSides = 3 << 62
 // fillWordLines builds wordLines from lineBoxes and boxSides.
 func (g *geometry) fillWordLines() {
 	for i := 0; i < g.nLines; i++ {
+		g.wordLines[i].key = lineKeys[i]
 		lb := g.lineBoxes[i]
 		for j := range lb.box {
 			if lb.inc[j] == 0 {
@@ -409,37 +411,23 @@ func listBytes(out []engine.Move, free uint64, bytes int) {
 func (s *State) LegalCount() int { return s.left }
 
 // Apply draws a line, credits completed boxes, and passes the turn only
-// when no box was completed. Nothing in it branches on the position but
-// the board's size (one word or more) and, on larger boards, the box
-// completion itself.
+// when no box was completed. On a one-word board a box beside the line is
+// complete when its mask has no undrawn side left and has three sides
+// when one is left, and nothing branches but the board's size.
 func (s *State) Apply(m engine.Move) {
-	if s.word {
-		s.applyWord(uint(m) & 63)
+	if !s.word {
+		s.applyWide(int(m))
 		return
 	}
-	i := int(m)
-	w, bit := (i>>6)%words, uint64(1)<<(i&63)
-	s.drawn[w] |= bit
-	s.by1[w] |= bit & -uint64(s.toMove&1)
-	s.lines ^= lineKeys[i]
-	s.left--
-	lb := &s.g.lineBoxes[i]
-	completed := s.addSide(lb.box[0], lb.inc[0]) | s.addSide(lb.box[1], lb.inc[1])
-	s.toMove ^= 1 &^ completed
-}
-
-// applyWord is Apply on a one-word board: a box beside the line is
-// complete when its mask has no undrawn side left and has three sides
-// when one is left, and nothing branches.
-func (s *State) applyWord(i uint) {
+	i := uint(m) & 63
+	wl := &s.g.wordLines[i]
 	bit := uint64(1) << i
 	d := s.drawn[0] | bit
 	s.drawn[0] = d
 	mover := s.toMove & 1
 	s.by1[0] |= bit & -uint64(mover)
-	s.lines ^= lineKeys[i]
+	s.lines ^= wl.key
 	s.left--
-	wl := &s.g.wordLines[i]
 	ma, mb := wl.sides[0]&^d, wl.sides[1]&^d
 	fa, fb := b2i(ma == 0), b2i(mb == 0)
 	s.threes += b2i(ma&(ma-1) == 0) + b2i(mb&(mb-1) == 0) - 2*(fa+fb)
@@ -448,6 +436,19 @@ func (s *State) applyWord(i uint) {
 	s.boxes1[0] |= won & -uint64(mover)
 	s.scores[mover] += fa + fb
 	s.toMove ^= 1 &^ (fa | fb)
+}
+
+// applyWide is Apply on a board of more than one word: side counters per
+// box, and a branch on the completion itself.
+func (s *State) applyWide(i int) {
+	w, bit := (i>>6)%words, uint64(1)<<(i&63)
+	s.drawn[w] |= bit
+	s.by1[w] |= bit & -uint64(s.toMove&1)
+	s.lines ^= lineKeys[i]
+	s.left--
+	lb := &s.g.lineBoxes[i]
+	completed := s.addSide(lb.box[0], lb.inc[0]) | s.addSide(lb.box[1], lb.inc[1])
+	s.toMove ^= 1 &^ completed
 }
 
 // addSide adds inc (1, or 0 for noBox) to box k's drawn sides, keeps the
