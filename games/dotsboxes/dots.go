@@ -364,18 +364,22 @@ func (s *State) Ply() int { return s.g.nLines - s.left }
 func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
 	n := len(dst)
 	if s.word {
-		// The table copies need room for eight moves past the list; a
-		// slice that must grow anyway gets it.
+		// The table copies need room for a whole word's lines and eight
+		// past them; a slice that must grow anyway gets it.
 		if room := cap(dst) - n; room < s.left {
-			dst = slices.Grow(dst, s.left+8)
-		} else if room < s.left+8 {
+			dst = slices.Grow(dst, wordRoom)
+		} else if room < wordRoom {
 			return s.listWalk(dst)
 		}
-		listBytes(dst[n:n+s.left+8], s.g.valid[0]&^s.drawn[0], s.g.nBytes)
+		listBytes((*[wordRoom]engine.Move)(dst[n:n+wordRoom]), s.g.valid[0]&^s.drawn[0], s.g.nBytes)
 		return dst[:n+s.left]
 	}
 	return s.listWalk(dst)
 }
+
+// wordRoom is the room a one-word board's LegalMoves writes in: up to 64
+// moves and the last table copy's eight past them.
+const wordRoom = 64 + 8
 
 // listWalk is LegalMoves by a trailing-zero walk over the words.
 func (s *State) listWalk(dst []engine.Move) []engine.Move {
@@ -393,16 +397,16 @@ func (s *State) listWalk(dst []engine.Move) []engine.Move {
 	return dst
 }
 
-// listBytes writes the set bits of the low bytes of free to out, which
-// has room for eight moves past them: one 32-byte table copy per byte, a
-// fixed number of steps whatever the position, instead of a step per
-// line and a mispredicted exit.
-func listBytes(out []engine.Move, free uint64, bytes int) {
+// listBytes writes the set bits of the low bytes of free to out: one
+// 32-byte table copy per byte, a fixed number of steps whatever the
+// position, instead of a step per line and a mispredicted exit.
+func listBytes(out *[wordRoom]engine.Move, free uint64, bytes int) {
 	j := 0
 	for q := 0; q < bytes; q++ {
 		v := uint8(free)
 		free >>= 8
-		*(*[8]engine.Move)(out[j : j+8 : j+8]) = byteMoves[q&7][v]
+		// j counts bits of a word below byte q, so j&63 is j.
+		*(*[8]engine.Move)(out[j&63 : j&63+8]) = byteMoves[q&7][v]
 		j += bits.OnesCount8(v)
 	}
 }
