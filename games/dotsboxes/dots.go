@@ -362,14 +362,23 @@ func (s *State) Ply() int { return s.g.nLines - s.left }
 // them: the slice grows once and they are written without appends.
 func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
 	n := len(dst)
-	if s.word {
-		// The table copies need room for a whole word's lines and eight
-		// past them; a slice that must grow anyway gets it.
-		if room := cap(dst) - n; room < s.left {
-			dst = slices.Grow(dst, wordRoom)
-		} else if room < wordRoom {
-			return s.listWalk(dst)
-		}
+	// The table copies need room for a whole word's lines and eight past
+	// them; everything else goes out of line, keeping this path short.
+	if !s.word || cap(dst)-n < wordRoom {
+		return s.listSlow(dst)
+	}
+	listBytes((*[wordRoom]engine.Move)(dst[n:n+wordRoom]), s.g.valid[0]&^s.drawn[0], s.g.nBytes)
+	return dst[:n+s.left]
+}
+
+// listSlow is LegalMoves without the table copies' room: a one-word
+// board's slice that must grow anyway grows by that room and takes the
+// copies, any other takes the walk.
+//
+//go:noinline
+func (s *State) listSlow(dst []engine.Move) []engine.Move {
+	if n := len(dst); s.word && cap(dst)-n < s.left {
+		dst = slices.Grow(dst, wordRoom)
 		listBytes((*[wordRoom]engine.Move)(dst[n:n+wordRoom]), s.g.valid[0]&^s.drawn[0], s.g.nBytes)
 		return dst[:n+s.left]
 	}
