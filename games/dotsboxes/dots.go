@@ -487,24 +487,19 @@ func b2i(b bool) int {
 }
 
 // owner returns the seat that completed box k, or -1.
-func (s *State) owner(k int) int {
-	bit := uint64(1) << (k & 63)
-	switch {
-	case s.boxes[k>>6]&bit == 0:
-		return -1
-	case s.boxes1[k>>6]&bit != 0:
-		return 1
-	}
-	return 0
-}
+func (s *State) owner(k int) int { return seatIn(s.boxes[:], s.boxes1[:], k) }
 
 // drawer returns the seat that drew line i, or -1.
-func (s *State) drawer(i int) int {
+func (s *State) drawer(i int) int { return seatIn(s.drawn[:], s.by1[:], i) }
+
+// seatIn is -1 when bit i of all is clear, else 1 when it is set in one
+// (seat 1's), else 0.
+func seatIn(all, one []uint64, i int) int {
 	bit := uint64(1) << (i & 63)
 	switch {
-	case s.drawn[i>>6]&bit == 0:
+	case all[i>>6]&bit == 0:
 		return -1
-	case s.by1[i>>6]&bit != 0:
+	case one[i>>6]&bit != 0:
 		return 1
 	}
 	return 0
