@@ -47,7 +47,7 @@ func (c gameCase) label() string {
 }
 
 func cases() []gameCase {
-	bohn, pent, dots, cx := *reference.NewBohnenspiel(), *reference.NewPentago(), *reference.NewDots(5, 5), *reference.NewCachex(9)
+	bohn, pent, dots, cx := *reference.NewBohnenspiel(), *reference.NewPentago(), *reference.NewDots64(5, 5), *reference.NewCachex(9)
 	hex, err := reference.NewHex(hexBoard())
 	if err != nil {
 		panic(err)

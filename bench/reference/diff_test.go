@@ -54,23 +54,33 @@ func pairs(t *testing.T) []pair {
 		{
 			name: "dots-and-boxes", games: 3000,
 			start: func(i int) (engine.State, reference.Game) {
-				// Mostly the course's 5x5, with other shapes mixed in.
-				rows, cols := 5, 5
-				if i%4 == 3 {
-					rows, cols = 2+i%11, 2+(i/11)%11
+				// Mostly the course's 5x5 on the one-word reference, with
+				// other shapes mixed in: a quarter on the multi-word one
+				// (2..12 dots a side), a quarter of the shapes whose lines
+				// fit one word on the one-word one.
+				switch i % 4 {
+				case 3:
+					rows, cols := 2+i%11, 2+(i/11)%11
+					return dotsboxes.NewState(rows, cols), reference.NewDots(rows, cols)
+				case 1:
+					rows, cols := 2+i%6, 2+(i/6)%6
+					for 2*rows*cols > 64 {
+						cols--
+					}
+					return dotsboxes.NewState(rows, cols), reference.NewDots64(rows, cols)
 				}
-				return dotsboxes.NewState(rows, cols), reference.NewDots(rows, cols)
+				return dotsboxes.NewState(5, 5), reference.NewDots64(5, 5)
 			},
 			key: func(e engine.State, r reference.Game) string {
 				// Who drew a line does not matter to the rest of the game.
 				lines, _, _ := strings.Cut(r.Text(), "/")
 				lines = strings.ReplaceAll(lines, "1", "0")
 				d := e.(*dotsboxes.State)
-				return fmt.Sprint(d.Rows(), d.Cols(), lines, r.ToMove(), r.(*reference.Dots).Scores())
+				return fmt.Sprint(d.Rows(), d.Cols(), lines, r.ToMove(), r.(scorer).Scores())
 			},
 			extra: func(e engine.State, r reference.Game) error {
-				if e.Scores() != r.(*reference.Dots).Scores() {
-					return fmt.Errorf("scores %v, reference %v", e.Scores(), r.(*reference.Dots).Scores())
+				if e.Scores() != r.(scorer).Scores() {
+					return fmt.Errorf("scores %v, reference %v", e.Scores(), r.(scorer).Scores())
 				}
 				return nil
 			},
@@ -125,6 +135,9 @@ func pairs(t *testing.T) []pair {
 		},
 	}
 }
+
+// scorer is a reference game with box counts.
+type scorer interface{ Scores() [2]int }
 
 // TestDifferential plays random games on the engine and on the plain
 // reference side by side and compares them at every ply: board text, side
@@ -216,7 +229,7 @@ func TestDifferential(t *testing.T) {
 // move list: only listed moves, each about equally often.
 func TestDrawUniform(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 9))
-	for _, g := range []reference.Game{reference.NewBohnenspiel(), reference.NewPentago(), reference.NewDots(5, 5), reference.NewCachex(5)} {
+	for _, g := range []reference.Game{reference.NewBohnenspiel(), reference.NewPentago(), reference.NewDots(5, 5), reference.NewDots64(5, 5), reference.NewDots64(3, 7), reference.NewCachex(5)} {
 		var moves []int
 		for ply := 0; !g.Over(); ply++ {
 			moves = g.Legal(moves[:0])

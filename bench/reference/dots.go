@@ -142,11 +142,14 @@ func (d Dots) PlayoutDraw(r *rand.Rand) int {
 func (d *Dots) Over() bool { return d.left == 0 }
 
 // Winner compares the box counts.
-func (d *Dots) Winner() int {
+func (d *Dots) Winner() int { return dotsWinner(int(d.score[0]), int(d.score[1])) }
+
+// dotsWinner is the seat with more boxes, -1 for a draw.
+func dotsWinner(zero, one int) int {
 	switch {
-	case d.score[0] > d.score[1]:
+	case zero > one:
 		return 0
-	case d.score[1] > d.score[0]:
+	case one > zero:
 		return 1
 	}
 	return -1
@@ -160,6 +163,13 @@ func (d *Dots) Scores() [2]int { return [2]int{int(d.score[0]), int(d.score[1])}
 
 // Text is each line's drawer in grid order, '/', each box's owner.
 func (d *Dots) Text() string {
+	return dotsText(int(d.rows), int(d.cols), func(i int) bool { return !d.undrawn.has(i) },
+		d.byOne.has, d.ownedAny.has, d.ownedOne.has)
+}
+
+// dotsText writes the board text of both Dots types from their sets in
+// the grid numbering (lines) and x*cols+y (boxes).
+func dotsText(rows, cols int, drawn, byOne, ownedAny, ownedOne func(int) bool) string {
 	var buf []byte
 	mark := func(drawn bool, one bool) byte {
 		switch {
@@ -170,15 +180,14 @@ func (d *Dots) Text() string {
 		}
 		return '0'
 	}
-	rows, cols := int(d.rows), int(d.cols)
 	for a := 0; a < rows; a++ {
 		for b := 0; b < cols; b++ {
 			i := (a*cols + b) * 2
 			if b+1 < cols {
-				buf = append(buf, mark(!d.undrawn.has(i), d.byOne.has(i)))
+				buf = append(buf, mark(drawn(i), byOne(i)))
 			}
 			if a+1 < rows {
-				buf = append(buf, mark(!d.undrawn.has(i+1), d.byOne.has(i+1)))
+				buf = append(buf, mark(drawn(i+1), byOne(i+1)))
 			}
 		}
 	}
@@ -186,15 +195,17 @@ func (d *Dots) Text() string {
 	for x := 0; x < rows-1; x++ {
 		for y := 0; y < cols-1; y++ {
 			box := x*cols + y
-			buf = append(buf, mark(d.ownedAny.has(box), d.ownedOne.has(box)))
+			buf = append(buf, mark(ownedAny(box), ownedOne(box)))
 		}
 	}
 	return string(buf)
 }
 
 // MoveText writes "[[a,b],[c,d]]".
-func (d *Dots) MoveText(m int) string {
-	cols := int(d.cols)
+func (d *Dots) MoveText(m int) string { return dotsMoveText(int(d.cols), m) }
+
+// dotsMoveText writes line m of the grid numbering as "[[a,b],[c,d]]".
+func dotsMoveText(cols, m int) string {
 	a, b := m/2/cols, m/2%cols
 	if m&1 == 0 {
 		return fmt.Sprintf("[[%d,%d],[%d,%d]]", a, b, a, b+1)

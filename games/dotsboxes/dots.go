@@ -20,6 +20,7 @@ const (
 	maxLines = 2 * MaxDots * (MaxDots - 1)
 	maxBoxes = (MaxDots - 1) * (MaxDots - 1)
 	words    = (maxLines + 63) / 64
+	boxWords = (maxBoxes + 63) / 64
 
 	defaultDots = 5
 	gameName    = "dots-and-boxes"
@@ -132,6 +133,9 @@ type geometry struct {
 	rows, cols     int
 	nLines, nBoxes int
 	nWords         int                     // words of valid holding any line: loops stop there
+	oneWord        bool                    // every line in word 0 (5×5 among others): the one-word paths
+	nBytes         int                     // bytes of word 0 holding any line, when oneWord
+	wordLines      [64]wordLine            // the boxes beside each line, when oneWord
 	valid          [words]uint64           // bits of the lines that exist
 	ends           [maxLines][4]int8       // a, b, c, d with [a,b] < [c,d]
 	lineBoxes      [maxLines]lineBox       // boxes beside a line
@@ -182,8 +186,66 @@ func newGeometry(rows, cols int) *geometry {
 			}
 		}
 	}
+	// 62 leaves the top two bits of the word for wordLine's missing box;
+	// the largest one-word board, 6×6, has 60 lines.
+	g.oneWord = g.nLines <= 62
+	if g.oneWord {
+		g.nBytes = (g.nLines + 7) / 8
+		g.fillWordLines()
+	}
 	return g
 }
+
+// wordLine is, on a one-word board, what drawing a line changes: the
+// side masks of the boxes beside it and their bits (where there is no
+// box, its sides are noSides and its bit 0), and the line's Zobrist key.
+type wordLine struct {
+	sides, box [2]uint64
+	key        uint64
+}
+
+// noSides is the side mask of a missing box: two bits no line uses, so
+// two sides always seem missing and the box never has three or four.
+const noSides = 3 << 62
+
+// fillWordLines builds wordLines from lineBoxes and boxSides.
+func (g *geometry) fillWordLines() {
+	for i := 0; i < g.nLines; i++ {
+		g.wordLines[i].key = lineKeys[i]
+		lb := g.lineBoxes[i]
+		for j := range lb.box {
+			if lb.inc[j] == 0 {
+				g.wordLines[i].sides[j] = noSides
+				continue
+			}
+			k := int(lb.box[j])
+			for _, l := range g.boxSides[k] {
+				g.wordLines[i].sides[j] |= 1 << l
+			}
+			g.wordLines[i].box[j] = 1 << k
+		}
+	}
+}
+
+// byteMoves[q][v] lists the set bits of byte value v at byte q of a word
+// as moves, ascending, padded to eight: a one-word board's LegalMoves
+// copies one entry per byte, 32 bytes, and advances by v's bit count.
+// 64 KiB, of which a board touches the bytes its lines use (40 KiB for
+// 5×5). A table per nibble (4 KiB, twice the copies) measured slower.
+var byteMoves = func() (t [8][256][8]engine.Move) {
+	for q := range t {
+		for v := range t[q] {
+			j := 0
+			for b := 0; b < 8; b++ {
+				if v>>b&1 != 0 {
+					t[q][v][j] = engine.Move(8*q + b)
+					j++
+				}
+			}
+		}
+	}
+	return t
+}()
 
 // noBox is the spare side counter a border line's missing box points at;
 // its increment is 0, so it stays 0 and never completes.
@@ -217,16 +279,20 @@ func (g *geometry) line(a, b, c, d int) int {
 // State is one position. Moves are line indices in Grid order.
 type State struct {
 	g      *geometry
-	drawn  [words]uint64       // drawn lines
-	by1    [words]uint64       // drawn lines drawn by seat 1
-	sides  [maxBoxes + 1]uint8 // drawn sides per box; the last is noBox's
-	owner  [maxBoxes]int8      // seat, or -1
+	word   bool             // g.oneWord, kept here to save a load on every call
+	drawn  [words]uint64    // drawn lines
+	by1    [words]uint64    // drawn lines drawn by seat 1
+	boxes  [boxWords]uint64 // completed boxes
+	boxes1 [boxWords]uint64 // boxes completed by seat 1
 	scores [2]int
 	toMove int
-	ply    int
 	left   int    // undrawn lines
 	threes int    // boxes with exactly three sides drawn
 	lines  uint64 // Zobrist key of the drawn lines, kept by Apply
+	// sides counts the drawn sides per box on boards of more than one
+	// word (a one-word board tests its side masks instead); the last is
+	// noBox's.
+	sides [maxBoxes + 1]uint8
 }
 
 // lineKeys holds one Zobrist key per line index. It is filled once and
@@ -252,11 +318,7 @@ var (
 // MinDots..MaxDots (Game.NewState checks them).
 func NewState(rows, cols int) *State {
 	g := newGeometry(rows, cols)
-	s := &State{g: g, left: g.nLines}
-	for k := range s.owner {
-		s.owner[k] = -1
-	}
-	return s
+	return &State{g: g, word: g.oneWord, left: g.nLines}
 }
 
 // Rows is the number of dots along the first coordinate.
@@ -294,11 +356,41 @@ func (s *State) Result() engine.Result {
 func (s *State) Scores() [2]int { return s.scores }
 
 // Ply counts the lines drawn.
-func (s *State) Ply() int { return s.ply }
+func (s *State) Ply() int { return s.g.nLines - s.left }
 
 // LegalMoves appends the undrawn lines in Grid order. There are s.left of
 // them: the slice grows once and they are written without appends.
 func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
+	n := len(dst)
+	// The table copies need room for a whole word's lines and eight past
+	// them; everything else goes out of line, keeping this path short.
+	if !s.word || cap(dst)-n < wordRoom {
+		return s.listSlow(dst)
+	}
+	listBytes((*[wordRoom]engine.Move)(dst[n:n+wordRoom]), s.g.valid[0]&^s.drawn[0], s.g.nBytes)
+	return dst[:n+s.left]
+}
+
+// listSlow is LegalMoves without the table copies' room: a one-word
+// board's slice that must grow anyway grows by that room and takes the
+// copies, any other takes the walk.
+//
+//go:noinline
+func (s *State) listSlow(dst []engine.Move) []engine.Move {
+	if n := len(dst); s.word && cap(dst)-n < s.left {
+		dst = slices.Grow(dst, wordRoom)
+		listBytes((*[wordRoom]engine.Move)(dst[n:n+wordRoom]), s.g.valid[0]&^s.drawn[0], s.g.nBytes)
+		return dst[:n+s.left]
+	}
+	return s.listWalk(dst)
+}
+
+// wordRoom is the room a one-word board's LegalMoves writes in: up to 64
+// moves and the last table copy's eight past them.
+const wordRoom = 64 + 8
+
+// listWalk is LegalMoves by a trailing-zero walk over the words.
+func (s *State) listWalk(dst []engine.Move) []engine.Move {
 	g := s.g
 	n := len(dst)
 	dst = slices.Grow(dst, s.left)[:n+s.left]
@@ -313,20 +405,59 @@ func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
 	return dst
 }
 
+// listBytes writes the set bits of the low bytes of free to out: one
+// 32-byte table copy per byte, a fixed number of steps whatever the
+// position, instead of a step per line and a mispredicted exit.
+func listBytes(out *[wordRoom]engine.Move, free uint64, bytes int) {
+	j := 0
+	for q := 0; q < bytes; q++ {
+		v := uint8(free)
+		free >>= 8
+		// j counts bits of a word below byte q, so j&63 is j.
+		*(*[8]engine.Move)(out[j&63 : j&63+8]) = byteMoves[q&7][v]
+		j += bits.OnesCount8(v)
+	}
+}
+
 // LegalCount is the number of undrawn lines.
 func (s *State) LegalCount() int { return s.left }
 
 // Apply draws a line, credits completed boxes, and passes the turn only
-// when no box was completed. Nothing in it branches on the position but
-// the box completion itself.
+// when no box was completed. On a one-word board a box beside the line is
+// complete when its mask has no undrawn side left and has three sides
+// when one is left, and nothing branches but the board's size.
 func (s *State) Apply(m engine.Move) {
-	i := int(m)
+	if !s.word {
+		s.applyWide(int(m))
+		return
+	}
+	i := uint(m) & 63
+	wl := &s.g.wordLines[i]
+	bit := uint64(1) << i
+	d := s.drawn[0] | bit
+	s.drawn[0] = d
+	mover := s.toMove & 1
+	s.by1[0] |= bit & -uint64(mover)
+	s.lines ^= wl.key
+	s.left--
+	ma, mb := wl.sides[0]&^d, wl.sides[1]&^d
+	fa, fb := b2i(ma == 0), b2i(mb == 0)
+	s.threes += b2i(ma&(ma-1) == 0) + b2i(mb&(mb-1) == 0) - 2*(fa+fb)
+	won := wl.box[0]&-uint64(fa) | wl.box[1]&-uint64(fb)
+	s.boxes[0] |= won
+	s.boxes1[0] |= won & -uint64(mover)
+	s.scores[mover] += fa + fb
+	s.toMove ^= 1 &^ (fa | fb)
+}
+
+// applyWide is Apply on a board of more than one word: side counters per
+// box, and a branch on the completion itself.
+func (s *State) applyWide(i int) {
 	w, bit := (i>>6)%words, uint64(1)<<(i&63)
 	s.drawn[w] |= bit
 	s.by1[w] |= bit & -uint64(s.toMove&1)
 	s.lines ^= lineKeys[i]
 	s.left--
-	s.ply++
 	lb := &s.g.lineBoxes[i]
 	completed := s.addSide(lb.box[0], lb.inc[0]) | s.addSide(lb.box[1], lb.inc[1])
 	s.toMove ^= 1 &^ completed
@@ -341,7 +472,8 @@ func (s *State) addSide(k, inc uint8) int {
 	four := b2i(c == 4)
 	s.threes += b2i(c == 3) - four
 	if four != 0 {
-		s.owner[k] = int8(s.toMove)
+		s.boxes[k>>6] |= 1 << (k & 63)
+		s.boxes1[k>>6] |= uint64(s.toMove&1) << (k & 63)
 		s.scores[s.toMove&1]++
 	}
 	return four
@@ -354,13 +486,20 @@ func b2i(b bool) int {
 	return 0
 }
 
+// owner returns the seat that completed box k, or -1.
+func (s *State) owner(k int) int { return seatIn(s.boxes[:], s.boxes1[:], k) }
+
 // drawer returns the seat that drew line i, or -1.
-func (s *State) drawer(i int) int {
+func (s *State) drawer(i int) int { return seatIn(s.drawn[:], s.by1[:], i) }
+
+// seatIn is -1 when bit i of all is clear, else 1 when it is set in one
+// (seat 1's), else 0.
+func seatIn(all, one []uint64, i int) int {
 	bit := uint64(1) << (i & 63)
 	switch {
-	case s.drawn[i>>6]&bit == 0:
+	case all[i>>6]&bit == 0:
 		return -1
-	case s.by1[i>>6]&bit != 0:
+	case one[i>>6]&bit != 0:
 		return 1
 	}
 	return 0
@@ -376,7 +515,7 @@ func (s *State) Text() string {
 	}
 	buf = append(buf, '/')
 	for k := 0; k < s.g.nBoxes; k++ {
-		buf = append(buf, seatChar(int(s.owner[k])))
+		buf = append(buf, seatChar(s.owner(k)))
 	}
 	return string(buf)
 }
@@ -421,6 +560,9 @@ func (s *State) RandomPlayoutMove(r *rand.Rand) (engine.Move, bool) {
 	}
 	k := r.IntN(s.left)
 	g := s.g
+	if s.word {
+		return engine.Move(bitsel.Select(g.valid[0]&^s.drawn[0], k)), true
+	}
 	for w := 0; w < g.nWords; w++ {
 		free := g.valid[w] &^ s.drawn[w]
 		n := bits.OnesCount64(free)

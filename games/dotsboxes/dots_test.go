@@ -189,8 +189,8 @@ func TestDoubleBox(t *testing.T) {
 	if s.ToMove() != 0 || s.Scores() != [2]int{2, 0} || s.LegalCount() != 5 {
 		t.Fatalf("after: to move %d scores %v legal %d; want 0, [2 0], 5", s.ToMove(), s.Scores(), s.LegalCount())
 	}
-	if s.owner[0] != 0 || s.owner[1] != 0 || s.owner[2] != -1 {
-		t.Errorf("owners %v", s.owner[:4])
+	if s.owner(0) != 0 || s.owner(1) != 0 || s.owner(2) != -1 {
+		t.Errorf("owners %d %d %d", s.owner(0), s.owner(1), s.owner(2))
 	}
 	// A non-completing move passes the turn.
 	play(t, s, "[[1,0],[2,0]]")

@@ -31,7 +31,7 @@ func (s *State) Draw() string {
 			}
 			if c+1 < g.cols {
 				b.WriteByte(' ')
-				b.WriteByte(seatCell(int(s.owner[a*(g.cols-1)+c])))
+				b.WriteByte(seatCell(s.owner(a*(g.cols-1) + c)))
 				b.WriteByte(' ')
 			}
 		}

@@ -74,7 +74,7 @@ func (s *State) AgentView(seat int, opponent string, deadline time.Time) ([]byte
 			b = append(b, ']')
 		}
 		b = append(b, "],"...)
-		b = strconv.AppendInt(b, int64(rel(int(s.owner[k]))), 10)
+		b = strconv.AppendInt(b, int64(rel(s.owner(k))), 10)
 		b = append(b, ']')
 	}
 	b = append(b, "]}"...)
