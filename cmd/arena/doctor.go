@@ -102,6 +102,9 @@ func printSupport(w io.Writer, e *env) {
 		if e.launcher.Init != "" {
 			init = e.launcher.Init
 		}
-		fmt.Fprintf(w, "sandbox init:                %s; built-in, Lua and course agents: the agent host, which becomes the agent\n", init)
+		if e.launcher.InitBecomesAgent() {
+			init += "; built-in, Lua and course agents: the agent host, which becomes the agent"
+		}
+		fmt.Fprintf(w, "sandbox init:                %s\n", init)
 	}
 }

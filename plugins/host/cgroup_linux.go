@@ -55,6 +55,16 @@ func (l *Launcher) Accounting() string {
 	return "/proc readings (no cgroups: " + l.cgErr.Error() + ")"
 }
 
+// InitBecomesAgent reports whether a sandbox's init becomes the agent the
+// host program serves itself (built-in, Lua, course): where agents' groups
+// hold a process from its first instruction (v2, or no cgroups). A v1
+// group is joined after the init's start, so there the init starts the
+// agent.
+func (l *Launcher) InitBecomesAgent() bool {
+	l.prepare()
+	return l.Sandboxed() && (l.cg == nil || l.cg.Version == 2)
+}
+
 // kernelMemory reports whether an agent of kind c has its memory limit
 // and verdict from its cgroup. A course agent keeps the course's rules,
 // read from /proc as before (a course JVM under a cgroup memory limit

@@ -35,6 +35,9 @@ func TestHostServedAgentIsItsSandboxsInit(t *testing.T) {
 	if pids := p.Pids(); len(pids) != 1 || pids[0] != p.Pid() || !p.InitIsAgent() {
 		t.Fatalf("the sandbox runs %v (init is agent: %v), want only its init %d, which is the agent", pids, p.InitIsAgent(), p.Pid())
 	}
+	if !l.InitBecomesAgent() {
+		t.Error("the launcher says its sandboxes' inits do not become the agent")
+	}
 	tasks, err := os.ReadDir("/proc/" + strconv.Itoa(p.Pid()) + "/task")
 	if err != nil || len(tasks) == 0 {
 		t.Fatalf("the agent's threads: %v %v", tasks, err)
@@ -106,5 +109,8 @@ func TestHostServedAgentUnderV1GroupsIsAChild(t *testing.T) {
 	defer p.Kill()
 	if pids := p.Pids(); len(pids) != 2 || p.InitIsAgent() {
 		t.Fatalf("the sandbox runs %v (init is agent: %v), want the init %d and the agent", pids, p.InitIsAgent(), p.Pid())
+	}
+	if l.InitBecomesAgent() {
+		t.Error("the launcher says its sandboxes' inits become the agent")
 	}
 }
