@@ -44,6 +44,12 @@ func runInit(arg string) (argv []string, code int) {
 	if spec.Probe {
 		return nil, probe(spec)
 	}
+	if spec.InProcess && len(spec.Join) > 0 {
+		// A late join would leave the agent's memory so far outside its
+		// group: the arena never asks for both.
+		fmt.Fprintln(os.Stderr, "sandbox init: an init that becomes the agent cannot join its groups late")
+		return nil, 125
+	}
 	if err := setup(spec); err != nil {
 		fmt.Fprintln(os.Stderr, "sandbox init:", err)
 		return nil, 125
@@ -59,12 +65,6 @@ func runInit(arg string) (argv []string, code int) {
 		return nil, 125
 	}
 	if spec.InProcess {
-		if len(spec.Join) > 0 {
-			// A late join would leave the agent's memory so far out of
-			// its group: the arena never asks for both.
-			fmt.Fprintln(os.Stderr, "sandbox init: an init that becomes the agent cannot join its groups late")
-			return nil, 125
-		}
 		if err := becomeAgent(spec); err != nil {
 			fmt.Fprintln(os.Stderr, "sandbox init:", err)
 			return nil, 125
@@ -79,7 +79,9 @@ func runInit(arg string) (argv []string, code int) {
 // and with them every capability) and the working directory outside the
 // agent's own. What an exec would also reset — the address space — holds
 // nothing of the init's but its spec. The parent-death signal is set
-// again, since the kernel clears it when credentials change.
+// again, since the kernel clears it when credentials change; should the
+// arena die just before that, the agent's handshake, written next to the
+// arena's end of its stdout, fails with SIGPIPE and ends it.
 func becomeAgent(spec Spec) error {
 	if err := unix.Close(3); err != nil {
 		return fmt.Errorf("close the init binary: %w", err)
