@@ -6,14 +6,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
 
 // builds links each Go program the tests run once per test binary run,
 // into one directory TestMain removes: the arena itself for the tests that
-// run it as a command, and the agents under testdata. Linking is most of
-// what those tests cost, and every test runs the same program.
+// run it as a command, the sandbox's init, and the agents under testdata.
+// Linking is most of what those tests cost, and every test runs the same
+// program.
 var builds = &goBuilds{built: map[string]*goBuild{}}
 
 type goBuilds struct {
@@ -22,15 +24,34 @@ type goBuilds struct {
 	built map[string]*goBuild
 }
 
+// goBuild is one `go build` of one or more packages into its own folder.
 type goBuild struct {
 	once sync.Once
-	path string
+	dir  string
 	err  error
 }
 
 // binary is the program of the package at pkg (relative to this
 // directory), built on first use.
 func (b *goBuilds) binary(pkg string) (string, error) {
+	dir, err := b.programs(pkg)
+	if err != nil {
+		return "", err
+	}
+	files, err := os.ReadDir(dir)
+	if err != nil || len(files) != 1 {
+		return "", fmt.Errorf("go build %s: want one program in %s, have %d (%v)", pkg, dir, len(files), err)
+	}
+	return filepath.Join(dir, files[0].Name()), nil
+}
+
+// programs builds the packages at pkgs with one `go build` into a folder
+// of their own, each program named as go build names it (the last element
+// of its import path), and returns the folder. One call links programs
+// that must sit side by side (the arena and its init), and pays the go
+// command's loading of the module once for all of them.
+func (b *goBuilds) programs(pkgs ...string) (string, error) {
+	key := strings.Join(pkgs, "\x00")
 	b.mu.Lock()
 	if b.dir == "" {
 		dir, err := os.MkdirTemp("", "arena-cmd-test-")
@@ -40,22 +61,23 @@ func (b *goBuilds) binary(pkg string) (string, error) {
 		}
 		b.dir = dir
 	}
-	g := b.built[pkg]
+	g := b.built[key]
 	if g == nil {
-		g = &goBuild{path: filepath.Join(b.dir, fmt.Sprint(len(b.built)), filepath.Base(filepath.Clean(pkg)))}
-		b.built[pkg] = g
+		g = &goBuild{dir: filepath.Join(b.dir, fmt.Sprint(len(b.built)))}
+		b.built[key] = g
 	}
 	b.mu.Unlock()
 	g.once.Do(func() {
-		if err := os.MkdirAll(filepath.Dir(g.path), 0o755); err != nil {
+		if err := os.MkdirAll(g.dir, 0o755); err != nil {
 			g.err = err
 			return
 		}
-		if out, err := exec.Command("go", "build", "-o", g.path, pkg).CombinedOutput(); err != nil {
-			g.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+		args := append([]string{"build", "-o", g.dir + string(filepath.Separator)}, pkgs...)
+		if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+			g.err = fmt.Errorf("go build %s: %v\n%s", strings.Join(pkgs, " "), err, out)
 		}
 	})
-	return g.path, g.err
+	return g.dir, g.err
 }
 
 // remove deletes every program built.

@@ -140,6 +140,7 @@ func TestCheckMissingAgent(t *testing.T) {
 // TestCheckUnreadableBinary: in a sandbox the agent runs as another user,
 // so a binary only its owner can read fails with a message saying so.
 func TestCheckUnreadableBinary(t *testing.T) {
+	t.Parallel() // its own copy of the fixture; nothing timed
 	longRunning(t)
 	e, _, _ := testEnv(t)
 	if !e.launcher.Sandboxed() {

@@ -21,6 +21,7 @@ import (
 // play. The module downloads need the Go module proxy (nothing else: the
 // proxy also serves the checksum database), as on a student's machine.
 func TestAgentOutsideTheModuleAsTheREADMESays(t *testing.T) {
+	t.Parallel() // its own module folder and go commands; nothing timed
 	if testing.Short() {
 		t.Skip("builds a module outside the repository (go mod tidy, go build)")
 	}

@@ -22,11 +22,13 @@ func buildArena(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("builds the arena binary")
 	}
-	bin, err := builds.binary(".")
+	// The init beside it, of the same build, as `go build -o DIR
+	// ./cmd/...` leaves them: the arena starts each sandbox with it.
+	dir, err := builds.programs(".", "../arena-init")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return bin
+	return filepath.Join(dir, "arena")
 }
 
 type result struct {

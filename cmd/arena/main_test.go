@@ -40,6 +40,14 @@ func testEnv(t *testing.T) (*env, *bytes.Buffer, *bytes.Buffer) {
 	var out, errb bytes.Buffer
 	e.stdout, e.stderr = &out, &errb
 	e.launcher.Self = []string{os.Args[0], agents.HostArg}
+	// The lean init starts each sandbox, as beside an installed arena: the
+	// test binary links everything and costs several times as much CPU to
+	// start. TestSandboxInitChoice plays with the agent host as the init.
+	init, err := builds.binary("../arena-init")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.launcher.Init = init
 	e.isTerminal = func() bool { return false }
 	return e, &out, &errb
 }

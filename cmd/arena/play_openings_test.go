@@ -16,6 +16,7 @@ import (
 // opening, with colours swapped, round the suite; a bad file is refused
 // with its line.
 func TestPlayFromOpenings(t *testing.T) {
+	t.Parallel() // its own folder and agent processes; nothing timed
 	dir := t.TempDir()
 	suite := filepath.Join(dir, "openings.txt")
 	if err := os.WriteFile(suite, []byte("PIT 0 0; PIT 1 0\nPIT 0 5; PIT 1 5\n"), 0o644); err != nil {

@@ -68,6 +68,13 @@ func TestSandboxInitChoice(t *testing.T) {
 	if err := run(t, e, "play", "bohnenspiel", "random", "greedy", "--games", "2"); err != nil {
 		t.Fatalf("play with %s as the init: %v\n%s%s", InitName, err, out, errb)
 	}
+	// Without one (testEnv gives every other test the lean init), the
+	// agent host is the init.
+	e, out, errb = testEnv(t)
+	e.launcher.Init = ""
+	if err := run(t, e, "play", "bohnenspiel", "random", "greedy", "--games", "2"); err != nil {
+		t.Fatalf("play with the agent host as the init: %v\n%s%s", err, out, errb)
+	}
 	// The launcher's init is the one started: a program that is none fails.
 	e, _, _ = testEnv(t)
 	e.launcher.Init = "/bin/true"

@@ -140,6 +140,14 @@ func TestSubmissionsOverTime(t *testing.T) {
 		}
 	}
 
+	// The Go package that does not build goes, once its refusal is shown:
+	// each run more would spend three go commands on it (list, env, a
+	// failing build). The other broken submissions stay, so the runs below
+	// still show refusals leave a stored league's counts alone.
+	if err := os.RemoveAll(filepath.Join(subs, "nobuild")); err != nil {
+		t.Fatal(err)
+	}
+
 	// A late submission plays only its games against the others.
 	put("late.lua", firstLegalLua, 0o644)
 	stdout, _ = submissionsRun(t, file, league)
