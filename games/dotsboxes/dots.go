@@ -136,6 +136,7 @@ type geometry struct {
 	oneWord        bool                    // every line in word 0 (5×5 among others): the one-word paths
 	nBytes         int                     // bytes of word 0 holding any line, when oneWord
 	wordLines      [64]wordLine            // the boxes beside each line, when oneWord
+	sideMasks                              // where the boxes' sides are, when oneWord
 	valid          [words]uint64           // bits of the lines that exist
 	ends           [maxLines][4]int8       // a, b, c, d with [a,b] < [c,d]
 	lineBoxes      [maxLines]lineBox       // boxes beside a line
@@ -192,6 +193,7 @@ func newGeometry(rows, cols int) *geometry {
 	if g.oneWord {
 		g.nBytes = (g.nLines + 7) / 8
 		g.fillWordLines()
+		g.fillSideMasks()
 	}
 	return g
 }
@@ -285,11 +287,12 @@ type State struct {
 	scores [2]int
 	toMove int
 	left   int // undrawn lines
-	threes int // boxes with exactly three sides drawn
-	// sides counts the drawn sides per box on boards of more than one
-	// word (a one-word board tests its side masks instead); the last is
-	// noBox's.
-	sides [maxBoxes + 1]uint8
+	// threes counts the boxes with exactly three sides drawn and sides
+	// the drawn sides per box (the last is noBox's), both on boards of
+	// more than one word only: a one-word board tests its side masks
+	// and Evaluate counts its three-sided boxes when asked.
+	threes int
+	sides  [maxBoxes + 1]uint8
 }
 
 var (
@@ -425,9 +428,7 @@ func (s *State) Apply(m engine.Move) {
 	mover := s.toMove & 1
 	s.by1[0] |= bit & -uint64(mover)
 	s.left--
-	ma, mb := wl.sides[0]&^d, wl.sides[1]&^d
-	fa, fb := b2i(ma == 0), b2i(mb == 0)
-	s.threes += b2i(ma&(ma-1) == 0) + b2i(mb&(mb-1) == 0) - 2*(fa+fb)
+	fa, fb := b2i(wl.sides[0]&^d == 0), b2i(wl.sides[1]&^d == 0)
 	won := wl.box[0]&-uint64(fa) | wl.box[1]&-uint64(fb)
 	s.boxes[0] |= won
 	s.boxes1[0] |= won & -uint64(mover)
@@ -602,8 +603,13 @@ func dotsText(a, b, c, d int) string {
 func (s *State) Evaluate(seat int) float64 {
 	seat &= 1
 	v := float64(s.scores[seat] - s.scores[seat^1])
-	if s.toMove == seat {
-		return v + float64(s.threes)
+	// A one-word board counts its three-sided boxes here, all at once.
+	t := s.threes
+	if s.word {
+		t = s.g.sideMasks.three(s.drawn[0])
 	}
-	return v - float64(s.threes)
+	if s.toMove == seat {
+		return v + float64(t)
+	}
+	return v - float64(t)
 }
