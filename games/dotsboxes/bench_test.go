@@ -84,3 +84,26 @@ func BenchmarkPlayoutFast(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
 }
+
+// BenchmarkEvaluatePositions scores 64 positions of random 5x5 games
+// through engine.Evaluator, as a searcher calls it at its leaves.
+func BenchmarkEvaluatePositions(b *testing.B) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var ps []engine.Evaluator
+	for len(ps) < 64 {
+		s := NewState(5, 5)
+		for n := 8 + r.IntN(28); s.Ply() < n; {
+			m, _ := s.RandomPlayoutMove(r)
+			s.Apply(m)
+		}
+		ps = append(ps, s)
+	}
+	var sink float64
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		sink += ps[i&63].Evaluate(i & 1)
+	}
+	if sink == 0.5 {
+		b.Log(sink)
+	}
+}

@@ -136,6 +136,7 @@ type geometry struct {
 	oneWord        bool                    // every line in word 0 (5×5 among others): the one-word paths
 	nBytes         int                     // bytes of word 0 holding any line, when oneWord
 	wordLines      [64]wordLine            // the boxes beside each line, when oneWord
+	sideMasks                              // where the boxes' sides are, when oneWord
 	valid          [words]uint64           // bits of the lines that exist
 	ends           [maxLines][4]int8       // a, b, c, d with [a,b] < [c,d]
 	lineBoxes      [maxLines]lineBox       // boxes beside a line
@@ -192,16 +193,16 @@ func newGeometry(rows, cols int) *geometry {
 	if g.oneWord {
 		g.nBytes = (g.nLines + 7) / 8
 		g.fillWordLines()
+		g.fillSideMasks()
 	}
 	return g
 }
 
 // wordLine is, on a one-word board, what drawing a line changes: the
 // side masks of the boxes beside it and their bits (where there is no
-// box, its sides are noSides and its bit 0), and the line's Zobrist key.
+// box, its sides are noSides and its bit 0).
 type wordLine struct {
 	sides, box [2]uint64
-	key        uint64
 }
 
 // noSides is the side mask of a missing box: two bits no line uses, so
@@ -211,7 +212,6 @@ const noSides = 3 << 62
 // fillWordLines builds wordLines from lineBoxes and boxSides.
 func (g *geometry) fillWordLines() {
 	for i := 0; i < g.nLines; i++ {
-		g.wordLines[i].key = lineKeys[i]
 		lb := g.lineBoxes[i]
 		for j := range lb.box {
 			if lb.inc[j] == 0 {
@@ -286,25 +286,14 @@ type State struct {
 	boxes1 [boxWords]uint64 // boxes completed by seat 1
 	scores [2]int
 	toMove int
-	left   int    // undrawn lines
-	threes int    // boxes with exactly three sides drawn
-	lines  uint64 // Zobrist key of the drawn lines, kept by Apply
-	// sides counts the drawn sides per box on boards of more than one
-	// word (a one-word board tests its side masks instead); the last is
-	// noBox's.
-	sides [maxBoxes + 1]uint8
+	left   int // undrawn lines
+	// threes counts the boxes with exactly three sides drawn and sides
+	// the drawn sides per box (the last is noBox's), both on boards of
+	// more than one word only: a one-word board tests its side masks
+	// and Evaluate counts its three-sided boxes when asked.
+	threes int
+	sides  [maxBoxes + 1]uint8
 }
-
-// lineKeys holds one Zobrist key per line index. It is filled once and
-// never changed.
-var lineKeys = func() (k [maxLines]uint64) {
-	x := uint64(0x6a09e667f3bcc909)
-	for i := range k {
-		x += 0x9e3779b97f4a7c15
-		k[i] = mix64(x)
-	}
-	return k
-}()
 
 var (
 	_ engine.State        = (*State)(nil)
@@ -438,11 +427,8 @@ func (s *State) Apply(m engine.Move) {
 	s.drawn[0] = d
 	mover := s.toMove & 1
 	s.by1[0] |= bit & -uint64(mover)
-	s.lines ^= wl.key
 	s.left--
-	ma, mb := wl.sides[0]&^d, wl.sides[1]&^d
-	fa, fb := b2i(ma == 0), b2i(mb == 0)
-	s.threes += b2i(ma&(ma-1) == 0) + b2i(mb&(mb-1) == 0) - 2*(fa+fb)
+	fa, fb := b2i(wl.sides[0]&^d == 0), b2i(wl.sides[1]&^d == 0)
 	won := wl.box[0]&-uint64(fa) | wl.box[1]&-uint64(fb)
 	s.boxes[0] |= won
 	s.boxes1[0] |= won & -uint64(mover)
@@ -456,7 +442,6 @@ func (s *State) applyWide(i int) {
 	w, bit := (i>>6)%words, uint64(1)<<(i&63)
 	s.drawn[w] |= bit
 	s.by1[w] |= bit & -uint64(s.toMove&1)
-	s.lines ^= lineKeys[i]
 	s.left--
 	lb := &s.g.lineBoxes[i]
 	completed := s.addSide(lb.box[0], lb.inc[0]) | s.addSide(lb.box[1], lb.inc[1])
@@ -527,13 +512,31 @@ func seatChar(seat int) byte {
 	return byte('0' + seat)
 }
 
-// Hash covers what decides the rest of the game: the drawn lines (their
-// Zobrist key, kept up to date by Apply), the board size, the seat to move
-// and the scores (which boxes each side owns does not).
+// Hash covers what decides the rest of the game: the drawn lines, the
+// board size, the seat to move and the scores (which boxes each side owns
+// does not). It is computed when asked, so Apply keeps no key: each word
+// of lines and the word of the rest go through the splitmix64 finaliser
+// with a seed of their own and the results are XORed. The finaliser is a
+// bijection, so two positions that differ in one of these words only
+// never collide; the words are mixed independently, so a one-word board's
+// hash is two finalisers side by side, not one after the other.
 func (s *State) Hash() uint64 {
-	h := uint64(s.g.rows)<<8 | uint64(s.g.cols) | uint64(s.toMove)<<16 |
+	rest := uint64(s.g.rows)<<8 | uint64(s.g.cols) | uint64(s.toMove)<<16 |
 		uint64(s.scores[0])<<24 | uint64(s.scores[1])<<40
-	return s.lines ^ mix64(h)
+	h := mix64(rest ^ restSeed)
+	for w := 0; w < s.g.nWords && w < words; w++ {
+		h ^= mix64(s.drawn[w] ^ wordSeeds[w])
+	}
+	return h
+}
+
+// restSeed and wordSeeds keep the words Hash mixes apart, so equal words
+// in different places do not cancel.
+const restSeed = 0x6a09e667f3bcc909
+
+var wordSeeds = [words]uint64{
+	0x9e3779b97f4a7c15, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b,
+	0xa54ff53a5f1d36f1, 0x510e527fade682d1,
 }
 
 // mix64 is the splitmix64 finaliser.
@@ -600,8 +603,13 @@ func dotsText(a, b, c, d int) string {
 func (s *State) Evaluate(seat int) float64 {
 	seat &= 1
 	v := float64(s.scores[seat] - s.scores[seat^1])
-	if s.toMove == seat {
-		return v + float64(s.threes)
+	// A one-word board counts its three-sided boxes here, all at once.
+	t := s.threes
+	if s.word {
+		t = s.g.sideMasks.three(s.drawn[0])
 	}
-	return v - float64(s.threes)
+	if s.toMove == seat {
+		return v + float64(t)
+	}
+	return v - float64(t)
 }

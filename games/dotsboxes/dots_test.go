@@ -179,8 +179,8 @@ func TestDoubleBox(t *testing.T) {
 	s := newState(t, 3, 3)
 	// The six outer sides of boxes (0,0) and (0,1); none completes a box.
 	play(t, s, "[[0,0],[1,0]]", "[[0,0],[0,1]]", "[[1,0],[1,1]]", "[[0,1],[0,2]]", "[[1,1],[1,2]]", "[[0,2],[1,2]]")
-	if s.ToMove() != 0 || s.Scores() != [2]int{0, 0} || s.threes != 2 {
-		t.Fatalf("before: to move %d scores %v threes %d", s.ToMove(), s.Scores(), s.threes)
+	if s.ToMove() != 0 || s.Scores() != [2]int{0, 0} || s.threeSided() != 2 {
+		t.Fatalf("before: to move %d scores %v threes %d", s.ToMove(), s.Scores(), s.threeSided())
 	}
 	if s.Evaluate(0) <= s.Evaluate(1) {
 		t.Errorf("two takeable boxes not good for the mover: %v vs %v", s.Evaluate(0), s.Evaluate(1))

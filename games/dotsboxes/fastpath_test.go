@@ -1,8 +1,10 @@
 package dotsboxes
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"arena/engine"
@@ -16,54 +18,53 @@ func TestFastPaths(t *testing.T) {
 	enginetest.CheckFastPaths(t, NewState(2, 3), 20)
 }
 
-// hashFromScratch recomputes what the incremental key summarises.
-func hashFromScratch(s *State) uint64 {
-	var lines uint64
-	for i := 0; i < s.g.nLines; i++ {
-		if s.drawer(i) >= 0 {
-			lines ^= lineKeys[i]
-		}
-	}
-	h := uint64(s.g.rows)<<8 | uint64(s.g.cols) | uint64(s.toMove)<<16 |
-		uint64(s.scores[0])<<24 | uint64(s.scores[1])<<40
-	return lines ^ mix64(h)
-}
-
-// TestIncrementalHash checks the key Apply maintains against a recount at
-// every ply of random games, and that positions equal in everything Hash
-// claims to cover hash equally however they were reached.
-func TestIncrementalHash(t *testing.T) {
+// TestHashIsOfPosition plays random games on one-word boards (5x5, 3x4)
+// and a multi-word one (12x12) and checks at every ply that Hash is a
+// function of what it claims to cover (the lines drawn, whoever drew them,
+// the board, the seat to move, the scores): positions equal in those hash
+// equally however they were reached, and positions that differ in them
+// hash differently.
+func TestHashIsOfPosition(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	seen := map[string]uint64{}
+	byKey := map[string]uint64{}
+	byHash := map[uint64]string{}
 	var buf []engine.Move
-	for g := 0; g < 300; g++ {
-		s := NewState(3, 4)
-		for !s.Terminal() {
-			if got, want := s.Hash(), hashFromScratch(s); got != want {
-				t.Fatalf("game %d ply %d: hash %x, from scratch %x", g, s.Ply(), got, want)
+	for _, c := range []struct{ rows, cols, games int }{{5, 5, 400}, {3, 4, 300}, {12, 12, 4}} {
+		for g := 0; g < c.games; g++ {
+			s := NewState(c.rows, c.cols)
+			for {
+				// Who drew each line does not matter to the hash: normalise.
+				lines := strings.ReplaceAll(s.Text()[:s.g.nLines], "1", "0")
+				key := fmt.Sprintf("%dx%d %d %s %v", c.rows, c.cols, s.toMove, lines, s.scores)
+				h := s.Hash()
+				if was, ok := byKey[key]; ok && was != h {
+					t.Fatalf("equal positions %q hash %x and %x", key, was, h)
+				}
+				if was, ok := byHash[h]; ok && was != key {
+					t.Fatalf("positions %q and %q share hash %x", was, key, h)
+				}
+				byKey[key], byHash[h] = h, key
+				if s.Terminal() {
+					break
+				}
+				var m engine.Move
+				m, buf, _ = engine.RandomLegal(s, r, buf)
+				s.Apply(m)
 			}
-			key := string(rune('0'+s.toMove)) + s.Text()[:s.g.nLines] + string(rune('0'+s.scores[0])) + string(rune('0'+s.scores[1]))
-			// Who drew each line does not matter to the hash: normalise.
-			key = normaliseDrawers(key)
-			if h, ok := seen[key]; ok && h != s.Hash() {
-				t.Fatalf("equal positions %q hash %x and %x", key, h, s.Hash())
-			}
-			seen[key] = s.Hash()
-			var m engine.Move
-			m, buf, _ = engine.RandomLegal(s, r, buf)
-			s.Apply(m)
 		}
+	}
+	if len(byKey) < 20000 {
+		t.Fatalf("only %d distinct positions seen", len(byKey))
 	}
 }
 
-func normaliseDrawers(k string) string {
-	b := []byte(k)
-	for i := 1; i < len(b)-2; i++ {
-		if b[i] == '1' {
-			b[i] = '0'
-		}
+// threeSided is the number of boxes with exactly three sides drawn, as
+// Evaluate counts them.
+func (s *State) threeSided() int {
+	if !s.word {
+		return s.threes
 	}
-	return string(b)
+	return s.g.sideMasks.three(s.drawn[0])
 }
 
 // wide returns the start position of a board that fits one word, played
@@ -93,10 +94,10 @@ func TestOneWordMatchesWide(t *testing.T) {
 				a, b, spare := NewState(rows, cols), wide(rows, cols), NewState(rows, cols)
 				for ply := 0; ; ply++ {
 					if a.Text() != b.Text() || a.Hash() != b.Hash() || a.ToMove() != b.ToMove() ||
-						a.Scores() != b.Scores() || a.Ply() != b.Ply() || a.threes != b.threes ||
+						a.Scores() != b.Scores() || a.Ply() != b.Ply() || a.threeSided() != b.threeSided() ||
 						a.Evaluate(0) != b.Evaluate(0) || a.Evaluate(1) != b.Evaluate(1) {
 						t.Fatalf("%dx%d game %d ply %d: one word %s %x threes %d, wide %s %x threes %d",
-							rows, cols, g, ply, a.Text(), a.Hash(), a.threes, b.Text(), b.Hash(), b.threes)
+							rows, cols, g, ply, a.Text(), a.Hash(), a.threeSided(), b.Text(), b.Hash(), b.threeSided())
 					}
 					if a.Terminal() != b.Terminal() {
 						t.Fatalf("%dx%d game %d ply %d: terminal %v, wide %v", rows, cols, g, ply, a.Terminal(), b.Terminal())
