@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"arena/agents/course"
 	"arena/engine"
@@ -67,13 +68,19 @@ func TestComp424HeapUnderTheCapIsNeverKilled(t *testing.T) {
 // for the rest of the game), as in the course, and no memory kill of the
 // arena's is involved. The heap is set to 64 MiB (jvm-heap-mb) so the
 // test fills it quickly; the flag reaching the JVM is part of the test.
+// Its moves get a minute: filling the heap and the JVM's last collections
+// took 2.1 s at load average 24, past the course's 2 s, and the move was
+// judged late instead of ending with the JVM.
 func TestComp424HeapOverTheCapFailsAsTheCourse(t *testing.T) {
 	longRunning(t)
 	t.Parallel()
 	needJava(t)
 	needJavaCompile(t)
 	rec := play(t, match{game: "pentago-twist", refs: [2]string{repo + "?class=student_player.OverHeap", "builtin:random"}, seed: 9,
-		tune: func(p *engine.Profile) { p.JVMHeapMB = 64 }})
+		tune: func(p *engine.Profile) {
+			p.JVMHeapMB = 64
+			p.MoveLimit, p.FirstMoveLimit = time.Minute, time.Minute
+		}})
 	ev := firstEvent(rec, 0)
 	if ev == nil || ev.Kind != string(engine.FailDead) || ev.Penalty != string(engine.RandomMove) {
 		t.Fatalf("want the dead client's random moves:\n%s", events(rec))
