@@ -157,3 +157,33 @@ func expectDenied(t *testing.T, denied chan error, what string) {
 		t.Fatalf("%s: allowed", what)
 	}
 }
+
+// A credential the server made itself (Join) is applied once: the watch
+// for changes by `arena league token` does not reload it again, which
+// could refuse a worker connecting at that moment.
+func TestJoinIsNotReloadedAgain(t *testing.T) {
+	srv, err := cluster.Serve("127.0.0.1:0", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	var log syncBuffer
+	srv.Log = &log
+	if _, err := srv.Join("w2"); err != nil {
+		t.Fatal(err)
+	}
+	// The watch looks every second: three looks.
+	time.Sleep(3500 * time.Millisecond)
+	if strings.Contains(log.String(), "reloaded") {
+		t.Fatalf("the server reloaded the credentials it had just applied:\n%s", log.String())
+	}
+	if err := cluster.Revoke(srv.Dir(), "w2"); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(log.String(), "reloaded"); {
+		if time.Now().After(deadline) {
+			t.Fatal("a change made outside the server (arena league token --revoke) was never reloaded")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

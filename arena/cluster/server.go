@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"crypto/sha256"
 	"crypto/tls"
 	"fmt"
 	"io"
@@ -19,15 +20,15 @@ import (
 // requires TLS and a password: the CA, the server certificate and the
 // passwords are the league directory's (Authority).
 type Server struct {
-	srv   *server.Server
-	opts  *server.Options
-	auth  *Authority
-	dir   string // the credentials directory
-	url   string // the address workers are given
-	stop  chan struct{}
-	done  sync.WaitGroup
-	mu    sync.Mutex // opts and mtime: reloads come from Join, Revoke and watch
-	mtime time.Time
+	srv  *server.Server
+	opts *server.Options
+	auth *Authority
+	dir  string // the credentials directory
+	url  string // the address workers are given
+	stop chan struct{}
+	done sync.WaitGroup
+	mu   sync.Mutex // opts and seen: reloads come from Join, Revoke and watch
+	seen [sha256.Size]byte
 	// Log receives a line when the credentials are reloaded.
 	Log io.Writer
 }
@@ -88,7 +89,7 @@ func Serve(addr, dir string) (*Server, error) {
 		s.Close()
 		return nil, err
 	}
-	s.mtime = s.accountsTime()
+	s.seen = s.accountsSum()
 	s.done.Add(1)
 	go s.watch()
 	return s, nil
@@ -143,15 +144,21 @@ func (s *Server) Reload() error {
 		return fmt.Errorf("cluster server: reload credentials: %w", err)
 	}
 	s.opts = o
+	// The change applied here is not one for watch to apply again: a
+	// reload while a worker connects can refuse it.
+	s.seen = s.accountsSum()
 	return nil
 }
 
-func (s *Server) accountsTime() time.Time {
-	fi, err := os.Stat(filepath.Join(s.dir, accountsFile))
+// accountsSum is the accounts file's content hash: a change is told by
+// its content, since a file's time moves only in clock ticks and two
+// writes within one would look like none.
+func (s *Server) accountsSum() [sha256.Size]byte {
+	b, err := os.ReadFile(filepath.Join(s.dir, accountsFile))
 	if err != nil {
-		return time.Time{}
+		return [sha256.Size]byte{}
 	}
-	return fi.ModTime()
+	return sha256.Sum256(b)
 }
 
 // watch reloads the credentials when `arena league token` changed them.
@@ -166,9 +173,9 @@ func (s *Server) watch() {
 		case <-t.C:
 		}
 		s.mu.Lock()
-		mt, changed := s.accountsTime(), false
-		if !mt.Equal(s.mtime) {
-			s.mtime, changed = mt, true
+		sum, changed := s.accountsSum(), false
+		if sum != s.seen {
+			s.seen, changed = sum, true
 		}
 		s.mu.Unlock()
 		if changed {

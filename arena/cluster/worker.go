@@ -81,10 +81,14 @@ type Worker struct {
 
 var unsafeSubject = regexp.MustCompile(`[^A-Za-z0-9_-]`)
 
+// authAttempts is how many refusals of its credential, a second apart, a
+// worker takes before it gives up.
+const authAttempts = 3
+
 // connectWorker waits for the server and the coordinator's consumer: a
 // worker may start first.
 func (w *Worker) connectWorker(ctx context.Context, logw io.Writer) (jetstream.JetStream, jetstream.Consumer, error) {
-	said := false
+	said, refusals := false, 0
 	for {
 		nc, err := dial(ctx, w.Endpoint, "arena worker "+w.Machine.Name)
 		var cons jetstream.Consumer
@@ -102,7 +106,12 @@ func (w *Worker) connectWorker(ctx context.Context, logw io.Writer) (jetstream.J
 			err = fmt.Errorf("cluster %s: no jobs yet (%w)", w.Endpoint.URL, err)
 		}
 		if errors.Is(err, nats.ErrAuthorization) || strings.Contains(err.Error(), "Authorization Violation") {
-			return nil, nil, fmt.Errorf("%w: the credential was refused (revoked, or not this league's)", err)
+			// A server reloading its credentials as the worker connects can
+			// refuse it once (seen at load average 22, right after the
+			// token was made): only a refusal that lasts is final.
+			if refusals++; refusals >= authAttempts {
+				return nil, nil, fmt.Errorf("%w: the credential was refused %d times (revoked, or not this league's)", err, refusals)
+			}
 		}
 		if !said {
 			fmt.Fprintf(logw, "%v; retrying every second\n", err)
