@@ -633,10 +633,8 @@ func (l *Launcher) command(ctx context.Context, p *Process, c Command) (*exec.Cm
 	}
 	// An agent the host program serves itself (built-in, Lua, course)
 	// needs no second program start: the host is the init and becomes the
-	// agent. Only where its group holds it from its first instruction (v2,
-	// or no group): a v1 group is joined after the program's start, and
-	// the memory it used before would stay outside the group's limit.
-	if self, err := l.selfPath(); err == nil && self == prog && (p.group == nil || p.group.Version() == 2) {
+	// agent, where InitBecomesAgent says its group allows.
+	if self, err := l.selfPath(); err == nil && self == prog && l.InitBecomesAgent() {
 		init, p.inProcess = self, true
 	}
 	var read []string

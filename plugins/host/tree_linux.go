@@ -1,6 +1,7 @@
 package host
 
 import (
+	"arena/plugins/host/proctree"
 	"bytes"
 	"errors"
 	"fmt"
@@ -417,28 +418,11 @@ func descendants(root int) []int {
 	return pids
 }
 
-// children lists the child pids of every thread of pid.
+// children lists the child pids of every thread of pid (none where the
+// kernel keeps no such lists).
 func children(pid int) []int {
-	task := "/proc/" + strconv.Itoa(pid) + "/task"
-	d, err := os.Open(task)
-	if err != nil {
-		return nil
-	}
-	tids, _ := d.Readdirnames(-1)
-	d.Close()
-	var out []int
-	for _, t := range tids {
-		b, err := os.ReadFile(task + "/" + t + "/children")
-		if err != nil {
-			continue
-		}
-		for _, f := range bytes.Fields(b) {
-			if c, err := strconv.Atoi(string(f)); err == nil {
-				out = append(out, c)
-			}
-		}
-	}
-	return out
+	pids, _ := proctree.ChildPids(pid)
+	return pids
 }
 
 // namespacePids lists the host pids of every process in the PID namespace

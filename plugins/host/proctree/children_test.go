@@ -71,7 +71,7 @@ func TestChildrenFromEveryThreadMatchTheScan(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	if _, err := childPids(os.Getpid()); err == errNoChildLists {
+	if _, err := ChildPids(os.Getpid()); err == errNoChildLists {
 		t.Skip("this kernel keeps no per-thread children lists; Children scans /proc")
 	}
 	got, err := Children(os.Getpid())

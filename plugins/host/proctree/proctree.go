@@ -243,7 +243,7 @@ func (w *Watch) Stop() ([]Proc, error) {
 // processes and grows with every process on the machine, and an agent's
 // launch waits on it.
 func Children(pid int) ([]Proc, error) {
-	pids, err := childPids(pid)
+	pids, err := ChildPids(pid)
 	if errors.Is(err, errNoChildLists) {
 		pids, err = allPids()
 	}
@@ -280,9 +280,11 @@ func childrenAmong(pid int, pids []int) ([]Proc, error) {
 // (built without CONFIG_PROC_CHILDREN).
 var errNoChildLists = errors.New("no per-thread children lists")
 
-// childPids reads pid's children from its threads' children lists. A
-// process that is gone has none.
-func childPids(pid int) ([]int, error) {
+// ChildPids reads pid's children from its threads' children lists, as
+// they are listed (a child may be a zombie, or have just been re-parented
+// away). A process that is gone has none; a kernel built without the
+// lists (CONFIG_PROC_CHILDREN) gives an error.
+func ChildPids(pid int) ([]int, error) {
 	task := "/proc/" + strconv.Itoa(pid) + "/task"
 	tids, err := readNames(task)
 	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ESRCH) {
