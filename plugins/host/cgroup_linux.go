@@ -56,13 +56,14 @@ func (l *Launcher) Accounting() string {
 }
 
 // InitBecomesAgent reports whether a sandbox's init becomes the agent the
-// host program serves itself (built-in, Lua, course): where agents' groups
-// hold a process from its first instruction (v2, or no cgroups). A v1
-// group is joined after the init's start, so there the init starts the
-// agent.
+// host program serves itself (built-in, Lua, course): wherever agents are
+// sandboxed. On v2 the init starts in the agent's group; on v1 it joins
+// the group at the end of its setup, before it becomes the agent, and the
+// memory it touched before that (its own start: under a megabyte of
+// anonymous pages) stays charged where the arena's is.
 func (l *Launcher) InitBecomesAgent() bool {
 	l.prepare()
-	return l.Sandboxed() && (l.cg == nil || l.cg.Version == 2)
+	return l.Sandboxed()
 }
 
 // kernelMemory reports whether an agent of kind c has its memory limit
@@ -164,13 +165,13 @@ func (p *Process) groupUsage(r reading) (usage, error) {
 	if err != nil {
 		return usage{}, err
 	}
-	u := usage{CPU: max(0, cpu-p.initCPU)}
+	u := usage{CPU: max(0, cpu-p.initCPU) + p.preJoin.CPU}
 	if r.mem && p.groupMem {
 		peak, _, err := p.group.Memory()
 		if err != nil {
 			return usage{}, err
 		}
-		u.Peak = peak
+		u.Peak = peak + p.preJoin.Peak
 	} else if r.mem {
 		m, err := p.procSample(reading{mem: true})
 		if err != nil {
@@ -209,6 +210,43 @@ func threadsRuntime(pid int) time.Duration {
 		}
 	}
 	return sum
+}
+
+// preJoinUsage is what the process pid, a sandbox's init that became the
+// agent, used before it joined its v1 group g at the end of its setup: its
+// CPU time and anonymous memory then, which the group does not count, read
+// as the process's totals less the group's, once, after the handshake,
+// when the process is all the group holds. The group's file pages make
+// the memory share smaller, never larger: readings never exceed the
+// agent's own use.
+func preJoinUsage(pid int, g *sandbox.Group) usage {
+	var u usage
+	if cpu, err := g.CPU(); err == nil {
+		u.CPU = max(0, threadsRuntime(pid)-cpu)
+	}
+	if peak, _, err := g.Memory(); err == nil {
+		if anon, err := rssAnon(pid); err == nil {
+			u.Peak = max(0, anon-peak)
+		}
+	}
+	return u
+}
+
+// rssAnon reads RssAnon, the resident anonymous memory of pid, in bytes.
+func rssAnon(pid int) (int64, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range bytes.Split(b, []byte{'\n'}) {
+		if v, ok := bytes.CutPrefix(line, []byte("RssAnon:")); ok {
+			kb, _, _ := bytes.Cut(bytes.TrimSpace(v), []byte(" "))
+			if n, ok := decimal(kb); ok {
+				return n << 10, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("no RssAnon in /proc/%d/status", pid)
 }
 
 // groupMemory reads the kernel's verdict on the agent's memory: an OOM

@@ -243,6 +243,7 @@ type Process struct {
 	lease     *sandbox.Lease
 	group     *sandbox.Group // the agent's cgroup; nil where /proc is read
 	initCPU   time.Duration  // the sandbox init's own CPU, counted in its group but not the agent's
+	preJoin   usage          // what an init that became the agent used before it joined its v1 groups
 	groupMem  bool           // the group holds the memory limit and its verdict (kernelMemory)
 
 	mu       sync.Mutex
@@ -571,11 +572,14 @@ func (p *Process) identify() error {
 		p.init = &init
 		p.ns, _ = os.Readlink("/proc/" + strconv.Itoa(p.pid) + "/ns/pid")
 		// On v2 the init is in the group from its start, and its setup
-		// is left out; on v1 it joined only to start the agent. An init
-		// that became the agent has used its CPU since as the agent: its
-		// setup (a few milliseconds) stays in the count.
+		// is left out; on v1 it joined at the end of its setup. An init
+		// that became the agent on v2 has used its CPU since as the
+		// agent: its setup (a few milliseconds) stays in the count.
 		if p.group != nil && p.group.Version() == 2 && !p.inProcess {
 			p.initCPU = threadsRuntime(p.pid)
+		}
+		if p.group != nil && p.group.Version() == 1 && p.inProcess {
+			p.preJoin = preJoinUsage(p.pid, p.group)
 		}
 	}
 	main, err := p.mainProcess()

@@ -2,42 +2,53 @@ package host_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"arena/plugins/host"
+	"arena/plugins/sandbox"
 )
 
 // An agent the host program serves itself runs in its sandbox's init,
 // which became the agent (one program start, not two): the sandbox holds
 // that one process, and it holds what an agent started by the init would:
 // an unprivileged id, no capability, no_new_privs, the seccomp filter,
-// and no descriptor of the init's binary. That is so without cgroups and
-// with v2's (the init starts in its group); with v1's, joined late, the
-// init starts the agent (TestHostServedAgentUnderV1GroupsIsAChild).
+// and no descriptor of the init's binary. So it is with the machine's
+// cgroups (v1 here: the init joins the groups at the end of its setup, v2:
+// it starts in them) and without cgroups.
 func TestHostServedAgentIsItsSandboxsInit(t *testing.T) {
-	l := launcher()
-	if !l.Sandboxed() {
+	if !launcher().Sandboxed() {
 		t.Skip("no sandbox here")
 	}
-	if strings.HasPrefix(l.Accounting(), "cgroup v1") {
-		l = launcher() // Accounting has set l up: NoCgroups counts before that
-		l.NoCgroups = true
+	for _, noCgroups := range []bool{false, true} {
+		t.Run(fmt.Sprintf("no cgroups %v", noCgroups), func(t *testing.T) {
+			l := launcher()
+			l.NoCgroups = noCgroups
+			p, err := l.Launch(context.Background(), "echo", host.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Kill()
+			if pids := p.Pids(); len(pids) != 1 || pids[0] != p.Pid() || !p.InitIsAgent() {
+				t.Fatalf("the sandbox runs %v (init is agent: %v), want only its init %d, which is the agent", pids, p.InitIsAgent(), p.Pid())
+			}
+			if !l.InitBecomesAgent() {
+				t.Error("the launcher says its sandboxes' inits do not become the agent")
+			}
+			checkBecameAgent(t, p)
+		})
 	}
-	p, err := l.Launch(context.Background(), "echo", host.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Kill()
-	if pids := p.Pids(); len(pids) != 1 || pids[0] != p.Pid() || !p.InitIsAgent() {
-		t.Fatalf("the sandbox runs %v (init is agent: %v), want only its init %d, which is the agent", pids, p.InitIsAgent(), p.Pid())
-	}
-	if !l.InitBecomesAgent() {
-		t.Error("the launcher says its sandboxes' inits do not become the agent")
-	}
+}
+
+// checkBecameAgent checks every thread of an init that became the agent,
+// and its descriptors.
+func checkBecameAgent(t *testing.T, p *host.Process) {
+	t.Helper()
 	tasks, err := os.ReadDir("/proc/" + strconv.Itoa(p.Pid()) + "/task")
 	if err != nil || len(tasks) == 0 {
 		t.Fatalf("the agent's threads: %v %v", tasks, err)
@@ -97,20 +108,126 @@ func checkUnprivileged(t *testing.T, file string) {
 	}
 }
 
-// Under cgroup v1 the init joins the agent's groups only after its own
-// start, so a host-served agent is the init's child, started in the groups
-// from its first instruction, as any other agent.
-func TestHostServedAgentUnderV1GroupsIsAChild(t *testing.T) {
+// An init that becomes the agent is in the agent's groups before it does,
+// whichever the cgroup version: in every hierarchy that holds the agent's
+// limits and counts (v1: cpuacct, memory, pids; v2: the one), the agent's
+// process is in a group of its own, not in the arena's.
+func TestHostServedAgentIsInItsGroups(t *testing.T) {
+	l := launcher()
+	if !l.Sandboxed() || !strings.HasPrefix(l.Accounting(), "cgroup") {
+		t.Skipf("needs a sandbox and cgroups: %s", l.Accounting())
+	}
+	p := launch(t, "echo", host.Options{MemoryMB: 256})
+	defer p.Kill()
+	if !p.InitIsAgent() {
+		t.Fatal("the init did not become the agent")
+	}
+	own := cgroupsOf(t, os.Getpid())
+	agent := cgroupsOf(t, p.Pid())
+	for _, ctl := range []string{"cpuacct", "memory", "pids"} {
+		if strings.HasPrefix(l.Accounting(), "cgroup v2") {
+			ctl = ""
+		}
+		at, ok := agent[ctl]
+		if !ok || at == own[ctl] || !strings.HasPrefix(filepath.Base(at), "arena-") {
+			t.Errorf("the agent %d is in %s group %q (the arena's: %q), want one of its own (arena-PID-N)", p.Pid(), ctl, at, own[ctl])
+		}
+	}
+}
+
+// cgroupsOf maps each controller of pid's cgroups (v1: one per controller
+// of a hierarchy; v2: "") to its group's path.
+func cgroupsOf(t *testing.T, pid int) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cgroup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		for _, ctl := range strings.Split(parts[1], ",") {
+			out[ctl] = parts[2]
+		}
+	}
+	return out
+}
+
+// On cgroup v1 an init that becomes the agent joins its groups at the end
+// of its setup: its CPU and anonymous memory before that are not in the
+// groups' counts, yet they are the agent process's own. The agent's
+// readings add them: its CPU time is its group's and more, and never more
+// than the process's own threads have run; its peak is its group's and
+// more, at least the anonymous memory the process held before joining.
+func TestPreJoinUsageIsTheAgents(t *testing.T) {
 	l := launcher()
 	if !l.Sandboxed() || !strings.HasPrefix(l.Accounting(), "cgroup v1") {
 		t.Skipf("needs a sandbox and cgroup v1 accounting: %s", l.Accounting())
 	}
-	p := launch(t, "echo", host.Options{})
+	p := launch(t, "echo", host.Options{MemoryMB: 256})
 	defer p.Kill()
-	if pids := p.Pids(); len(pids) != 2 || p.InitIsAgent() {
-		t.Fatalf("the sandbox runs %v (init is agent: %v), want the init %d and the agent", pids, p.InitIsAgent(), p.Pid())
+	if !p.InitIsAgent() {
+		t.Fatal("the init did not become the agent")
 	}
-	if l.InitBecomesAgent() {
-		t.Error("the launcher says its sandboxes' inits become the agent")
+	groups := cgroupsOf(t, p.Pid())
+	dir := map[string]string{}
+	for _, h := range sandbox.MachineCgroups() {
+		for _, c := range h.Controllers {
+			if _, ok := groups[c]; ok && h.Version == 1 {
+				dir[c] = filepath.Join(h.Path, groups[c])
+			}
+		}
 	}
+	number := func(ctl, file string) int64 {
+		b, err := os.ReadFile(filepath.Join(dir[ctl], file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	groupCPU := time.Duration(number("cpuacct", "cpuacct.usage"))
+	cpu, err := p.CPUTime()
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := threadsRan(t, p.Pid())
+	// A Go program's start and the sandbox's setup take well over 100 µs.
+	if cpu < groupCPU+100*time.Microsecond || cpu > own {
+		t.Errorf("CPU time %v: want more than the group's %v (the setup before joining) and at most the %v the process's threads ran", cpu, groupCPU, own)
+	}
+	groupPeak := number("memory", "memory.max_usage_in_bytes")
+	// The Go runtime's own start alone holds over 512 KiB of anonymous
+	// pages (measured: 1.7 MB for this host before it joins).
+	if peak := p.PeakRSS(); peak < groupPeak+512<<10 {
+		t.Errorf("peak %d bytes: want the group's %d and the anonymous memory of the init's start besides", peak, groupPeak)
+	}
+}
+
+// threadsRan sums the CPU time every live thread of pid has run
+// (schedstat's first field, in nanoseconds).
+func threadsRan(t *testing.T, pid int) time.Duration {
+	t.Helper()
+	tasks, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum time.Duration
+	for _, task := range tasks {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/task/" + task.Name() + "/schedstat")
+		if err != nil {
+			continue // the thread ended
+		}
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			n, _ := strconv.ParseInt(f[0], 10, 64)
+			sum += time.Duration(n)
+		}
+	}
+	return sum
 }
