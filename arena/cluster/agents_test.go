@@ -29,6 +29,7 @@ func writeFile(t *testing.T, dir, rel, body string) string {
 // hash in a worker's agent directory, whatever their names, with the
 // job's ?options kept; a copy the league did not record is not found.
 func TestAgentDirFindsCopiesByContentHash(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts agent processes and waits on them: runs without -short")
 	}

@@ -8,6 +8,7 @@ import (
 // The set of finished matches never forgets one and claims few it never
 // saw (the rate its comment gives for 100,000 games).
 func TestDoneSetRemembersEveryMatch(t *testing.T) {
+	t.Parallel()
 	d := newDoneSet()
 	const n = 100_000
 	for i := range n {

@@ -63,6 +63,7 @@ func workerClasses(t *testing.T, out string) []string {
 // threshold said on the coordinator's console; a fast worker then plays
 // them all, recorded in class standard.
 func TestSlowWorkerIsRefused(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	srv := serve(t, "127.0.0.1:0")
@@ -130,6 +131,7 @@ func TestSlowWorkerIsRefused(t *testing.T) {
 // With slow_workers: class (the default) a slow worker plays, and its
 // games carry class slow; the standings split by class put them apart.
 func TestSlowWorkerPlaysInItsOwnClass(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	srv := serve(t, "127.0.0.1:0")

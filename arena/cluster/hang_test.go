@@ -19,6 +19,7 @@ import (
 // With no worker, the coordinator says so after NoWorkerAfter, and it
 // publishes no more jobs than its window.
 func TestNoWorkerIsSaidAndJobsStayInTheWindow(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	srv := serve(t, "127.0.0.1:0")
@@ -65,6 +66,7 @@ func TestNoWorkerIsSaidAndJobsStayInTheWindow(t *testing.T) {
 // The same league run again into a new directory against the same server
 // (its jobs' match ids still in the duplicate window) plays every game.
 func TestRerunAgainstTheSameServer(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	srv := serve(t, "127.0.0.1:0")

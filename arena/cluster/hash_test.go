@@ -19,6 +19,7 @@ import (
 // names the worker, the agent and both hashes: never a game played with
 // another agent.
 func TestWorkerRefusesAChangedAgentCopy(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	srv, err := cluster.Serve("127.0.0.1:0", t.TempDir())

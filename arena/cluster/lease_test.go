@@ -15,6 +15,7 @@ import (
 // nothing, and a match handed over and asked again (its play withheld)
 // grants the new job's lease.
 func TestLeaseGoesToTheLatestDelivery(t *testing.T) {
+	t.Parallel()
 	c := &Coordinator{leases: map[string]*lease{}, finished: newDoneSet(), waiting: map[string]*waiting{},
 		measured: map[string]float64{"a": 1, "b": 1, "c": 1}}
 	c.finished.add("done")
@@ -55,6 +56,7 @@ func TestLeaseGoesToTheLatestDelivery(t *testing.T) {
 // measures nothing, and after a wrong one no answer is checked until the
 // challenge expires.
 func TestWorkerIsMeasuredBeforeItsFirstLease(t *testing.T) {
+	t.Parallel()
 	c := &Coordinator{leases: map[string]*lease{}, finished: newDoneSet(),
 		measured: map[string]float64{}, challenges: map[string]challenge{}, cfg: Config{ChallengePlayouts: 20, ReferenceScore: 1}}
 	if err := c.book.load(context.Background()); err != nil {

@@ -48,6 +48,7 @@ func (s *syncBuffer) String() string {
 // worker reports progress while it plays.
 func TestLongGameIsNotRedelivered(t *testing.T) {
 	longRunning(t)
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	srv, err := cluster.Serve("127.0.0.1:0", t.TempDir())

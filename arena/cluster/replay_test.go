@@ -61,6 +61,7 @@ func (h *queuedHandle) Usage() (cpu, runQueue time.Duration, err error) {
 // withholds that play, the coordinator publishes the match again as a new
 // job, and the stored record is the second play, naming the first.
 func TestMachineCausedVerdictOnAWorkerIsPlayedAgain(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	srv := serve(t, "127.0.0.1:0")

@@ -283,6 +283,7 @@ func (sc *scenario) finish(t *testing.T, want, match string) {
 // loser made the winner): it is refused by verification, logged with the
 // rogue's name, and the game is played again by an honest worker.
 func TestForgedRecordIsRefused(t *testing.T) {
+	t.Parallel()
 	sc := newScenario(t, 0)
 	msg, job, token := sc.rogue.take(sc.ctx)
 	rec := honest(t, job)
@@ -300,6 +301,7 @@ func TestForgedRecordIsRefused(t *testing.T) {
 // an honest worker.
 func TestStaleResultAfterRedeliveryIsRefused(t *testing.T) {
 	longRunning(t)
+	t.Parallel()
 	sc := newScenario(t, 1)
 	_, job, first := sc.rogue.take(sc.ctx)
 	again, job2, second := sc.rogue.take(sc.ctx) // after the ack wait, the same job again
@@ -318,6 +320,7 @@ func TestStaleResultAfterRedeliveryIsRefused(t *testing.T) {
 // again.
 func TestVanishedJobIsPublishedAgain(t *testing.T) {
 	longRunning(t)
+	t.Parallel()
 	sc := newScenario(t, 0)
 	for {
 		b, err := sc.rogue.cons.Fetch(1, jetstream.FetchMaxWait(time.Second))

@@ -40,6 +40,7 @@ func TestServeWithoutAHostListensOnLoopback(t *testing.T) {
 // A client without credentials, or with a token whose password or CA
 // pin is wrong, is refused at connect; a revoked worker too.
 func TestClientsWithoutValidCredentialsAreRefused(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	srv := serve(t, "127.0.0.1:0")
 	if nc, err := nats.Connect(srv.URL()); err == nil {
@@ -107,6 +108,7 @@ func TestTokenRoundTrip(t *testing.T) {
 // or change the streams.
 func TestWorkerPermissionsStopAtItsLeague(t *testing.T) {
 	longRunning(t)
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	srv := serve(t, "127.0.0.1:0")
@@ -162,6 +164,7 @@ func expectDenied(t *testing.T, denied chan error, what string) {
 // for changes by `arena league token` does not reload it again, which
 // could refuse a worker connecting at that moment.
 func TestJoinIsNotReloadedAgain(t *testing.T) {
+	t.Parallel()
 	srv, err := cluster.Serve("127.0.0.1:0", t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -55,6 +55,7 @@ agents:
 // nothing. A stored copy whose content is not its hash is refused with
 // both hashes.
 func TestShippedAgentsAreFetchedByHash(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	srv, err := Serve("127.0.0.1:0", t.TempDir())

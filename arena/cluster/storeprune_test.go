@@ -95,6 +95,7 @@ func storedAgents(t *testing.T, ctx context.Context, srv *cluster.Server) map[st
 // league plays with the kept agents fetched by a worker. A running
 // coordinator references its agents again.
 func TestObjectStoreIsPrunedOfUnreferencedAgents(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	srv := serve(t, "127.0.0.1:0")

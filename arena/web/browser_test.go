@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http/httptest"
@@ -81,7 +82,8 @@ func browserStore(t *testing.T) (string, []*record.Game) {
 // one game played to its end by autoplay, the keys, the downloaded file
 // opened offline and played there too. With ARENA_SCREENSHOTS=DIR it saves
 // the pages and every game's board in the middle and at the end there
-// (arena/web/screenshots regenerates docs/img so).
+// (arena/web/screenshots regenerates docs/img so); without it, only the
+// games page, into a temporary folder.
 func TestViewerFlowInBrowser(t *testing.T) {
 	if testing.Short() {
 		// Starting and driving Chromium is minutes on a busy machine; the
@@ -92,9 +94,12 @@ func TestViewerFlowInBrowser(t *testing.T) {
 	if chrome == "" {
 		t.Skip("no Chromium found (Debian: apt-get install -y chromium; or set ARENA_CHROMIUM): skipping the browser test")
 	}
-	shots := os.Getenv("ARENA_SCREENSHOTS")
+	// Every screenshot only when asked for (screenshots.sh): unasked,
+	// nobody looks at them, and they were a third of the test's time.
+	// One is always taken, so the script's path keeps working.
+	shots, every := os.Getenv("ARENA_SCREENSHOTS"), true
 	if shots == "" {
-		shots = t.TempDir()
+		shots, every = t.TempDir(), false
 	} else if err := os.MkdirAll(shots, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -114,17 +119,23 @@ func TestViewerFlowInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop()
+	shot := func(path string, always bool) {
+		t.Helper()
+		if every || always {
+			takeShot(t, b, path)
+		}
+	}
 
 	// The leagues: five, so a table of contents.
 	run(t, b, "leagues page", chromedp.Navigate(hs.URL+"/"), chromedp.WaitVisible("nav.toc"))
 	if n := eval[int](t, b, `document.querySelectorAll("nav.toc li").length`); n != len(browserGames) {
 		t.Errorf("table of contents lists %d leagues, want %d", n, len(browserGames))
 	}
-	shot(t, b, filepath.Join(shots, "leagues.png"))
+	shot(filepath.Join(shots, "leagues.png"), false)
 
 	// A league's games, then its first game.
 	run(t, b, "games page", chromedp.Click(`section#league-0 a[href^="/games"]`, chromedp.NodeVisible), chromedp.WaitVisible("table.games"))
-	shot(t, b, filepath.Join(shots, "games.png"))
+	shot(filepath.Join(shots, "games.png"), true)
 	run(t, b, "game page", chromedp.Click(`table.games a[href^="/game?"]`, chromedp.NodeVisible), chromedp.WaitVisible("#viewer"))
 	playToEnd(t, b, "the game page", chromedp.Click("#play"))
 
@@ -190,9 +201,9 @@ func TestViewerFlowInBrowser(t *testing.T) {
 		if eval[int](t, b, `document.querySelectorAll(".frame:not([hidden]) .lastmove").length`) == 0 {
 			t.Errorf("%s: no last-move mark on the board", rec.Game)
 		}
-		shot(t, b, filepath.Join(shots, "game-"+rec.Game+"-middle.png"))
+		shot(filepath.Join(shots, "game-"+rec.Game+"-middle.png"), false)
 		run(t, b, rec.Game+" end", chromedp.KeyEvent(kb.End))
-		shot(t, b, filepath.Join(shots, "game-"+rec.Game+"-end.png"))
+		shot(filepath.Join(shots, "game-"+rec.Game+"-end.png"), false)
 	}
 	t.Logf("screenshots in %s", shots)
 }
@@ -249,11 +260,15 @@ func eval[T any](t *testing.T, b context.Context, js string) T {
 	return v
 }
 
-func shot(t *testing.T, b context.Context, path string) {
+// takeShot saves the page as a PNG at path.
+func takeShot(t *testing.T, b context.Context, path string) {
 	t.Helper()
 	png, err := chromedp.Run(b, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", path, err)
+	}
+	if !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) {
+		t.Fatalf("screenshot %s: not a PNG (%d bytes)", path, len(png))
 	}
 	if err := os.WriteFile(path, png, 0o644); err != nil {
 		t.Fatal(err)

@@ -237,6 +237,10 @@ type Options struct {
 	// NoJava leaves the Java course agent (and its league) out: its
 	// compiles and JVMs double the time of a run of a few games.
 	NoJava bool
+	// Gap is the longest wait before each disturbance (default 1.5 s);
+	// each wait is drawn between a fifth of it and it. A short league
+	// needs short gaps for every disturbance to land before it ends.
+	Gap time.Duration
 }
 
 // Summary is the one line a run prints.
@@ -348,6 +352,11 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
+	// The local run needs only the league file: it plays beside the
+	// cluster instead of after it, and is waited for before the orphans
+	// are counted (its agents are this binary's too).
+	local := startLocal(ctx, o, file)
+	defer local.stop()
 	all := append([]*proc{coord}, workers...)
 	for _, p := range all {
 		if err := p.start(self, log); err != nil {
@@ -372,6 +381,7 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 		w.kill()
 	}
 	rogueDone()
+	localErr := local.wait()
 	time.Sleep(500 * time.Millisecond)
 	sum.Orphans = orphans(self)
 
@@ -388,7 +398,10 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 		}
 		return sum, nil
 	}
-	return sum, reproduce(ctx, o, file, out, leagues, &sum, start)
+	if localErr != nil {
+		return sum, localErr
+	}
+	return sum, reproduce(ctx, o.Dir, out, leagues, &sum)
 }
 
 // startRogue runs the rogue worker (valid credentials, cheating) beside
@@ -413,10 +426,15 @@ func startRogue(ctx context.Context, srv *cluster.Server, sum *Summary) (stop fu
 func disturb(o Options, self string, log *os.File, coord *proc, workers []*proc, out string, sum *Summary) error {
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
 	deadline := time.Now().Add(30 * time.Minute)
+	storedAtKill := 0
+	gap := o.Gap
+	if gap <= 0 {
+		gap = 1500 * time.Millisecond
+	}
 	for {
 		// Kill at a random moment, spread so both kinds reach their
 		// count well before the league ends.
-		wait := time.Duration(300+rng.IntN(1200)) * time.Millisecond
+		wait := gap/5 + time.Duration(rng.Int64N(int64(gap*4/5)+1))
 		select {
 		case err := <-coord.done:
 			if err != nil {
@@ -443,41 +461,88 @@ func disturb(o Options, self string, log *os.File, coord *proc, workers []*proc,
 			continue
 		}
 		if sum.CoordKills < o.Kills && (sum.WorkerKills >= o.Kills || rng.IntN(2) == 0) {
-			coord.kill()
-			sum.CoordKills++
-			if n := stored(out); n > 0 {
+			// Only once games were stored since the last kill: each
+			// restart resumes a league with games to keep, however soon
+			// the kills come.
+			if stored(out) > storedAtKill {
+				coord.kill()
+				sum.CoordKills++
 				sum.Resumes++
+				storedAtKill = stored(out)
+				if err := coord.start(self, log); err != nil {
+					return err
+				}
+				continue
 			}
-			if err := coord.start(self, log); err != nil {
-				return err
+			if sum.WorkerKills >= o.Kills {
+				continue
 			}
-		} else {
-			w := workers[rng.IntN(len(workers))]
-			w.kill()
-			sum.WorkerKills++
-			if err := w.start(self, log); err != nil {
-				return err
-			}
+		}
+		w := workers[rng.IntN(len(workers))]
+		w.kill()
+		sum.WorkerKills++
+		if err := w.start(self, log); err != nil {
+			return err
 		}
 	}
 }
 
-// reproduce plays the league locally and compares its standings with the
-// cluster's, and names every problem the run had.
-func reproduce(ctx context.Context, o Options, file, out string, leagues []string, sum *Summary, start time.Time) error {
-	local := filepath.Join(o.Dir, "local")
-	ls, err := load(file, local)
+// localRun is the league played locally beside the cluster.
+type localRun struct {
+	cancel context.CancelFunc
+	done   chan error
+	err    error
+	waited bool
+}
+
+// startLocal starts the local run, unless o.NoLocal.
+func startLocal(ctx context.Context, o Options, file string) *localRun {
+	lctx, cancel := context.WithCancel(ctx)
+	l := &localRun{cancel: cancel, done: make(chan error, 1)}
+	if o.NoLocal {
+		l.done <- nil
+		return l
+	}
+	go func() { l.done <- playLocal(lctx, o.Dir, file) }()
+	return l
+}
+
+// wait waits for the local run's end and returns its error.
+func (l *localRun) wait() error {
+	if !l.waited {
+		l.err, l.waited = <-l.done, true
+	}
+	return l.err
+}
+
+// stop cancels the local run (when a disturbance failed) and waits for it.
+func (l *localRun) stop() {
+	l.cancel()
+	_ = l.wait()
+}
+
+// playLocal plays the league file in this process into dir/local, as a
+// single machine would.
+func playLocal(ctx context.Context, dir, file string) error {
+	ls, err := load(file, filepath.Join(dir, "local"))
 	if err != nil {
 		return err
 	}
 	mach, _ := slots.Detect(2)
-	pool, err := slots.New(filepath.Join(o.Dir, "slots-local"), mach)
+	pool, err := slots.New(filepath.Join(dir, "slots-local"), mach)
 	if err != nil {
 		return err
 	}
-	if err := league.Run(ctx, ls, league.RunOptions{Launch: launcher(filepath.Join(o.Dir, "javac-local")), Slots: pool}); err != nil {
+	if err := league.Run(ctx, ls, league.RunOptions{Launch: launcher(filepath.Join(dir, "javac-local")), Slots: pool}); err != nil {
 		return fmt.Errorf("local league: %w", err)
 	}
+	return nil
+}
+
+// reproduce compares the cluster's standings and verdicts with the local
+// run's (in dir/local), and names every problem the run had.
+func reproduce(ctx context.Context, dir, out string, leagues []string, sum *Summary) error {
+	local := filepath.Join(dir, "local")
 	a, err := table(ctx, out, leagues)
 	b, err2 := table(ctx, local, leagues)
 	if err != nil || err2 != nil {
@@ -494,7 +559,6 @@ func reproduce(ctx context.Context, o Options, file, out string, leagues []strin
 			sum.VerdictsDiffer++
 		}
 	}
-	sum.Wall = time.Since(start)
 	var problems []string
 	if sum.Lost > 0 || sum.Duplicated > 0 || sum.Games != sum.Scheduled {
 		problems = append(problems, fmt.Sprintf("%d lost, %d duplicated", sum.Lost, sum.Duplicated))

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+	"time"
 )
 
 func TestMain(m *testing.M) {
@@ -30,8 +31,16 @@ func TestChaosPlumbing(t *testing.T) {
 	}
 }
 
+// shortGames is the short run's league: 66 games (60 of Dots-and-Boxes,
+// 6 of Pentago-Twist). Its disturbances come 0.1–0.5 s apart, the
+// coordinator's only once games were stored since its last kill, and all
+// landed within the first game stored at load 17 to 24 (the league took
+// 90 s there); before, 110 games, 0.3–1.5 s apart, landed within the
+// first two, and the rest of the league proved nothing more.
+const shortGames = 60
+
 // The short version of the chaos run: a small league (long enough for the
-// kills, which come 0.3–1.5 s apart, to all land before it ends) with a
+// kills to all land before it ends) with a
 // course Python agent when /usr/bin/python3 exists and a COMP424 course
 // Java agent (Pentago-Twist, compiled by each worker) when javac and java
 // exist, each playing all its games with the local run's verdicts; two kills of each
@@ -44,12 +53,12 @@ func TestChaosShort(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills and restarts processes for a minute")
 	}
-	sum, err := Run(context.Background(), Options{Games: 100, Kills: 2, Stops: 1, Dir: t.TempDir(), Self: os.Args[0], Log: os.Stderr})
+	sum, err := Run(context.Background(), Options{Games: shortGames, Kills: 2, Stops: 1, Gap: 500 * time.Millisecond, Dir: t.TempDir(), Self: os.Args[0], Log: os.Stderr})
 	t.Log(sum)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.CoordKills < 2 || sum.WorkerKills < 2 {
+	if sum.CoordKills < 2 || sum.WorkerKills < 2 || sum.Resumes < 2 {
 		t.Fatalf("kills: %+v", sum)
 	}
 	if _, err := os.Stat("/usr/bin/python3"); err == nil && (!sum.CourseAgent || sum.PythonGames == 0) {
@@ -59,7 +68,7 @@ func TestChaosShort(t *testing.T) {
 	if sum.Stops != 1 || !sum.AckedWithoutResult || !sum.Forged || sum.ForgedStored != 0 {
 		t.Fatalf("disturbances: %s", sum)
 	}
-	if sum.Lost != 0 || sum.Duplicated != 0 || sum.Games != sum.Scheduled || sum.Scheduled < 100 || sum.Orphans != 0 || sum.Integrity != "ok" || !sum.Reproduced || !sum.AnonymousRefused {
+	if sum.Lost != 0 || sum.Duplicated != 0 || sum.Games != sum.Scheduled || sum.Scheduled < shortGames || sum.Orphans != 0 || sum.Integrity != "ok" || !sum.Reproduced || !sum.AnonymousRefused {
 		t.Fatalf("%s", sum)
 	}
 }
