@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,10 +15,14 @@ import (
 	"arena/engine"
 )
 
+// javacMissing asks javac for its version once per test binary run: each
+// ask starts a JVM (0.6 s of CPU), and a dozen tests need the answer.
+var javacMissing = sync.OnceValue(func() error { return exec.Command("javac", "-version").Run() })
+
 // needJava skips where the machine has no JDK (CI installs one: .ci/run).
 func needJava(t *testing.T) {
 	t.Helper()
-	if err := exec.Command("javac", "-version").Run(); err != nil {
+	if err := javacMissing(); err != nil {
 		t.Skipf("no javac (%v): apt-get install default-jdk-headless", err)
 	}
 }

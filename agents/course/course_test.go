@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -65,11 +66,15 @@ func longRunning(t *testing.T) {
 	}
 }
 
+// numpyMissing tries the import once per test binary run: each try starts
+// an interpreter and loads numpy (0.4 s of CPU), and most tests ask.
+var numpyMissing = sync.OnceValue(func() error { return exec.Command("/usr/bin/python3", "-c", "import numpy").Run() })
+
 // needPython skips where the machine has no Python with numpy (CI installs
 // them: .ci/run).
 func needPython(t *testing.T) {
 	t.Helper()
-	if err := exec.Command("/usr/bin/python3", "-c", "import numpy").Run(); err != nil {
+	if err := numpyMissing(); err != nil {
 		t.Skipf("no /usr/bin/python3 with numpy (%v): apt-get install python3 python3-numpy", err)
 	}
 }

@@ -51,6 +51,7 @@ func sandboxed(t *testing.T) {
 // compiled into a cache that is out of reach too).
 func TestCourseAgentsOutOfReachPlay(t *testing.T) {
 	longRunning(t)
+	t.Parallel() // its own folders, cache and processes; nothing timed
 	needPython(t)
 	sandboxed(t)
 	top := t.TempDir()
@@ -70,16 +71,23 @@ func TestCourseAgentsOutOfReachPlay(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			ref := "course:" + c.ref
+			var cache string
 			if c.java {
 				needJava(t)
-				// A cache of its own, to count what the arena compiled.
-				t.Setenv("ARENA_COURSE_CACHE", t.TempDir())
-				needJavaCompile(t)
+				// A cache of its own (named in the reference, so the test
+				// can run beside others), to count what the arena compiled;
+				// the check compiles it, so a compile problem shows here.
+				cache = t.TempDir()
+				ref += "?cache=" + cache
+				if err := course.CheckRef(context.Background(), ref, c.game); err != nil {
+					t.Fatal(err)
+				}
 			}
-			cache := os.Getenv("ARENA_COURSE_CACHE")
 			for seat := range 2 {
 				refs := [2]string{"builtin:random", "builtin:random"}
-				refs[seat] = "course:" + c.ref
+				refs[seat] = ref
 				rec := play(t, match{game: c.game, params: c.params, refs: refs, seed: uint64(3 + seat), tune: slowStart})
 				if len(rec.Events) > 0 || rec.Result.Forfeit != "" {
 					t.Fatalf("seat %d: want a clean game:\n%s", seat, events(rec))
@@ -149,6 +157,7 @@ func TestPrepareShowsTheCoursesFolders(t *testing.T) {
 // id could not run (a pyenv shim under /root) is refused before the game,
 // naming it and a system one; unsandboxed it is accepted.
 func TestPrepareRefusesAnInterpreterOutOfReach(t *testing.T) {
+	t.Parallel()
 	needPython(t)
 	dir := t.TempDir() // 0700
 	py := filepath.Join(dir, "shims", "python3")
@@ -179,12 +188,14 @@ func TestPrepareRefusesAnInterpreterOutOfReach(t *testing.T) {
 // own folder (its helper module beside it).
 func TestCourseBotSeesOnlyItsFolder(t *testing.T) {
 	longRunning(t)
+	t.Parallel() // its own folders and processes; nothing timed
 	l := &host.Launcher{Self: []string{os.Args[0], agents.HostArg}, Builtins: builtin.Names()}
 	if !l.Sandboxed() {
 		t.Skipf("agents cannot be sandboxed here: %s", l.Support().Unsupported)
 	}
 	for _, mode := range []os.FileMode{0o755, 0o700} {
 		t.Run(mode.String(), func(t *testing.T) {
+			t.Parallel()
 			top := t.TempDir()
 			write := func(rel, body string) string {
 				p := filepath.Join(top, rel)
