@@ -10,6 +10,7 @@ import (
 // at each boundary must not depend on scheduling (a reply at the deadline
 // instant once lost about one game in a thousand to its own deadline).
 func TestPerMoveBoundariesRepeated(t *testing.T) {
+	t.Parallel() // a fake clock: the verdicts do not depend on scheduling
 	reps := 250
 	if testing.Short() {
 		reps = 25

@@ -106,6 +106,7 @@ func events(rec *record.Game, kind string) []record.Event {
 }
 
 func TestNormalGame(t *testing.T) {
+	t.Parallel() // its own agent processes; its verdict rests on margins of seconds
 	rec := play(t, "builtin:random", "builtin:greedy")
 	if rec.Result.Forfeit != "" || len(rec.Events) != 0 {
 		t.Fatalf("clean game has penalties: %+v %+v", rec.Result, rec.Events)
@@ -132,6 +133,7 @@ func TestNormalGame(t *testing.T) {
 }
 
 func TestSleeperLosesOnTimeoutAndIsKilled(t *testing.T) {
+	t.Parallel() // its own agent processes; its verdict rests on margins of seconds
 	if _, err := exec.LookPath("sleep"); err != nil {
 		t.Skipf("the sleeper agent starts a child with the sleep command: %v", err)
 	}
@@ -203,6 +205,7 @@ func TestLateReplyInCushionGetsRandomMove(t *testing.T) {
 }
 
 func TestGarbageLosesOnTimeout(t *testing.T) {
+	t.Parallel() // its own agent processes; its verdict rests on margins of seconds
 	rec := play(t, "builtin:random", "builtin:garbage")
 	if rec.Result.Winner != 0 || rec.Result.Reason != "TIMEOUT" {
 		t.Fatalf("result %+v, want seat 0 to win by TIMEOUT", rec.Result)
@@ -214,6 +217,7 @@ func TestGarbageLosesOnTimeout(t *testing.T) {
 }
 
 func TestIllegalMoveLosesWithCourseReason(t *testing.T) {
+	t.Parallel() // its own agent processes; its verdict rests on margins of seconds
 	rec := play(t, "builtin:illegal", "builtin:random")
 	if rec.Result.Winner != 1 || rec.Result.Reason != "ILLEGAL MOVE: Player 0 plays pit 9" {
 		t.Fatalf("result %+v", rec.Result)
@@ -224,6 +228,7 @@ func TestIllegalMoveLosesWithCourseReason(t *testing.T) {
 }
 
 func TestAgentErrorGetsRandomMove(t *testing.T) {
+	t.Parallel() // its own agent processes; its verdict rests on margins of seconds
 	rec := play(t, "builtin:random", "builtin:erring")
 	ev := events(rec, "error")
 	if len(ev) != 1 || ev[0].Seat != 1 || ev[0].Penalty != string(engine.RandomMove) {
@@ -235,6 +240,7 @@ func TestAgentErrorGetsRandomMove(t *testing.T) {
 }
 
 func TestDeadAgentGetsRandomMovesToTheEnd(t *testing.T) {
+	t.Parallel() // its own agent processes; its verdict rests on margins of seconds
 	rec := play(t, "builtin:quitter", "builtin:random")
 	dead := events(rec, "dead")
 	if len(dead) != 1 || dead[0].Seat != 0 {
@@ -278,6 +284,7 @@ func TestStderrFloodIsCapped(t *testing.T) {
 }
 
 func TestVersionMismatchIsRefused(t *testing.T) {
+	t.Parallel() // its own agent process; nothing timed
 	l := &host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: testAgents}
 	_, err := l.Launch(context.Background(), "builtin:oldproto", host.Options{StartTimeout: 30 * time.Second})
 	if err == nil {
