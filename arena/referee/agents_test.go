@@ -17,6 +17,7 @@ import (
 
 	"arena/agents/builtin"
 	"arena/agents/lua"
+	"arena/internal/testparallel"
 	"arena/plugins/protocol"
 	"arena/plugins/sdk"
 )
@@ -32,7 +33,10 @@ func TestMain(m *testing.M) {
 		return
 	}
 	flag.Parse()
-	waitingTestsParallel()
+	if err := testparallel.Default(waitingParallel); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
 	os.Exit(m.Run())
 }
 
@@ -42,16 +46,6 @@ func TestMain(m *testing.M) {
 // computing; go test's default of one test per CPU would serialise those
 // waits into minutes on a small machine.
 const waitingParallel = 8
-
-func waitingTestsParallel() {
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given {
-		if err := flag.Set("test.parallel", fmt.Sprint(waitingParallel)); err != nil {
-			panic(err)
-		}
-	}
-}
 
 // longRunning skips a test under -short: the short suite keeps the fake-agent
 // tests, one real game per verdict kind it needs and few repetitions, and
