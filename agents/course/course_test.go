@@ -2,6 +2,7 @@ package course_test
 
 import (
 	"context"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"arena/arena/referee"
 	"arena/engine"
 	"arena/games/all"
+	"arena/internal/testparallel"
 	"arena/plugins/host"
 )
 
@@ -29,6 +31,11 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		return
+	}
+	flag.Parse()
+	if err := testparallel.Default(waitingParallel); err != nil {
+		os.Stderr.WriteString(err.Error() + "\n")
+		os.Exit(2)
 	}
 	// Compiled repositories are shared by every test of the run, and by
 	// later runs: the cache is keyed by the sources' content, so an edit
@@ -43,6 +50,12 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
+
+// waitingParallel is how many of its tests run at once unless -parallel
+// says otherwise: the games wait on JVMs, interpreters and limits far more
+// than they compute (the package used about 65 CPU seconds in 220 s of
+// wall clock on two cores), so one test per CPU left the machine idle.
+const waitingParallel = 4
 
 // testCache is the compiled-fixture cache: under the user's cache folder
 // where there is one, else a folder of this run.
@@ -88,6 +101,14 @@ type match struct {
 	tune   func(*engine.Profile)
 }
 
+// gameLauncher starts the agents of every game the tests play: one
+// launcher, as an arena has one for a whole league, so the machine's
+// sandbox probe (a sandboxed start of its own) and the cgroup discovery
+// run once, not once per game.
+var gameLauncher = sync.OnceValue(func() *host.Launcher {
+	return &host.Launcher{Self: []string{os.Args[0], agents.HostArg}, Builtins: builtin.Names(), Prepare: course.Prepare}
+})
+
 func play(t *testing.T, m match) *record.Game {
 	t.Helper()
 	g, err := all.Registry().Lookup(m.game)
@@ -104,7 +125,7 @@ func play(t *testing.T, m match) *record.Game {
 	if m.tune != nil {
 		m.tune(&prof)
 	}
-	l := &host.Launcher{Self: []string{os.Args[0], agents.HostArg}, Builtins: builtin.Names(), Prepare: course.Prepare}
+	l := gameLauncher()
 	// Each agent is held to its runtime's memory rule, as the CLI does.
 	r := &referee.Referee{Launch: referee.HostLauncher(l), Runtime: func(p referee.Player) engine.Runtime { return course.Runtime(p.Ref) }}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

@@ -30,8 +30,16 @@ type procs struct {
 	watch *proctree.Watch
 }
 
+// gameLauncher starts the agents of every real-process game of the test
+// binary's run: one launcher, as an arena has one for a whole league, so
+// the machine's sandbox probe (a sandboxed start of its own) and the
+// cgroup discovery run once, not once per game.
+var gameLauncher = sync.OnceValue(func() *host.Launcher {
+	return &host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: testAgents, StderrBytes: 4096}
+})
+
 func (p *procs) launcher(t *testing.T) referee.Launcher {
-	l := &host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: testAgents, StderrBytes: 4096}
+	l := gameLauncher()
 	if err := proctree.Available(); err != nil {
 		t.Skip(err)
 	}
