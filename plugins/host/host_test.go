@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,6 +20,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 
+	"arena/internal/testparallel"
 	"arena/plugins/host"
 	"arena/plugins/protocol"
 	"arena/plugins/sdk"
@@ -42,12 +44,24 @@ func TestMain(m *testing.M) {
 		serve(strings.TrimPrefix(os.Args[2], "builtin:"))
 		return
 	}
+	flag.Parse()
+	if err := testparallel.Default(waitingParallel); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
 	code := m.Run()
 	if hostile.path != "" {
 		os.RemoveAll(filepath.Dir(hostile.path))
 	}
 	os.Exit(code)
 }
+
+// waitingParallel is how many of its parallel tests run at once unless
+// -parallel says otherwise: the hostile games and launches wait on agents,
+// limits and samplers far more than they compute, and their profiles give
+// every honest reply a margin of many seconds. The tests that read run
+// queues, pin CPUs or time a spin stay serial: they run alone, first.
+const waitingParallel = 4
 
 // rawAgent implements protocol.Agent directly, so the round-trip benchmark
 // measures the transport and not the SDK's position rebuilding.
@@ -213,6 +227,7 @@ func TestNonAgentBinaryIsRefused(t *testing.T) {
 }
 
 func TestMemoryLimitKillsAgent(t *testing.T) {
+	t.Parallel() // its own agent; waits on the memory watch, not a clock
 	longRunning(t)
 	p := launch(t, "hog", host.Options{MemoryMB: 100})
 	defer p.Kill()
@@ -240,6 +255,7 @@ func TestMemoryLimitKillsAgent(t *testing.T) {
 }
 
 func TestCPUTimeIsMeasured(t *testing.T) {
+	t.Parallel() // its own agent; CPU time, which load does not change
 	longRunning(t)
 	p := launch(t, "burner", host.Options{})
 	defer p.Kill()

@@ -77,6 +77,7 @@ const slowStart = 6 * time.Second
 // A start-up timeout is honoured: an agent slower to start than its
 // timeout is refused at the timeout, not at some default.
 func TestStartTimeoutIsHonoured(t *testing.T) {
+	t.Parallel() // its own agent processes; the refusal has 5 s of margin
 	longRunning(t)
 	start := time.Now()
 	p, err := launcher().Launch(context.Background(), "slowstart", host.Options{StartTimeout: time.Second})
