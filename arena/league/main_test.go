@@ -2,6 +2,7 @@ package league_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"arena/arena/league/leaguefile"
 	"arena/arena/league/leaguefile/leaguefiletest"
 	"arena/arena/referee"
+	"arena/internal/testparallel"
 	"arena/plugins/host"
 	"arena/plugins/sdk"
 )
@@ -49,8 +51,20 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
+	flag.Parse()
+	if err := testparallel.Default(waitingParallel); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
 	os.Exit(m.Run())
 }
+
+// waitingParallel is how many of its parallel tests run at once unless
+// -parallel says otherwise: their leagues wait on agent processes, fsyncs
+// and a killed child far more than they compute, and none judges a move
+// by the clock. The tests of contention and pinned CPUs stay serial: they
+// run alone, first.
+const waitingParallel = 4
 
 // longRunning skips a test under -short: the short suite keeps the
 // configuration, schedule and standings tests and one league of known
