@@ -2,7 +2,6 @@ package course_test
 
 import (
 	"context"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,7 +17,6 @@ import (
 	"arena/arena/referee"
 	"arena/engine"
 	"arena/games/all"
-	"arena/internal/testparallel"
 	"arena/plugins/host"
 )
 
@@ -31,11 +29,6 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		return
-	}
-	flag.Parse()
-	if err := testparallel.Default(waitingParallel); err != nil {
-		os.Stderr.WriteString(err.Error() + "\n")
-		os.Exit(2)
 	}
 	// Compiled repositories are shared by every test of the run, and by
 	// later runs: the cache is keyed by the sources' content, so an edit
@@ -50,12 +43,6 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
-
-// waitingParallel is how many of its tests run at once unless -parallel
-// says otherwise: the games wait on JVMs, interpreters and limits far more
-// than they compute (the package used about 65 CPU seconds in 220 s of
-// wall clock on two cores), so one test per CPU left the machine idle.
-const waitingParallel = 4
 
 // testCache is the compiled-fixture cache: under the user's cache folder
 // where there is one, else a folder of this run.
