@@ -114,7 +114,6 @@ func events(rec *record.Game, kind string) []record.Event {
 }
 
 func TestNormalGame(t *testing.T) {
-	t.Parallel() // its own agent processes; its verdict rests on margins of seconds
 	rec := play(t, "builtin:random", "builtin:greedy")
 	if rec.Result.Forfeit != "" || len(rec.Events) != 0 {
 		t.Fatalf("clean game has penalties: %+v %+v", rec.Result, rec.Events)
@@ -141,7 +140,6 @@ func TestNormalGame(t *testing.T) {
 }
 
 func TestSleeperLosesOnTimeoutAndIsKilled(t *testing.T) {
-	t.Parallel() // its own agent processes; its verdict rests on margins of seconds
 	if _, err := exec.LookPath("sleep"); err != nil {
 		t.Skipf("the sleeper agent starts a child with the sleep command: %v", err)
 	}
@@ -213,7 +211,7 @@ func TestLateReplyInCushionGetsRandomMove(t *testing.T) {
 }
 
 func TestGarbageLosesOnTimeout(t *testing.T) {
-	t.Parallel() // its own agent processes; its verdict rests on margins of seconds
+	t.Parallel() // its own agent processes; the verdict is the bad reply's, which no clock decides
 	rec := play(t, "builtin:random", "builtin:garbage")
 	if rec.Result.Winner != 0 || rec.Result.Reason != "TIMEOUT" {
 		t.Fatalf("result %+v, want seat 0 to win by TIMEOUT", rec.Result)
@@ -225,7 +223,7 @@ func TestGarbageLosesOnTimeout(t *testing.T) {
 }
 
 func TestIllegalMoveLosesWithCourseReason(t *testing.T) {
-	t.Parallel() // its own agent processes; its verdict rests on margins of seconds
+	t.Parallel() // its own agent processes; the verdict is the bad reply's, which no clock decides
 	rec := play(t, "builtin:illegal", "builtin:random")
 	if rec.Result.Winner != 1 || rec.Result.Reason != "ILLEGAL MOVE: Player 0 plays pit 9" {
 		t.Fatalf("result %+v", rec.Result)
@@ -236,7 +234,7 @@ func TestIllegalMoveLosesWithCourseReason(t *testing.T) {
 }
 
 func TestAgentErrorGetsRandomMove(t *testing.T) {
-	t.Parallel() // its own agent processes; its verdict rests on margins of seconds
+	t.Parallel() // its own agent processes; the verdict is the bad reply's, which no clock decides
 	rec := play(t, "builtin:random", "builtin:erring")
 	ev := events(rec, "error")
 	if len(ev) != 1 || ev[0].Seat != 1 || ev[0].Penalty != string(engine.RandomMove) {
@@ -248,7 +246,6 @@ func TestAgentErrorGetsRandomMove(t *testing.T) {
 }
 
 func TestDeadAgentGetsRandomMovesToTheEnd(t *testing.T) {
-	t.Parallel() // its own agent processes; its verdict rests on margins of seconds
 	rec := play(t, "builtin:quitter", "builtin:random")
 	dead := events(rec, "dead")
 	if len(dead) != 1 || dead[0].Seat != 0 {

@@ -86,7 +86,6 @@ func memoryLimit(t *testing.T, pid int) int64 {
 // where it has not (NoCgroups stands for such a machine). The group is
 // gone once the agent is.
 func TestAccountingCgroupAndProc(t *testing.T) {
-	t.Parallel() // its own agents and groups; CPU is read as the agent's own time, which load does not change
 	for _, noCgroups := range []bool{false, true} {
 		t.Run(map[bool]string{false: "cgroup", true: "proc"}[noCgroups], func(t *testing.T) {
 			if !noCgroups {
@@ -148,7 +147,6 @@ func TestAccountingCgroupAndProc(t *testing.T) {
 // agent's process group; where the agent has a cgroup, its end takes them
 // too.
 func TestUnsandboxedGroupKillsEscapedChildren(t *testing.T) {
-	t.Parallel() // its own agent and children, checked by pid
 	requireCgroups(t)
 	l := launcher()
 	l.Isolation = host.IsolationOff

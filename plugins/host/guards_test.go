@@ -363,7 +363,6 @@ func ownCPU(pid int) (time.Duration, error) {
 // the bound, and the others are closed again by the reading that opened
 // them.
 func TestTreeSamplerKeepsAtMostItsBound(t *testing.T) {
-	t.Parallel() // its own process group; nothing timed
 	if testing.Short() {
 		t.Skip("starts agent processes and waits on them: runs without -short")
 	}
