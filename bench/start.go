@@ -41,7 +41,7 @@ func kinds(b *bins) []agentKind {
 		{name: "lua script, arena binary as host and init", self: b.arena, ref: "lua:" + b.lua, bare: []string{b.arena, agents.HostArg}},
 		{name: "lua script, lean arena-agent + arena-init", self: b.lean, init: b.init, ref: "lua:" + b.lua, bare: lean},
 		{name: "lua script, lean arena-agent + arena-init, no cgroups", self: b.lean, init: b.init, ref: "lua:" + b.lua, bare: lean, noCg: true},
-		{name: "SDK binary, arena-init", self: b.lean, init: b.init, ref: b.timed},
+		{name: "SDK binary, arena-init", self: b.lean, init: b.init, ref: b.timed, bare: []string{b.timed}},
 		{name: "builtin:random, lean arena-agent, isolation off", self: b.lean, ref: "builtin:random", bare: lean, off: true},
 	}
 }
