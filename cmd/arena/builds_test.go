@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -31,18 +32,35 @@ type goBuild struct {
 	err  error
 }
 
+// allPrograms are the packages (relative to this directory) the full run
+// links: the arena, its init, and the agents under testdata. They are
+// linked by one `go build`, which loads the module once and links them in
+// parallel; the arena-init among them is also the one every sandbox of
+// the in-process tests starts with, so it is linked once, not twice.
+var allPrograms = []string{".", "../arena-init", "./testdata/sdkagent", "./testdata/checkfixture"}
+
 // binary is the program of the package at pkg (relative to this
-// directory), built on first use.
+// directory), built on first use: under -short alone (the short run needs
+// only the init, and linking the arena would be most of its time), else
+// with allPrograms.
 func (b *goBuilds) binary(pkg string) (string, error) {
-	dir, err := b.programs(pkg)
+	pkgs := []string{pkg}
+	if !testing.Short() && slices.Contains(allPrograms, pkg) {
+		pkgs = allPrograms
+	}
+	dir, err := b.programs(pkgs...)
 	if err != nil {
 		return "", err
 	}
-	files, err := os.ReadDir(dir)
-	if err != nil || len(files) != 1 {
-		return "", fmt.Errorf("go build %s: want one program in %s, have %d (%v)", pkg, dir, len(files), err)
+	abs, err := filepath.Abs(pkg)
+	if err != nil {
+		return "", fmt.Errorf("program of %s: %w", pkg, err)
 	}
-	return filepath.Join(dir, files[0].Name()), nil
+	bin := filepath.Join(dir, filepath.Base(abs))
+	if _, err := os.Stat(bin); err != nil {
+		return "", fmt.Errorf("go build %s: no program %s: %w", pkg, bin, err)
+	}
+	return bin, nil
 }
 
 // programs builds the packages at pkgs with one `go build` into a folder

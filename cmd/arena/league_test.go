@@ -24,11 +24,11 @@ func buildArena(t *testing.T) string {
 	}
 	// The init beside it, of the same build, as `go build -o DIR
 	// ./cmd/...` leaves them: the arena starts each sandbox with it.
-	dir, err := builds.programs(".", "../arena-init")
+	bin, err := builds.binary(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return filepath.Join(dir, "arena")
+	return bin
 }
 
 type result struct {
