@@ -65,6 +65,11 @@ func longRunning(t *testing.T) {
 // run executes the CLI in-process with args.
 func run(t *testing.T, e *env, args ...string) error {
 	t.Helper()
+	return runCLI(e, args...)
+}
+
+// runCLI is run for a goroutine other than the test's.
+func runCLI(e *env, args ...string) error {
 	root := newRoot(e)
 	root.SetArgs(args)
 	return root.ExecuteContext(context.Background())
