@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -33,19 +34,18 @@ type goBuild struct {
 }
 
 // allPrograms are the packages (relative to this directory) the full run
-// links: the arena, its init, and the agents under testdata. They are
-// linked by one `go build`, which loads the module once and links them in
-// parallel; the arena-init among them is also the one every sandbox of
-// the in-process tests starts with, so it is linked once, not twice.
+// links besides the init the in-process tests start: the arena with its
+// own init beside it, and the agents under testdata. One `go build` links
+// them, loading the module once.
 var allPrograms = []string{".", "../arena-init", "./testdata/sdkagent", "./testdata/checkfixture"}
 
 // binary is the program of the package at pkg (relative to this
-// directory), built on first use: under -short alone (the short run needs
-// only the init, and linking the arena would be most of its time), else
-// with allPrograms.
+// directory), built on first use. The init alone is linked on its own
+// (under a second of CPU), so a test that needs only the init does not
+// wait for the arena's link.
 func (b *goBuilds) binary(pkg string) (string, error) {
 	pkgs := []string{pkg}
-	if !testing.Short() && slices.Contains(allPrograms, pkg) {
+	if pkg != initPkg && slices.Contains(allPrograms, pkg) {
 		pkgs = allPrograms
 	}
 	dir, err := b.programs(pkgs...)
@@ -61,6 +61,27 @@ func (b *goBuilds) binary(pkg string) (string, error) {
 		return "", fmt.Errorf("go build %s: no program %s: %w", pkg, bin, err)
 	}
 	return bin, nil
+}
+
+// initPkg is the sandbox's init, which every in-process test starts.
+const initPkg = "../arena-init"
+
+// prefetch starts linking allPrograms in the background when the run is
+// the whole package without -short: the serial tests, which run first and
+// mostly wait on their agents, leave a core free for the link that the
+// parallel tests then find done. The returned channel is closed when the
+// link has ended.
+func (b *goBuilds) prefetch() <-chan struct{} {
+	done := make(chan struct{})
+	if testing.Short() || flag.Lookup("test.run").Value.String() != "" {
+		close(done)
+		return done
+	}
+	go func() {
+		defer close(done)
+		_, _ = b.programs(allPrograms...) // a failure is the first test's to report
+	}()
+	return done
 }
 
 // programs builds the packages at pkgs with one `go build` into a folder
