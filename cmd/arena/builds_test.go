@@ -1,11 +1,13 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -31,18 +33,55 @@ type goBuild struct {
 	err  error
 }
 
+// allPrograms are the packages (relative to this directory) the full run
+// links besides the init the in-process tests start: the arena with its
+// own init beside it, and the agents under testdata. One `go build` links
+// them, loading the module once.
+var allPrograms = []string{".", "../arena-init", "./testdata/sdkagent", "./testdata/checkfixture"}
+
 // binary is the program of the package at pkg (relative to this
-// directory), built on first use.
+// directory), built on first use. The init alone is linked on its own
+// (under a second of CPU), so a test that needs only the init does not
+// wait for the arena's link.
 func (b *goBuilds) binary(pkg string) (string, error) {
-	dir, err := b.programs(pkg)
+	pkgs := []string{pkg}
+	if pkg != initPkg && slices.Contains(allPrograms, pkg) {
+		pkgs = allPrograms
+	}
+	dir, err := b.programs(pkgs...)
 	if err != nil {
 		return "", err
 	}
-	files, err := os.ReadDir(dir)
-	if err != nil || len(files) != 1 {
-		return "", fmt.Errorf("go build %s: want one program in %s, have %d (%v)", pkg, dir, len(files), err)
+	abs, err := filepath.Abs(pkg)
+	if err != nil {
+		return "", fmt.Errorf("program of %s: %w", pkg, err)
 	}
-	return filepath.Join(dir, files[0].Name()), nil
+	bin := filepath.Join(dir, filepath.Base(abs))
+	if _, err := os.Stat(bin); err != nil {
+		return "", fmt.Errorf("go build %s: no program %s: %w", pkg, bin, err)
+	}
+	return bin, nil
+}
+
+// initPkg is the sandbox's init, which every in-process test starts.
+const initPkg = "../arena-init"
+
+// prefetch starts linking allPrograms in the background when the run is
+// the whole package without -short: the serial tests, which run first and
+// mostly wait on their agents, leave a core free for the link that the
+// parallel tests then find done. The returned channel is closed when the
+// link has ended.
+func (b *goBuilds) prefetch() <-chan struct{} {
+	done := make(chan struct{})
+	if testing.Short() || flag.Lookup("test.run").Value.String() != "" {
+		close(done)
+		return done
+	}
+	go func() {
+		defer close(done)
+		_, _ = b.programs(allPrograms...) // a failure is the first test's to report
+	}()
+	return done
 }
 
 // programs builds the packages at pkgs with one `go build` into a folder

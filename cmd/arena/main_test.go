@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,7 +28,10 @@ func TestMain(m *testing.M) {
 		}
 		return
 	}
+	flag.Parse()
+	linked := builds.prefetch()
 	code := m.Run()
+	<-linked
 	builds.remove()
 	os.Exit(code)
 }
@@ -43,7 +47,7 @@ func testEnv(t *testing.T) (*env, *bytes.Buffer, *bytes.Buffer) {
 	// The lean init starts each sandbox, as beside an installed arena: the
 	// test binary links everything and costs several times as much CPU to
 	// start. TestSandboxInitChoice plays with the agent host as the init.
-	init, err := builds.binary("../arena-init")
+	init, err := builds.binary(initPkg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,6 +69,11 @@ func longRunning(t *testing.T) {
 // run executes the CLI in-process with args.
 func run(t *testing.T, e *env, args ...string) error {
 	t.Helper()
+	return runCLI(e, args...)
+}
+
+// runCLI is run for a goroutine other than the test's.
+func runCLI(e *env, args ...string) error {
 	root := newRoot(e)
 	root.SetArgs(args)
 	return root.ExecuteContext(context.Background())

@@ -1,13 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -23,7 +23,14 @@ var checkParams = map[string][]string{
 // scaffold somewhere of their own.
 func copyTree(t *testing.T, src, dst string) {
 	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+	if err := copyDir(src, dst); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// copyDir is copyTree for a goroutine other than the test's.
+func copyDir(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -37,9 +44,6 @@ func copyTree(t *testing.T, src, dst string) {
 		}
 		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestNewAgentScaffoldsPassCheck writes a Go and a Lua agent for every
@@ -57,57 +61,28 @@ func TestNewAgentScaffoldsPassCheck(t *testing.T) {
 		t.Fatalf("games %v", games)
 	}
 	root := t.TempDir()
-	bins := map[string]string{}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2) // two builds at once on a small machine
+	// Two scaffolds at a time are written (with their go mod tidy), built
+	// and tested, while the checks that need no build (the Lua agents')
+	// and then each Go agent's as its build ends run beside them: the go
+	// commands are most of this test, and nothing here is timed.
+	sem := make(chan struct{}, 2)
+	built := map[string]*scaffoldBuild{}
 	for _, game := range games {
-		made := filepath.Join(root, "made", game+"bot")
+		b := &scaffoldBuild{done: make(chan struct{})}
+		built[game] = b
 		e, out, errb := testEnv(t)
-		if err := run(t, e, "new-agent", "--game", game, "--lang", "go", made); err != nil {
-			t.Fatalf("new-agent %s: %v\n%s%s", game, err, out, errb)
-		}
-		if !strings.Contains(out.String(), "go mod tidy: done") {
-			t.Fatalf("new-agent %s did not tidy:\n%s", game, out)
-		}
-		mod, err := os.ReadFile(filepath.Join(made, "go.mod"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(string(mod), "replace arena => /") || !strings.Contains(string(mod), "require arena v0.0.0") {
-			t.Fatalf("go.mod of %s:\n%s", game, mod)
-		}
-		student := filepath.Join(root, "student", game+"bot")
-		copyTree(t, made, student)
-		wg.Add(1)
 		go func() {
-			defer wg.Done()
+			defer close(b.done)
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			bin := filepath.Join(student, game+"bot")
-			for _, args := range [][]string{{"build", "-o", bin, "."}, {"test", "."}} {
-				cmd := exec.Command("go", args...)
-				cmd.Dir = student
-				cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
-				if b, err := cmd.CombinedOutput(); err != nil {
-					t.Errorf("%s: go %s: %v\n%s", game, strings.Join(args, " "), err, b)
-					return
-				}
-			}
-			mu.Lock()
-			bins[game] = bin
-			mu.Unlock()
+			b.bin, b.err = buildScaffold(e, out, errb, root, game)
 		}()
-	}
-	wg.Wait()
-	if t.Failed() {
-		return
 	}
 	for _, game := range games {
 		for _, lang := range []string{"go", "lua"} {
 			t.Run(game+"/"+lang, func(t *testing.T) {
 				t.Parallel()
-				agent := bins[game]
+				var agent string
 				if lang == "lua" {
 					dir := filepath.Join(root, "lua", game+"bot")
 					e, out, errb := testEnv(t)
@@ -115,6 +90,13 @@ func TestNewAgentScaffoldsPassCheck(t *testing.T) {
 						t.Fatalf("new-agent: %v\n%s%s", err, out, errb)
 					}
 					agent = "lua:" + filepath.Join(dir, game+"bot.lua")
+				} else {
+					b := built[game]
+					<-b.done
+					if b.err != nil {
+						t.Fatal(b.err)
+					}
+					agent = b.bin
 				}
 				args := append([]string{agent, "--game", game, "--games", "2"}, checkParams[game]...)
 				r, err := checkReport(t, args...)
@@ -128,6 +110,50 @@ func TestNewAgentScaffoldsPassCheck(t *testing.T) {
 			})
 		}
 	}
+}
+
+// scaffoldBuild is one game's Go scaffold being built: the program once
+// done is closed, or why not.
+type scaffoldBuild struct {
+	done chan struct{}
+	bin  string
+	err  error
+}
+
+// buildScaffold writes the Go scaffold of game with new-agent under
+// root/made, checks its go.mod, copies it to root/student (a folder of the
+// student's own), and there builds it and runs its test as the student
+// would. It returns the program. It runs beside the test's goroutine, so
+// it returns its failure instead of failing the test.
+func buildScaffold(e *env, out, errb *bytes.Buffer, root, game string) (string, error) {
+	made := filepath.Join(root, "made", game+"bot")
+	if err := runCLI(e, "new-agent", "--game", game, "--lang", "go", made); err != nil {
+		return "", fmt.Errorf("new-agent %s: %w\n%s%s", game, err, out, errb)
+	}
+	if !strings.Contains(out.String(), "go mod tidy: done") {
+		return "", fmt.Errorf("new-agent %s did not tidy:\n%s", game, out)
+	}
+	mod, err := os.ReadFile(filepath.Join(made, "go.mod"))
+	if err != nil {
+		return "", fmt.Errorf("go.mod of %s: %w", game, err)
+	}
+	if !strings.Contains(string(mod), "replace arena => /") || !strings.Contains(string(mod), "require arena v0.0.0") {
+		return "", fmt.Errorf("go.mod of %s:\n%s", game, mod)
+	}
+	student := filepath.Join(root, "student", game+"bot")
+	if err := copyDir(made, student); err != nil {
+		return "", fmt.Errorf("copy of %s: %w", game, err)
+	}
+	bin := filepath.Join(student, game+"bot")
+	for _, args := range [][]string{{"build", "-o", bin, "."}, {"test", "."}} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = student
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("%s: go %s: %w\n%s", game, strings.Join(args, " "), err, b)
+		}
+	}
+	return bin, nil
 }
 
 // TestNewAgentRefuses: an unknown game or language, a non-empty

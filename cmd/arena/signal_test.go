@@ -112,6 +112,7 @@ func TestSignalsLeaveNoOrphans(t *testing.T) {
 	}
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel() // each signal's arena and agents are its own; the bounds are a minute
 			cmd, kids := startArena(t, "play bohnenspiel random greedy --games 100000 --parallel 2")
 			procs := trees(t, kids)
 			if err := cmd.Process.Signal(sig); err != nil {
