@@ -211,7 +211,7 @@ const noSides = 3 << 62
 
 // fillWordLines builds wordLines from lineBoxes and boxSides.
 func (g *geometry) fillWordLines() {
-	for i := 0; i < g.nLines; i++ {
+	for i := range g.nLines {
 		lb := g.lineBoxes[i]
 		for j := range lb.box {
 			if lb.inc[j] == 0 {
@@ -236,7 +236,7 @@ var byteMoves = func() (t [8][256][8]engine.Move) {
 	for q := range t {
 		for v := range t[q] {
 			j := 0
-			for b := 0; b < 8; b++ {
+			for b := range 8 {
 				if v>>b&1 != 0 {
 					t[q][v][j] = engine.Move(8*q + b)
 					j++
@@ -399,7 +399,7 @@ func (s *State) listWalk(dst []engine.Move) []engine.Move {
 // position, instead of a step per line and a mispredicted exit.
 func listBytes(out *[wordRoom]engine.Move, free uint64, bytes int) {
 	j := 0
-	for q := 0; q < bytes; q++ {
+	for q := range bytes {
 		v := uint8(free)
 		free >>= 8
 		// j counts bits of a word below byte q, so j&63 is j.
