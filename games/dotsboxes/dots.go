@@ -493,13 +493,15 @@ func seatIn(all, one []uint64, i int) int {
 // Text is the arena's board text (the vectors have none): one character
 // per line in Grid order ('.' undrawn, else the seat that drew it), '/',
 // then one per box row-major ('.' open, else the seat that completed it).
+// It is built on the stack, so the string is its only allocation.
 func (s *State) Text() string {
-	buf := make([]byte, 0, s.g.nLines+1+s.g.nBoxes)
-	for i := 0; i < s.g.nLines; i++ {
+	var text [maxLines + 1 + maxBoxes]byte
+	buf := text[:0]
+	for i := range s.g.nLines {
 		buf = append(buf, seatChar(s.drawer(i)))
 	}
 	buf = append(buf, '/')
-	for k := 0; k < s.g.nBoxes; k++ {
+	for k := range s.g.nBoxes {
 		buf = append(buf, seatChar(s.owner(k)))
 	}
 	return string(buf)
