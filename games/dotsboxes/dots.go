@@ -526,8 +526,8 @@ func (s *State) Hash() uint64 {
 	rest := uint64(s.g.rows)<<8 | uint64(s.g.cols) | uint64(s.toMove)<<16 |
 		uint64(s.scores[0])<<24 | uint64(s.scores[1])<<40
 	h := mix64(rest ^ restSeed)
-	for w := 0; w < s.g.nWords && w < words; w++ {
-		h ^= mix64(s.drawn[w] ^ wordSeeds[w])
+	for w, d := range s.drawn[:s.g.nWords] {
+		h ^= mix64(d ^ wordSeeds[w])
 	}
 	return h
 }
