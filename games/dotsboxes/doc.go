@@ -53,7 +53,8 @@
 // document's decisions (§11), not recorded behaviour:
 //
 //   - Time: 5 s wall clock per move, the first move included; no cushion
-//     (the course's game-style timeout is unknown).
+//     (the course's game-style timeout is unknown). An agent has 30 s to
+//     start.
 //   - A missed deadline, an unparseable or illegal move, an agent error, a
 //     dead agent process and (if a league sets a memory limit; there is
 //     none by default) exceeding it each lose the game at once. Reasons are

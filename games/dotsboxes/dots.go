@@ -211,7 +211,7 @@ const noSides = 3 << 62
 
 // fillWordLines builds wordLines from lineBoxes and boxSides.
 func (g *geometry) fillWordLines() {
-	for i := 0; i < g.nLines; i++ {
+	for i := range g.nLines {
 		lb := g.lineBoxes[i]
 		for j := range lb.box {
 			if lb.inc[j] == 0 {
@@ -236,7 +236,7 @@ var byteMoves = func() (t [8][256][8]engine.Move) {
 	for q := range t {
 		for v := range t[q] {
 			j := 0
-			for b := 0; b < 8; b++ {
+			for b := range 8 {
 				if v>>b&1 != 0 {
 					t[q][v][j] = engine.Move(8*q + b)
 					j++
@@ -399,7 +399,7 @@ func (s *State) listWalk(dst []engine.Move) []engine.Move {
 // position, instead of a step per line and a mispredicted exit.
 func listBytes(out *[wordRoom]engine.Move, free uint64, bytes int) {
 	j := 0
-	for q := 0; q < bytes; q++ {
+	for q := range bytes {
 		v := uint8(free)
 		free >>= 8
 		// j counts bits of a word below byte q, so j&63 is j.
@@ -493,13 +493,15 @@ func seatIn(all, one []uint64, i int) int {
 // Text is the arena's board text (the vectors have none): one character
 // per line in Grid order ('.' undrawn, else the seat that drew it), '/',
 // then one per box row-major ('.' open, else the seat that completed it).
+// It is built on the stack, so the string is its only allocation.
 func (s *State) Text() string {
-	buf := make([]byte, 0, s.g.nLines+1+s.g.nBoxes)
-	for i := 0; i < s.g.nLines; i++ {
+	var text [maxLines + 1 + maxBoxes]byte
+	buf := text[:0]
+	for i := range s.g.nLines {
 		buf = append(buf, seatChar(s.drawer(i)))
 	}
 	buf = append(buf, '/')
-	for k := 0; k < s.g.nBoxes; k++ {
+	for k := range s.g.nBoxes {
 		buf = append(buf, seatChar(s.owner(k)))
 	}
 	return string(buf)
@@ -524,8 +526,8 @@ func (s *State) Hash() uint64 {
 	rest := uint64(s.g.rows)<<8 | uint64(s.g.cols) | uint64(s.toMove)<<16 |
 		uint64(s.scores[0])<<24 | uint64(s.scores[1])<<40
 	h := mix64(rest ^ restSeed)
-	for w := 0; w < s.g.nWords && w < words; w++ {
-		h ^= mix64(s.drawn[w] ^ wordSeeds[w])
+	for w, d := range s.drawn[:s.g.nWords] {
+		h ^= mix64(d ^ wordSeeds[w])
 	}
 	return h
 }

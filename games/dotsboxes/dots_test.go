@@ -357,7 +357,8 @@ func TestInfoAndProfile(t *testing.T) {
 	if err := p.Validate(); err != nil {
 		t.Error(err)
 	}
-	if p.Name != info.Profile || p.MoveLimit.Seconds() != 5 || p.FirstMoveLimit != p.MoveLimit || p.Cushion != 0 || p.MemoryMB != 0 {
+	if p.Name != info.Profile || p.MoveLimit.Seconds() != 5 || p.FirstMoveLimit != p.MoveLimit || p.Cushion != 0 || p.MemoryMB != 0 ||
+		p.StartupTimeout != 30*time.Second {
 		t.Errorf("profile %+v", p)
 	}
 	for _, f := range engine.Failures() {

@@ -8,7 +8,7 @@ import "strings"
 func (s *State) Draw() string {
 	var b strings.Builder
 	g := s.g
-	for a := 0; a < g.rows; a++ {
+	for a := range g.rows {
 		for c := 0; c < g.cols; c++ {
 			b.WriteByte('+')
 			if c+1 < g.cols {

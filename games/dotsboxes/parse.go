@@ -30,7 +30,7 @@ func (s *State) ParseMove(text string) (engine.Move, error) {
 	case c < 0 || c >= int64(g.rows) || d < 0 || d >= int64(g.cols):
 		why = "dot [" + tok[2] + "," + tok[3] + "] is off the " + strconv.Itoa(g.rows) + "x" + strconv.Itoa(g.cols) + " board"
 	}
-	line := -1
+	var line int
 	if why == "" {
 		line = g.line(int(a), int(b), int(c), int(d))
 		switch {
@@ -153,11 +153,8 @@ func (p *scanner) integer() (int64, string, string) {
 	tok := p.s[start:p.i]
 	var n int64
 	for _, ch := range p.s[digits:p.i] {
-		n = n*10 + int64(ch-'0')
-		if n > 1<<40 {
-			n = 1 << 40 // far off any board; the exact value does not matter
-			break
-		}
+		// Held at 2^40, far off any board: the exact value does not matter.
+		n = min(n*10+int64(ch-'0'), 1<<40)
 	}
 	if p.s[start] == '-' {
 		n = -n

@@ -28,7 +28,7 @@ func (s *State) SVG() string {
 		for y := 0; y < cols-1; y++ {
 			k := (cols-1)*x + y
 			fill, owner := "#fbfaf5", "free"
-			if k < len(boxes) && (boxes[k] == '0' || boxes[k] == '1') {
+			if boxes[k] == '0' || boxes[k] == '1' {
 				fill, owner = drawSeatColour[boxes[k]-'0'], "seat"+string(boxes[k])
 			}
 			px, py := pos(x, y)
@@ -44,10 +44,7 @@ func (s *State) SVG() string {
 	// its right neighbour, then the line to the dot below.
 	i := 0
 	line := func(a, b, c, d int) {
-		by := byte('.')
-		if i < len(lines) {
-			by = lines[i]
-		}
+		by := lines[i]
 		i++
 		x1, y1 := pos(a, b)
 		x2, y2 := pos(c, d)

@@ -27,7 +27,7 @@ type sideMasks struct {
 // lines (at most MaxDots−1 = 11) spread to its boxes' top sides. 8 KiB.
 var spread2 = func() (t [1 << (MaxDots - 1)]uint32) {
 	for v := range t {
-		for i := 0; i < MaxDots-1; i++ {
+		for i := range MaxDots - 1 {
 			t[v] |= uint32(v>>i&1) << (2 * i)
 		}
 	}
