@@ -221,11 +221,14 @@ func threadsRuntime(pid int) time.Duration {
 // agent's own use.
 func preJoinUsage(pid int, g *sandbox.Group) usage {
 	var u usage
+	// The process first, then its group: what it uses between the two
+	// reads is then left out, never counted twice.
+	threads := threadsRuntime(pid)
 	if cpu, err := g.CPU(); err == nil {
-		u.CPU = max(0, threadsRuntime(pid)-cpu)
+		u.CPU = max(0, threads-cpu)
 	}
-	if peak, _, err := g.Memory(); err == nil {
-		if anon, err := rssAnon(pid); err == nil {
+	if anon, err := rssAnon(pid); err == nil {
+		if peak, _, err := g.Memory(); err == nil {
 			u.Peak = max(0, anon-peak)
 		}
 	}
