@@ -59,8 +59,9 @@ func (l *Launcher) Accounting() string {
 // host program serves itself (built-in, Lua, course): wherever agents are
 // sandboxed. On v2 the init starts in the agent's group; on v1 it joins
 // the group at the end of its setup, before it becomes the agent, and the
-// memory it touched before that (its own start: under a megabyte of
-// anonymous pages) stays charged where the arena's is.
+// memory it touched before that (its own start: about 2 MB of anonymous
+// pages) stays charged where the arena's is; the agent's readings add it
+// back (preJoinUsage).
 func (l *Launcher) InitBecomesAgent() bool {
 	l.prepare()
 	return l.Sandboxed()
@@ -242,11 +243,8 @@ func rssAnon(pid int) (int64, error) {
 		return 0, err
 	}
 	for _, line := range bytes.Split(b, []byte{'\n'}) {
-		if v, ok := bytes.CutPrefix(line, []byte("RssAnon:")); ok {
-			kb, _, _ := bytes.Cut(bytes.TrimSpace(v), []byte(" "))
-			if n, ok := decimal(kb); ok {
-				return n << 10, nil
-			}
+		if n, ok := statusBytes(line, "RssAnon:"); ok {
+			return n, nil
 		}
 	}
 	return 0, fmt.Errorf("no RssAnon in /proc/%d/status", pid)

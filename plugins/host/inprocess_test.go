@@ -113,26 +113,37 @@ func checkUnprivileged(t *testing.T, file string) {
 // limits and counts (v1: cpuacct, memory, pids; v2: the one), the agent's
 // process is in a group of its own, not in the arena's.
 func TestHostServedAgentIsInItsGroups(t *testing.T) {
-	l := launcher()
-	if !l.Sandboxed() || !strings.HasPrefix(l.Accounting(), "cgroup") {
-		t.Skipf("needs a sandbox and cgroups: %s", l.Accounting())
-	}
-	p := launch(t, "echo", host.Options{MemoryMB: 256})
-	defer p.Kill()
-	if !p.InitIsAgent() {
-		t.Fatal("the init did not become the agent")
-	}
+	l, p := launchAgentInit(t, "cgroup")
 	own := cgroupsOf(t, os.Getpid())
 	agent := cgroupsOf(t, p.Pid())
-	for _, ctl := range []string{"cpuacct", "memory", "pids"} {
-		if strings.HasPrefix(l.Accounting(), "cgroup v2") {
-			ctl = ""
-		}
+	controllers := []string{"cpuacct", "memory", "pids"}
+	if strings.HasPrefix(l.Accounting(), "cgroup v2") {
+		controllers = []string{""}
+	}
+	for _, ctl := range controllers {
 		at, ok := agent[ctl]
 		if !ok || at == own[ctl] || !strings.HasPrefix(filepath.Base(at), "arena-") {
 			t.Errorf("the agent %d is in %s group %q (the arena's: %q), want one of its own (arena-PID-N)", p.Pid(), ctl, at, own[ctl])
 		}
 	}
+}
+
+// launchAgentInit launches a host-served agent where the launcher is
+// sandboxed and its accounting starts with accounting ("cgroup", "cgroup
+// v1"), and checks that the sandbox's init became the agent; the agent is
+// killed when the test ends.
+func launchAgentInit(t *testing.T, accounting string) (*host.Launcher, *host.Process) {
+	t.Helper()
+	l := launcher()
+	if !l.Sandboxed() || !strings.HasPrefix(l.Accounting(), accounting) {
+		t.Skipf("needs a sandbox and %s accounting: %s", accounting, l.Accounting())
+	}
+	p := launch(t, "echo", host.Options{MemoryMB: 256})
+	t.Cleanup(p.Kill)
+	if !p.InitIsAgent() {
+		t.Fatal("the init did not become the agent")
+	}
+	return l, p
 }
 
 // cgroupsOf maps each controller of pid's cgroups (v1: one per controller
@@ -163,15 +174,7 @@ func cgroupsOf(t *testing.T, pid int) map[string]string {
 // than the process's own threads have run; its peak is its group's and
 // more, at least the anonymous memory the process held before joining.
 func TestPreJoinUsageIsTheAgents(t *testing.T) {
-	l := launcher()
-	if !l.Sandboxed() || !strings.HasPrefix(l.Accounting(), "cgroup v1") {
-		t.Skipf("needs a sandbox and cgroup v1 accounting: %s", l.Accounting())
-	}
-	p := launch(t, "echo", host.Options{MemoryMB: 256})
-	defer p.Kill()
-	if !p.InitIsAgent() {
-		t.Fatal("the init did not become the agent")
-	}
+	_, p := launchAgentInit(t, "cgroup v1")
 	groups := cgroupsOf(t, p.Pid())
 	dir := map[string]string{}
 	for _, h := range sandbox.MachineCgroups() {

@@ -1,7 +1,6 @@
 package host
 
 import (
-	"arena/plugins/host/proctree"
 	"bytes"
 	"errors"
 	"fmt"
@@ -13,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"arena/plugins/host/proctree"
 )
 
 // usage is one sample of an agent's whole process tree.
@@ -147,22 +148,25 @@ func statusMemory(path string) (rss, peak int64, err error) {
 		return 0, 0, err
 	}
 	for _, line := range bytes.Split(b, []byte{'\n'}) {
-		var dst *int64
-		switch {
-		case bytes.HasPrefix(line, []byte("VmRSS:")):
-			dst = &rss
-		case bytes.HasPrefix(line, []byte("VmHWM:")):
-			dst = &peak
-		default:
-			continue
-		}
-		// "VmRSS:\t  1234 kB": the number after the name, in KiB.
-		kb, _, _ := bytes.Cut(bytes.TrimSpace(line[len("VmRSS:"):]), []byte(" "))
-		if v, err := strconv.ParseInt(string(kb), 10, 64); err == nil {
-			*dst = v << 10
+		if v, ok := statusBytes(line, "VmRSS:"); ok {
+			rss = v
+		} else if v, ok := statusBytes(line, "VmHWM:"); ok {
+			peak = v
 		}
 	}
 	return rss, peak, nil
+}
+
+// statusBytes reads the memory a /proc status line gives under name, in
+// bytes: "VmRSS:\t  1234 kB" is the number after the name, in KiB.
+func statusBytes(line []byte, name string) (int64, bool) {
+	v, ok := bytes.CutPrefix(line, []byte(name))
+	if !ok {
+		return 0, false
+	}
+	kb, _, _ := bytes.Cut(bytes.TrimSpace(v), []byte(" "))
+	n, err := strconv.ParseInt(string(kb), 10, 64)
+	return n << 10, err == nil
 }
 
 // errNotNamespaceProc marks a sandbox whose own /proc is not mounted (yet).
