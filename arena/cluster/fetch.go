@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"arena/arena/cacheage"
 )
 
 // agentCache keeps the agents a worker fetched from the coordinator's
@@ -34,17 +36,17 @@ type agentCache struct {
 	marked  map[string]time.Time // hash → when its use was last written down
 }
 
-// used writes down, at most once per markEvery, that the agent of hash
-// want (in folder dir) was used; c.mu is held.
-func (c *agentCache) used(want, dir string) {
+// used writes down, at most once per cacheage.MarkEvery, that the agent
+// of hash want (its folder named key) was used; c.mu is held.
+func (c *agentCache) used(want, key string) {
 	now := time.Now()
-	if now.Sub(c.marked[want]) < markEvery {
+	if now.Sub(c.marked[want]) < cacheage.MarkEvery {
 		return
 	}
 	if c.marked == nil {
 		c.marked = map[string]time.Time{}
 	}
-	if markUsed(dir, now) == nil {
+	if fetchedAgents(c.dir).MarkUsed(key, now) == nil {
 		c.marked[want] = now
 	}
 }
@@ -66,13 +68,13 @@ func (c *agentCache) path(ctx context.Context, kind, want string) (string, error
 	defer c.mu.Unlock()
 	final := filepath.Join(c.dir, m[1])
 	if p, ok := c.checked[want]; ok {
-		c.used(want, final)
+		c.used(want, m[1])
 		return p, nil
 	}
 	if p, err := cachedEntry(final); err == nil {
 		if h, err := ContentHash(kind, p); err == nil && h == want {
 			c.checked[want] = p
-			c.used(want, final)
+			c.used(want, m[1])
 			return p, nil
 		}
 		// A damaged copy: fetched again below.

@@ -10,7 +10,8 @@ import (
 
 // Agents unused for longer than the bound go; recent ones, an unfinished
 // fetch that is recent, and folders that are not a hash stay; a use moves
-// an agent's time on.
+// an agent's time on; the built Go agents beside them are not the
+// cluster's to remove.
 func TestPruneCacheRemovesUnusedAgents(t *testing.T) {
 	dir := t.TempDir()
 	now := time.Now()
@@ -35,15 +36,16 @@ func TestPruneCacheRemovesUnusedAgents(t *testing.T) {
 	recent := mk(strings.Repeat("b", 64), now.Add(-time.Hour), true)
 	oldPartial := mk(strings.Repeat("c", 64), now.Add(-6*24*time.Hour), false)
 	other := mk("openings", now.Add(-60*24*time.Hour), false)
+	built := mk(strings.Repeat("e", 32), now.Add(-60*24*time.Hour), false) // a built Go agent
 	reused := mk(strings.Repeat("d", 64), now.Add(-6*24*time.Hour), true)
-	if err := markUsed(reused, now); err != nil {
+	if err := fetchedAgents(dir).MarkUsed(filepath.Base(reused), now); err != nil {
 		t.Fatal(err)
 	}
 	n, err := pruneCache(dir, DefaultCacheUnused, now)
 	if err != nil || n != 2 {
 		t.Fatalf("pruned %d (%v), want the old agent and the old unfinished fetch", n, err)
 	}
-	for p, want := range map[string]bool{old: false, oldPartial: false, recent: true, other: true, reused: true} {
+	for p, want := range map[string]bool{old: false, oldPartial: false, recent: true, other: true, built: true, reused: true} {
 		if _, err := os.Stat(p); (err == nil) != want {
 			t.Errorf("%s: exists %v, want %v", filepath.Base(p), err == nil, want)
 		}
