@@ -7,14 +7,19 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
+
+	"arena/arena/cacheage"
 )
 
 // NotCommandError refuses a Go package directory that is not a program.
@@ -24,13 +29,30 @@ func (e *NotCommandError) Error() string {
 	return fmt.Sprintf("%s is package %s, not package main: an agent is a program (package main whose main calls sdk.Serve)", e.Dir, e.Package)
 }
 
+// builtAgentName is a built agent's folder: its source key, 32 hex digits
+// (the cluster's fetched agents in the same folder have 64).
+var builtAgentName = regexp.MustCompile(`^[0-9a-f]{32}$`)
+
+// builtAgents is the cache of built agents in cacheDir: an entry's binary
+// marks its use.
+func builtAgents(cacheDir string) cacheage.Cache {
+	return cacheage.Cache{Dir: cacheDir, Entry: builtAgentName, MarkFile: "agent"}
+}
+
 // Package builds the Go package in dir with `go build` into
 // cacheDir/<key>/agent and returns the binary's path. The key hashes the
 // source files of the package and of every non-standard package it
 // imports (as `go list -deps` finds them), their go.mod and go.sum, and
 // the Go version, so an unchanged agent is built once and any edit, here
-// or in a dependency, builds anew.
+// or in a dependency, builds anew. A use of a built agent is marked on its
+// binary; a new build removes the built agents unused for
+// cacheage.DefaultUnused, since every edit leaves one behind.
 func Package(ctx context.Context, dir, cacheDir string, log io.Writer) (string, error) {
+	return packageAt(ctx, dir, cacheDir, log, time.Now())
+}
+
+// packageAt is Package at the time now.
+func packageAt(ctx context.Context, dir, cacheDir string, log io.Writer, now time.Time) (string, error) {
 	key, name, err := sourceKey(ctx, dir)
 	if err != nil {
 		return "", err
@@ -40,17 +62,18 @@ func Package(ctx context.Context, dir, cacheDir string, log io.Writer) (string, 
 	if name != "main" {
 		return "", &NotCommandError{Dir: dir, Package: name}
 	}
+	cache := builtAgents(cacheDir)
 	bin := filepath.Join(cacheDir, key, "agent")
-	if fi, err := os.Stat(bin); err == nil && fi.Mode().IsRegular() {
+	if cached(cache, key, bin, now, log) {
 		return bin, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+	// Reserved, the folder is fresh for a prune by another process for
+	// as long as the build takes.
+	if err := cache.Reserve(key, now); err != nil {
 		return "", fmt.Errorf("agent cache: %w", err)
 	}
 	start := time.Now()
-	if log != nil {
-		fmt.Fprintf(log, "building agent %s into %s…\n", dir, filepath.Dir(bin))
-	}
+	logf(log, "building agent %s into %s…\n", dir, filepath.Dir(bin))
 	// Build beside the final name and rename, so an interrupted build
 	// never leaves a truncated binary under the key.
 	tmp := bin + ".tmp" + fmt.Sprint(os.Getpid())
@@ -62,13 +85,57 @@ func Package(ctx context.Context, dir, cacheDir string, log io.Writer) (string, 
 		os.Remove(tmp)
 		return "", fmt.Errorf("go build in %s: %v\n%s", dir, err, strings.TrimSpace(out.String()))
 	}
+	// The binary appears under the key already marked used.
+	if err := os.Chtimes(tmp, now, now); err != nil {
+		os.Remove(tmp)
+		return "", fmt.Errorf("agent cache: %w", err)
+	}
 	if err := os.Rename(tmp, bin); err != nil {
 		return "", fmt.Errorf("agent cache: %w", err)
 	}
-	if log != nil {
-		fmt.Fprintf(log, "built agent %s in %s\n", dir, time.Since(start).Round(100*time.Millisecond))
-	}
+	logf(log, "built agent %s in %s\n", dir, time.Since(start).Round(100*time.Millisecond))
+	prune(cache, log, now)
 	return bin, nil
+}
+
+// cached says whether the binary bin of the entry key is built, and marks
+// its use when the last mark is over cacheage.MarkEvery old: most hits
+// cost one stat.
+func cached(cache cacheage.Cache, key, bin string, now time.Time, log io.Writer) bool {
+	fi, err := os.Stat(bin)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	if now.Sub(fi.ModTime()) < cacheage.MarkEvery {
+		return true
+	}
+	err = cache.MarkUsed(key, now)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false // pruned by another process since the stat: built anew
+	}
+	if err != nil {
+		logf(log, "agent cache %s: %v\n", cache.Dir, err)
+	}
+	return true
+}
+
+// prune removes the built agents unused for cacheage.DefaultUnused. It
+// never fails a build: what goes wrong is only reported.
+func prune(cache cacheage.Cache, log io.Writer, now time.Time) {
+	n, err := cache.Prune(cacheage.DefaultUnused, now)
+	if err != nil {
+		logf(log, "agent cache %s: %v\n", cache.Dir, err)
+	}
+	if n > 0 {
+		logf(log, "agent cache %s: %d built agent(s) unused for %d days removed\n", cache.Dir, n, cacheage.DefaultUnused/(24*time.Hour))
+	}
+}
+
+// logf writes to log, if there is one.
+func logf(log io.Writer, format string, args ...any) {
+	if log != nil {
+		fmt.Fprintf(log, format, args...)
+	}
 }
 
 // sourceKey hashes what a build of the package in dir depends on, and

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"arena/arena/cacheage"
 	"arena/arena/league/gobuild"
 )
 
@@ -59,5 +62,92 @@ func TestPackageBuildsOncePerSource(t *testing.T) {
 	write(t, dir, "main.go", "package main\n\nfunc main() { undefined() }\n")
 	if _, err = gobuild.Package(ctx, dir, cache, nil); err == nil || !strings.Contains(err.Error(), "undefined") {
 		t.Fatalf("a build error: %v, want go build's message", err)
+	}
+}
+
+// mkEntry makes a cache entry name whose file mark was last changed at at.
+func mkEntry(t *testing.T, cache, name, mark string, at time.Time) string {
+	t.Helper()
+	p := filepath.Join(cache, name)
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, p, mark, "x")
+	if err := os.Chtimes(filepath.Join(p, mark), at, at); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// A new build removes the built agents unused for five days and nothing
+// else (not the cluster's fetched agents beside them); a hit marks its
+// binary used when the last mark is over an hour old, and only then.
+func TestPackageAgesTheCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go build")
+	}
+	ctx := context.Background()
+	dir, cache := t.TempDir(), t.TempDir()
+	write(t, dir, "go.mod", "module tiny\n\ngo 1.22\n")
+	write(t, dir, "main.go", "package main\n\nfunc main() {}\n")
+	now := time.Now()
+	old := now.Add(-cacheage.DefaultUnused - time.Minute)
+	unused := mkEntry(t, cache, strings.Repeat("a", 32), "agent", old)
+	kept := []string{
+		mkEntry(t, cache, strings.Repeat("b", 32), "agent", now.Add(-cacheage.DefaultUnused+time.Hour)),
+		mkEntry(t, cache, strings.Repeat("c", 64), "entry", old),
+		mkEntry(t, cache, "openings", "suite", old),
+	}
+	var log bytes.Buffer
+	bin, err := gobuild.PackageAt(ctx, dir, cache, &log, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "1 built agent(s) unused for 5 days removed") {
+		t.Errorf("build log %q, want the removal reported", log.String())
+	}
+	if _, err := os.Stat(unused); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("unused built agent: %v, want removed", err)
+	}
+	for _, p := range kept {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s: %v, want kept", filepath.Base(p), err)
+		}
+	}
+	later := now.Add(3 * time.Hour)
+	for _, c := range []struct {
+		last, want time.Time
+	}{
+		{later.Add(-2 * time.Hour), later},                           // marked
+		{later.Add(-30 * time.Minute), later.Add(-30 * time.Minute)}, // marked less than an hour ago
+	} {
+		if err := os.Chtimes(bin, c.last, c.last); err != nil {
+			t.Fatal(err)
+		}
+		log.Reset()
+		got, err := gobuild.PackageAt(ctx, dir, cache, &log, later)
+		if err != nil || got != bin || log.Len() != 0 {
+			t.Fatalf("hit: %q (%v), log %q; want the cached binary", got, err, log.String())
+		}
+		if fi, err := os.Stat(bin); err != nil || !fi.ModTime().Equal(c.want) {
+			t.Errorf("last marked %v: binary's time %v (%v), want %v", c.last, fi.ModTime(), err, c.want)
+		}
+	}
+}
+
+// What goes wrong in a prune is reported to the build's log, and a missing
+// folder is nothing to report.
+func TestPruneReportsErrors(t *testing.T) {
+	dir := t.TempDir()
+	var log bytes.Buffer
+	gobuild.PruneBuilt(filepath.Join(dir, "missing"), &log, time.Now())
+	if log.Len() != 0 {
+		t.Errorf("a missing folder: log %q", log.String())
+	}
+	notDir := filepath.Join(dir, "file")
+	write(t, dir, "file", "")
+	gobuild.PruneBuilt(notDir, &log, time.Now())
+	if !strings.Contains(log.String(), "agent cache "+notDir) {
+		t.Errorf("a folder that is a file: log %q, want the error", log.String())
 	}
 }
