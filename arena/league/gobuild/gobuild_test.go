@@ -22,16 +22,24 @@ func write(t *testing.T, dir, name, body string) {
 	}
 }
 
+// tinyAgent skips in short mode (go build is slow) and returns the folder
+// of a program that does nothing and an empty cache folder.
+func tinyAgent(t *testing.T) (dir, cache string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs go build")
+	}
+	dir, cache = t.TempDir(), t.TempDir()
+	write(t, dir, "go.mod", "module tiny\n\ngo 1.22\n")
+	write(t, dir, "main.go", "package main\n\nfunc main() {}\n")
+	return dir, cache
+}
+
 // An unchanged package is built once; an edit builds anew under another
 // key; a library package is refused as not a program.
 func TestPackageBuildsOncePerSource(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs go build twice")
-	}
+	dir, cache := tinyAgent(t)
 	ctx := context.Background()
-	dir, cache := t.TempDir(), t.TempDir()
-	write(t, dir, "go.mod", "module tiny\n\ngo 1.22\n")
-	write(t, dir, "main.go", "package main\n\nfunc main() {}\n")
 	var log bytes.Buffer
 	first, err := gobuild.Package(ctx, dir, cache, &log)
 	if err != nil {
@@ -83,13 +91,8 @@ func mkEntry(t *testing.T, cache, name, mark string, at time.Time) string {
 // else (not the cluster's fetched agents beside them); a hit marks its
 // binary used when the last mark is over an hour old, and only then.
 func TestPackageAgesTheCache(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs go build")
-	}
+	dir, cache := tinyAgent(t)
 	ctx := context.Background()
-	dir, cache := t.TempDir(), t.TempDir()
-	write(t, dir, "go.mod", "module tiny\n\ngo 1.22\n")
-	write(t, dir, "main.go", "package main\n\nfunc main() {}\n")
 	now := time.Now()
 	old := now.Add(-cacheage.DefaultUnused - time.Minute)
 	unused := mkEntry(t, cache, strings.Repeat("a", 32), "agent", old)
