@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,9 +17,7 @@ import (
 	"arena/arena/league/standings"
 	"arena/arena/ratings"
 	"arena/arena/record"
-	"arena/arena/referee"
 	"arena/arena/results"
-	"arena/plugins/host"
 	"arena/plugins/sdk"
 )
 
@@ -288,22 +287,13 @@ func TestResumePlaysOnlyMissingGames(t *testing.T) {
 	}
 	defer db.Close()
 	cs := &countingStore{Store: db, added: map[string]int{}}
-	var mu sync.Mutex
-	launches := 0
-	launch := testLauncher()
+	// Agents started for a game count the games the referee really played.
+	var starts atomic.Int64
 	var total, done int
 	var progressed []string
 	err = league.Run(ctx, spec, league.RunOptions{
-		Store: cs,
-		// A fresh process per agent per game, so launches count the games
-		// the referee really played.
-		NoReuse: true,
-		Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
-			mu.Lock()
-			launches++
-			mu.Unlock()
-			return launch(ctx, p, o)
-		},
+		Store:   cs,
+		Launch:  playCounting(&starts),
 		OnStart: func(t, d int) { total, done = t, d },
 		OnGame:  func(p league.Progress) { progressed = append(progressed, p.Game.ID) },
 	})
@@ -324,13 +314,18 @@ func TestResumePlaysOnlyMissingGames(t *testing.T) {
 	if len(cs.added) != missing || len(progressed) != missing {
 		t.Errorf("resume stored %d and reported %d games, want the %d missing", len(cs.added), len(progressed), missing)
 	}
-	// Forfeiters never die or restart: two launches per game played.
-	if launches != 2*missing {
-		t.Errorf("the referee launched %d agents for %d missing games, want %d", launches, missing, 2*missing)
-	}
+	// Two agents started per play of a missing game: the plays are the
+	// games and those the machine spoilt (machine_replays).
 	all := map[string]bool{}
+	plays := 0
 	for _, g := range storedGames(t, out, "known") {
 		all[g.Match.ID] = true
+		if !before[g.Match.ID] {
+			plays += 1 + len(g.Record.Replays)
+		}
+	}
+	if n := int(starts.Load()); n != 2*plays {
+		t.Errorf("the referee started agents for %d games, want %d plays of the %d missing games", n/2, plays, missing)
 	}
 	for _, m := range sched {
 		if !all[m.ID] {

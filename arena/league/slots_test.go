@@ -3,7 +3,6 @@ package league_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -151,15 +150,9 @@ agents:
 // process is allowed to run on.
 type pinSpy struct {
 	referee.Handle
-	proc *host.Process
-	saw  func(cpus string)
+	keptProcess
+	saw func(cpus string)
 }
-
-// The methods a league's pool of kept processes asks of a process.
-func (h pinSpy) Pid() int           { return h.proc.Pid() }
-func (h pinSpy) Exited() bool       { return h.proc.Exited() }
-func (h pinSpy) Dir() string        { return h.proc.Dir() }
-func (h pinSpy) SocketPath() string { return h.proc.SocketPath() }
 
 func (h pinSpy) Move(ctx context.Context, req protocol.MoveRequest) (string, error) {
 	var set unix.CPUSet
@@ -199,7 +192,7 @@ agents:
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := &host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: testAgents, StderrBytes: 4096}
+	l := testHost()
 	var mu sync.Mutex
 	seen := map[string]map[string]bool{}
 	var starts atomic.Int64
@@ -209,7 +202,7 @@ agents:
 		if err != nil {
 			return nil, err
 		}
-		return pinSpy{Handle: referee.Wrap(proc), proc: proc, saw: func(cpus string) {
+		return pinSpy{Handle: referee.Wrap(proc), keptProcess: keptProcess{proc}, saw: func(cpus string) {
 			mu.Lock()
 			defer mu.Unlock()
 			if seen[p.Name] == nil {
