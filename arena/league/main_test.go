@@ -91,10 +91,11 @@ func privateSlots() (string, error) {
 const waitingParallel = 4
 
 // longRunning skips a test under -short: the short suite keeps the
-// configuration, schedule and standings tests and one league of known
-// results (TestStandingsFromKnownResults), and leaves out the leagues that
-// resume, replay, reuse processes, pin CPUs or build agents
-// (docs/testing.md).
+// configuration, schedule and standings tests, one league of known
+// results (TestStandingsFromKnownResults), one cancelled and resumed with
+// openings and one joined by a late agent, and leaves out the leagues
+// that resume after a kill, replay, reuse processes, pin CPUs, build
+// agents or play hundreds of games (docs/testing.md).
 func longRunning(t *testing.T) {
 	t.Helper()
 	if testing.Short() {

@@ -47,6 +47,9 @@ func (s *wholeReads) SaveLeague(ctx context.Context, l results.League, agents []
 func TestRunHoldsNoPerGameState(t *testing.T) {
 	// Its own store and slots, in process; mostly waiting on the disk.
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("plays 804 games, each its own store commit: runs without -short")
+	}
 	const games = 3*scheduleWindow + 36 // 4 windows, the last partial
 	dir := t.TempDir()
 	file := filepath.Join(dir, "mem.yaml")
