@@ -261,9 +261,10 @@ func TestResumePlaysOnlyMissingGames(t *testing.T) {
 	defer cancel()
 
 	// First run: stop after three stored games.
+	pool := ownSlots(t, spec)
 	first, stop := context.WithCancel(ctx)
 	n := 0
-	err = league.Run(first, spec, league.RunOptions{Launch: testLauncher(), OnGame: func(league.Progress) {
+	err = league.Run(first, spec, league.RunOptions{Launch: testLauncher(), Slots: pool, OnGame: func(league.Progress) {
 		if n++; n == 3 {
 			stop()
 		}
@@ -294,6 +295,7 @@ func TestResumePlaysOnlyMissingGames(t *testing.T) {
 	err = league.Run(ctx, spec, league.RunOptions{
 		Store:   cs,
 		Launch:  playCounting(&starts),
+		Slots:   pool,
 		OnStart: func(t, d int) { total, done = t, d },
 		OnGame:  func(p league.Progress) { progressed = append(progressed, p.Game.ID) },
 	})

@@ -74,7 +74,7 @@ agents:
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := league.Run(ctx, spec, league.RunOptions{Launch: peek}); err != nil {
+	if err := league.Run(ctx, spec, league.RunOptions{Launch: peek, Slots: ownSlots(t, spec)}); err != nil {
 		t.Fatal(err)
 	}
 	ids := map[string]bool{}

@@ -59,11 +59,12 @@ func TestOpeningsLeagueCancelledAndResumed(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
+	pool := ownSlots(t, spec)
 	run := func(stopAfter int) error {
 		rctx, stop := context.WithCancel(ctx)
 		defer stop()
 		played := 0
-		return league.Run(rctx, spec, league.RunOptions{Launch: testLauncher(), OnGame: func(league.Progress) {
+		return league.Run(rctx, spec, league.RunOptions{Launch: testLauncher(), Slots: pool, OnGame: func(league.Progress) {
 			if played++; played == stopAfter {
 				stop()
 			}

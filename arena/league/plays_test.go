@@ -2,12 +2,14 @@ package league_test
 
 import (
 	"context"
+	"os"
 	"sync/atomic"
+	"testing"
 	"time"
 
-	"os"
-
+	"arena/arena/league/leaguefile"
 	"arena/arena/referee"
+	"arena/arena/slots"
 	"arena/plugins/host"
 	"arena/plugins/protocol"
 )
@@ -23,6 +25,29 @@ func (k keptProcess) Exited() bool       { return k.proc.Exited() }
 func (k keptProcess) Dir() string        { return k.proc.Dir() }
 func (k keptProcess) SocketPath() string { return k.proc.SocketPath() }
 func (k keptProcess) KillExtras() error  { return k.proc.KillExtras() }
+
+// patientMoves is a league file's overrides for tests whose subject is
+// not the move limit but which want clean games (no late move, no
+// timeout): these agents answer in microseconds, yet at the course's
+// 700 ms a machine at load average 40 made a move late, and a late or
+// timed-out move is an event, a penalty in the standings, a game played
+// again (machine_replays) and, for a timeout, a process replaced.
+const patientMoves = "overrides:\n  move-limit: 20s\n"
+
+// ownSlots gives a parallel test's leagues CPU slots of their own. The
+// test binary's leagues share one set (privateSlots), on which the games
+// of four parallel tests would wait for one another. These tests count
+// and check the games they store; the one that wants its games clean
+// plays them under patientMoves; so their games may overlap like the rest
+// of their work.
+func ownSlots(t *testing.T, s *leaguefile.Spec) *slots.Pool {
+	t.Helper()
+	p, err := slots.New(t.TempDir(), s.Machine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
 
 // testHost is the host launcher testLauncher starts agents with: this
 // test binary, re-executed as an agent host.

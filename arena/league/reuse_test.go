@@ -32,11 +32,11 @@ func countingLauncher(n *atomic.Int64) referee.Launcher {
 //
 // Two games per pairing give each kept process four games, so a state
 // carried from one game into the next would change its second to fourth.
-// The move limit is raised far above what these instant agents need: at
-// the course's 700 ms a loaded machine made a move late, the run played
-// that game again (machine_replays) and so started two more processes.
-// Plays, not games, are what start processes, so they are counted with
-// the replays each record lists.
+// The move limit is raised (patientMoves): at the course's 700 ms a
+// loaded machine made a move late, the run played that game again
+// (machine_replays) and so started two more processes. Plays, not games,
+// are what start processes, so they are counted with the replays each
+// record lists.
 func TestReuseKeepsProcessesAndChangesNoGame(t *testing.T) {
 	longRunning(t)
 	file := leaguefiletest.Write(t, "reuse.yaml", `
@@ -44,8 +44,7 @@ name: reuse
 game: bohnenspiel
 games_per_pairing: 2
 concurrency: 1
-overrides:
-  move-limit: 20s
+`+patientMoves+`
 agents:
   - name: counting
     agent: counting

@@ -106,12 +106,14 @@ agents:
 	if err != nil {
 		t.Fatal(err)
 	}
+	pool := ownSlots(t, spec)
 	var started, done int
 	// Count what the referee does: a replayed game starts its agents even
 	// when the store then drops its duplicate.
 	var starts atomic.Int64
 	err = league.Run(ctx, spec, league.RunOptions{
 		Launch:  playCounting(&starts),
+		Slots:   pool,
 		OnStart: func(total, d int) { started, done = total, d },
 	})
 	if err != nil {
@@ -167,7 +169,7 @@ agents:
 		t.Errorf("journal after a finished run: %d bytes (%v), want empty", len(body), err)
 	}
 	// A third run plays nothing.
-	err = league.Run(ctx, spec, league.RunOptions{Launch: testLauncher(), OnGame: func(p league.Progress) {
+	err = league.Run(ctx, spec, league.RunOptions{Launch: testLauncher(), Slots: pool, OnGame: func(p league.Progress) {
 		t.Errorf("a finished league played game %s", p.Game.ID)
 	}})
 	if err != nil {
@@ -248,9 +250,10 @@ agents:
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
+	pool := ownSlots(t, spec)
 	var log bytes.Buffer
 	var last league.Progress
-	err = league.Run(ctx, spec, league.RunOptions{Launch: testLauncher(), Log: &log, OnGame: func(p league.Progress) { last = p }})
+	err = league.Run(ctx, spec, league.RunOptions{Launch: testLauncher(), Slots: pool, Log: &log, OnGame: func(p league.Progress) { last = p }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +291,7 @@ agents:
 	t.Logf("SPRT stopped after %d games:\n%s", len(games), text.String())
 
 	// Run again: decided, nothing more is played.
-	err = league.Run(ctx, spec, league.RunOptions{Launch: testLauncher(), OnGame: func(p league.Progress) {
+	err = league.Run(ctx, spec, league.RunOptions{Launch: testLauncher(), Slots: pool, OnGame: func(p league.Progress) {
 		t.Errorf("a decided A/B league played game %s", p.Game.ID)
 	}})
 	if err != nil {
@@ -325,9 +328,10 @@ agents:
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	// Stop after the fourth stored game, as Ctrl-C would.
+	pool := ownSlots(t, spec)
 	runCtx, stop := context.WithCancel(ctx)
 	n := 0
-	err = league.Run(runCtx, spec, league.RunOptions{Launch: testLauncher(), OnGame: func(league.Progress) {
+	err = league.Run(runCtx, spec, league.RunOptions{Launch: testLauncher(), Slots: pool, OnGame: func(league.Progress) {
 		if n++; n == 4 {
 			stop()
 		}
@@ -345,7 +349,7 @@ agents:
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = league.Run(ctx, spec2, league.RunOptions{Launch: testLauncher()})
+	err = league.Run(ctx, spec2, league.RunOptions{Launch: testLauncher(), Slots: pool})
 	var ce *league.ChangedError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "overrides") || !strings.Contains(err.Error(), "--force") {
 		t.Fatalf("changed configuration: %v", err)
@@ -356,7 +360,7 @@ agents:
 
 	// The original file resumes to the end.
 	var log bytes.Buffer
-	if err := league.Run(ctx, spec, league.RunOptions{Launch: testLauncher(), Log: &log}); err != nil {
+	if err := league.Run(ctx, spec, league.RunOptions{Launch: testLauncher(), Slots: pool, Log: &log}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(log.String(), "override move-limit: 700ms -> 2s") {
@@ -442,6 +446,7 @@ game: bohnenspiel
 games_per_pairing: 2
 output: `+out+`
 cache_dir: `+cache+`
+`+patientMoves+`
 agents:
   - name: mine
     agent: `+pkg+`
@@ -477,7 +482,7 @@ agents:
 	if b := spec2.Leagues[0].Agents[0]; b.Launch != a.Launch || b.Hash != a.Hash || log.Len() != 0 {
 		t.Fatalf("second prepare: %+v, log %q", b, log.String())
 	}
-	if err := league.Run(ctx, spec2, league.RunOptions{Launch: testLauncher()}); err != nil {
+	if err := league.Run(ctx, spec2, league.RunOptions{Launch: testLauncher(), Slots: ownSlots(t, spec2)}); err != nil {
 		t.Fatal(err)
 	}
 	games := storedGames(t, out, "go")
@@ -506,6 +511,7 @@ func TestPenaltiesInStandings(t *testing.T) {
 game: bohnenspiel
 games_per_pairing: 2
 output: `+out+`
+`+patientMoves+`
 agents:
   - name: erring
     agent: erring
@@ -561,7 +567,8 @@ agents:
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := league.Run(ctx, spec, league.RunOptions{Launch: testLauncher()}); err != nil {
+	pool := ownSlots(t, spec)
+	if err := league.Run(ctx, spec, league.RunOptions{Launch: testLauncher(), Slots: pool}); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(out, league.RecordsFile)
@@ -575,7 +582,7 @@ agents:
 		t.Fatal(err)
 	}
 	var atStart []byte
-	err = league.Run(ctx, spec, league.RunOptions{Launch: testLauncher(), OnStart: func(int, int) {
+	err = league.Run(ctx, spec, league.RunOptions{Launch: testLauncher(), Slots: pool, OnStart: func(int, int) {
 		atStart, _ = os.ReadFile(path)
 	}})
 	if err != nil {

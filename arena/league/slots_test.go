@@ -93,12 +93,13 @@ name: fair%d
 game: bohnenspiel
 games_per_pairing: 4
 seed: %d
+%s
 agents:
   - name: random
     agent: random
   - name: greedy
     agent: greedy
-`, i, 7+i))
+`, i, 7+i, patientMoves))
 		outs[i] = filepath.Join(t.TempDir(), "league")
 		opt := leaguefiletest.Options()
 		opt.Sources.Sets = []string{"output=" + outs[i]}
@@ -178,6 +179,7 @@ name: stay
 game: bohnenspiel
 games_per_pairing: 6
 seed: 3
+`+patientMoves+`
 agents:
   - name: random
     agent: random

@@ -41,12 +41,14 @@ agents:
 	defer cancel()
 	var starts atomic.Int64
 	launch := playCounting(&starts)
+	pool := ownSlots(t, spec)
 	run := func(stopAfter int) error {
 		rctx, stop := context.WithCancel(ctx)
 		defer stop()
 		played := 0
 		return league.Run(rctx, spec, league.RunOptions{
 			Launch: launch,
+			Slots:  pool,
 			OnGame: func(league.Progress) {
 				if played++; played == stopAfter {
 					stop()

@@ -27,7 +27,7 @@ func TestAgentAddedLaterPlaysOnlyItsGames(t *testing.T) {
 		}
 		var log bytes.Buffer
 		played := 0
-		err = league.Run(ctx, s, league.RunOptions{Launch: testLauncher(), Log: &log, OnGame: func(p league.Progress) {
+		err = league.Run(ctx, s, league.RunOptions{Launch: testLauncher(), Slots: ownSlots(t, s), Log: &log, OnGame: func(p league.Progress) {
 			if p.Game != nil {
 				played++
 			}
