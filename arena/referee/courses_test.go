@@ -42,6 +42,13 @@ type timing struct {
 	startupSubject bool
 }
 
+// clockLead is how far ahead of the real clock a game's clock that stands
+// still is set. Agents are told their deadlines on it: a Lua agent runs
+// its script until then (plus its cushion), so a deadline the real clock
+// passed during a slow start-up would stop a script at once. Ten minutes
+// is far past the two minutes a game is given.
+const clockLead = 10 * time.Minute
+
 // startupRoom is the start-up limit of games whose subject it is not.
 const startupRoom = time.Minute
 
@@ -52,7 +59,7 @@ func playGameProcs(t *testing.T, tm timing, g engine.Game, params engine.Params,
 	var ps procs
 	r := &referee.Referee{Launch: ps.launcher(t)}
 	if !tm.real {
-		clk := clock.NewFake(time.Now())
+		clk := clock.NewFake(time.Now().Add(clockLead))
 		r.Clock = clk
 		if tm.cueAt > 0 {
 			r.Launch = cueSeat0(r.Launch, clk, tm.cueAt, tm.cueBy)
