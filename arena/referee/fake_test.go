@@ -52,7 +52,7 @@ type fakeAgent struct {
 	stderr     string
 	lastWords  string
 	killed     bool
-	oomAtKill  bool // Kill closes mem (step.unseenOOM)
+	oomAtKill  bool          // Kill closes mem (step.unseenOOM)
 	params     engine.Params // the game's parameters (nil: none)
 	observed   int           // Observe calls
 	observeCPU time.Duration // CPU each Observe uses
