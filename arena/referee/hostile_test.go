@@ -91,7 +91,11 @@ type hostile struct {
 	// profiles differ, a per-move limit (Bohnenspiel) and a CPU budget
 	// with a memory limit (Cachex), not five times over; the mapping of
 	// each verdict to each course's penalty is covered by the cheap cases,
-	// which play every game.
+	// which play every game. Of two behaviours with one verdict (a NUL
+	// byte and invalid UTF-8 are bad text, a panic in a goroutine and an
+	// exit mid-game are deaths) one plays every game and the other the
+	// two profiles: a second pass over the five courses maps the same
+	// verdict again.
 	games []string
 	// tm is how the game keeps time: on a clock that stands still but for
 	// the cue of a behaviour that is a matter of time.
@@ -177,12 +181,12 @@ func hostiles() []hostile {
 		{"never answers", builtinRef("silent"), fixed(engine.FailTimeout), nil, nil, hangs},
 		{"answers in the cushion", builtinRef("cushioned"), timeoutOrLate, nil, nil, cushioned},
 		{"invalid UTF-8", builtinRef("badutf8"), badTextKind, nil, nil, still},
-		{"NUL byte", builtinRef("nul"), badTextKind, nil, nil, still},
+		{"NUL byte", builtinRef("nul"), badTextKind, nil, perMoveAndBudget, still},
 		{"100 MB reply through the SDK", builtinRef("flood"), badTextKind, bigReplyAlt, perMoveAndBudget, still},
 		{"100 MB reply past the SDK", builtinRef("flood-raw"), badTextKind, bigReplyAlt, perMoveAndBudget, still},
 		{"exits 0 mid-game", builtinRef("exit0"), fixed(engine.FailDead), nil, nil, still},
 		{"panics in its move", builtinRef("panicker"), fixed(engine.FailError), nil, nil, still},
-		{"panics in a goroutine", builtinRef("crasher"), fixed(engine.FailDead), nil, nil, still},
+		{"panics in a goroutine", builtinRef("crasher"), fixed(engine.FailDead), nil, perMoveAndBudget, still},
 		{"lies about the protocol version", builtinRef("oldproto"), fixed(engine.FailNoShow), nil, nil, still},
 		{"Lua infinite loop", luaRef(luaOnSecondMove(`while true do end`)), fixed(engine.FailTimeout), nil, perMoveAndBudget, hangs},
 		{"Lua stuck in a library call", luaRef(luaOnSecondMove(`string.find(string.rep("a", 300), "a*a*a*a*a*a*b")`)), fixed(engine.FailTimeout), nil, perMoveAndBudget, hangs},
