@@ -49,11 +49,12 @@ const waitingParallel = 8
 
 // longRunning skips a test under -short: the short suite keeps the fake-agent
 // tests, one real game per verdict kind it needs and few repetitions, and
-// leaves out the games of hogs, burners and flooders (docs/testing.md).
+// leaves out the games of hogs, burners and flooders and the sleeper's
+// real-time wait (docs/testing.md).
 func longRunning(t *testing.T) {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("plays games with real processes that hog, burn or flood: runs without -short")
+		t.Skip("plays games with real processes that hog, burn, flood or wait on the real clock: runs without -short")
 	}
 }
 

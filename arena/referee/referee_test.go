@@ -115,6 +115,7 @@ func events(rec *record.Game, kind string) []record.Event {
 }
 
 func TestNormalGame(t *testing.T) {
+	t.Parallel() // on the clock that stands still: nothing timed
 	rec := play(t, "builtin:random", "builtin:greedy")
 	if rec.Result.Forfeit != "" || len(rec.Events) != 0 {
 		t.Fatalf("clean game has penalties: %+v %+v", rec.Result, rec.Events)
@@ -140,7 +141,11 @@ func TestNormalGame(t *testing.T) {
 	}
 }
 
+// Serial: the referee's real wait is bounded from above, so the test
+// keeps the machine to itself; and not under -short, which it would keep
+// waiting 8 s.
 func TestSleeperLosesOnTimeoutAndIsKilled(t *testing.T) {
+	longRunning(t)
 	if _, err := exec.LookPath("sleep"); err != nil {
 		t.Skipf("the sleeper agent starts a child with the sleep command: %v", err)
 	}
@@ -251,6 +256,7 @@ func TestAgentErrorGetsRandomMove(t *testing.T) {
 }
 
 func TestDeadAgentGetsRandomMovesToTheEnd(t *testing.T) {
+	t.Parallel() // on the clock that stands still: nothing timed
 	rec := play(t, "builtin:quitter", "builtin:random")
 	dead := events(rec, "dead")
 	if len(dead) != 1 || dead[0].Seat != 0 {
