@@ -45,9 +45,14 @@ type timing struct {
 // clockLead is how far ahead of the real clock a game's clock that stands
 // still is set. Agents are told their deadlines on it: a Lua agent runs
 // its script until then (plus its cushion), so a deadline the real clock
-// passed during a slow start-up would stop a script at once. Ten minutes
-// is far past the two minutes a game is given.
-const clockLead = 10 * time.Minute
+// passed during a slow start-up would stop a script at once. Half an hour
+// is far past the five minutes a game is given (gameRoom).
+const clockLead = 30 * time.Minute
+
+// gameRoom bounds a real-process game in real time: on the clock that
+// stands still nothing else ends a game that hangs. A flood game took over
+// two minutes with eight CPU burners (load 47).
+const gameRoom = 5 * time.Minute
 
 // startupRoom is the start-up limit of games whose subject it is not.
 const startupRoom = time.Minute
@@ -69,7 +74,7 @@ func playGameProcs(t *testing.T, tm timing, g engine.Game, params engine.Params,
 		prof = prof.Clone()
 		prof.StartupTimeout = startupRoom
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), gameRoom)
 	defer cancel()
 	rec, err := r.Play(ctx, referee.Match{
 		ID: t.Name(), Game: g, Params: params, Profile: prof, Seed: 11,
