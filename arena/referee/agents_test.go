@@ -49,11 +49,12 @@ const waitingParallel = 8
 
 // longRunning skips a test under -short: the short suite keeps the fake-agent
 // tests, one real game per verdict kind it needs and few repetitions, and
-// leaves out the games of hogs, burners and flooders (docs/testing.md).
+// leaves out the games of hogs, burners and flooders and the sleeper's
+// real-time wait (docs/testing.md).
 func longRunning(t *testing.T) {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("plays games with real processes that hog, burn or flood: runs without -short")
+		t.Skip("plays games with real processes that hog, burn, flood or wait on the real clock: runs without -short")
 	}
 }
 
@@ -79,9 +80,10 @@ func serveTestAgent(ref string) {
 			select {}
 		}}
 	case "cushioned":
+		// A legal move on its second request, late by the test's clock
+		// (cushionedBy on cue, timing), not by a sleep of its own.
 		a = &scripted{on: 2, actTurn: func(t sdk.Turn) (string, error) {
-			time.Sleep(cushionedBy)
-			return t.Legal[0], nil // a legal move, but late
+			return t.Legal[0], nil
 		}}
 	case "badutf8":
 		a = &scripted{on: 1, act: func(ctx context.Context) (string, error) { return "PIT 0 \xff\xfe\xfd", nil }}
@@ -130,9 +132,10 @@ func serveTestAgent(ref string) {
 			return "", nil
 		}}
 	case "late":
+		// Late by lateBy on the test's clock (on cue, timing); whatever it
+		// says must be discarded.
 		a = &scripted{on: 2, act: func(ctx context.Context) (string, error) {
-			time.Sleep(lateBy)
-			return "SKIP 0", nil // whatever it says, it must be discarded
+			return "SKIP 0", nil
 		}}
 	case "garbage":
 		a = &scripted{on: 1, act: func(ctx context.Context) (string, error) { return "hello referee", nil }}
@@ -206,15 +209,17 @@ func serveTestAgent(ref string) {
 	sdk.Serve(a, opts...)
 }
 
-// cushionedBy is how long the cushioned agent takes over its second move:
-// past hostileProfile's 2 s limit, 3 s inside the end of its 4 s cushion.
+// cushionedBy is how long the cushioned agent takes over its second move,
+// on the game's clock: past hostileProfile's 2 s limit, 3 s inside the end
+// of its 4 s cushion.
 const cushionedBy = 3 * time.Second
 
 // floodBytes is the size of the flood agents' reply.
 const floodBytes = 100 << 20
 
-// lateBy is how long the late agent sleeps: well past the move limit and
-// well inside the cushion of latencyProfile.
+// lateBy is how long the late agent takes over its second move, on the
+// game's clock: well past the move limit and well inside the cushion of
+// latencyProfile.
 const lateBy = 4 * time.Second
 
 // scripted plays random legal moves except on its on-th move request

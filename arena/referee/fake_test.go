@@ -29,6 +29,10 @@ type step struct {
 	// breach: the host reports a memory breach after the agent thought
 	// for 300 ms (within any limit) and kills it, which fails the call.
 	breach bool
+	// unseenOOM: the kernel killed the agent for its memory and the call
+	// failed, but the host's watcher has not ticked since: the breach
+	// shows only once the agent is killed (the host's last read).
+	unseenOOM bool
 }
 
 // fakeAgent is an in-process Handle driven by a fake clock, for exact
@@ -48,6 +52,7 @@ type fakeAgent struct {
 	stderr     string
 	lastWords  string
 	killed     bool
+	oomAtKill  bool          // Kill closes mem (step.unseenOOM)
 	params     engine.Params // the game's parameters (nil: none)
 	observed   int           // Observe calls
 	observeCPU time.Duration // CPU each Observe uses
@@ -89,6 +94,9 @@ func (f *fakeAgent) Kill() {
 	if !f.killed {
 		f.killed = true
 		f.stderr += f.lastWords
+		if f.oomAtKill {
+			close(f.mem)
+		}
 	}
 }
 func (f *fakeAgent) Stderr() string {
@@ -125,6 +133,12 @@ func (f *fakeAgent) Move(ctx context.Context, req protocol.MoveRequest) (string,
 	if s.oom {
 		close(f.mem)
 		return "", errors.New("rpc error: code = Unavailable desc = error reading from server: EOF")
+	}
+	if s.unseenOOM {
+		f.mu.Lock()
+		f.oomAtKill = true
+		f.mu.Unlock()
+		return "", errors.New("move channel: EOF")
 	}
 	if s.hang {
 		f.clk.Advance(24 * time.Hour)

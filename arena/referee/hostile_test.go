@@ -22,13 +22,14 @@ import (
 // (no penalty, every one of its moves its own) and no process left.
 
 // hostileProfile shortens a course profile's limits without changing its
-// rules: per-move limits of 2 s (60 s for a first move, which includes
-// process warm-up and, for the flood agents, building and sending 100 MB on
-// a loaded machine) with a 4 s cushion where the course had one, a 3 s CPU
-// budget with a 5 s grace (the wall-clock wait past the budget, in which a
-// starved agent still gets its CPU), a 10 s start-up. The agents that fail
-// on purpose fail on their first or second move, so the long first-move
-// limit costs no time.
+// rules: per-move limits of 2 s (60 s for a first move) with a 4 s cushion
+// where the course had one, a 3 s CPU budget with a 5 s grace (the
+// wall-clock wait past the budget), a 10 s start-up. The games run on a
+// clock that stands still (timing), so these limits are met by every reply
+// however busy the machine, and missed only on cue, by the behaviours that
+// are a matter of time; the CPU budget is the agent's real CPU time, which
+// building and sending 100 MB is far inside. The start-up limit is real
+// time, raised but where it is the subject.
 func hostileProfile(p engine.Profile) engine.Profile {
 	p = p.Clone()
 	switch p.Time {
@@ -90,8 +91,15 @@ type hostile struct {
 	// profiles differ, a per-move limit (Bohnenspiel) and a CPU budget
 	// with a memory limit (Cachex), not five times over; the mapping of
 	// each verdict to each course's penalty is covered by the cheap cases,
-	// which play every game.
+	// which play every game. Of two behaviours with one verdict (a NUL
+	// byte and invalid UTF-8 are bad text, a panic in a goroutine and an
+	// exit mid-game are deaths) one plays every game and the other the
+	// two profiles: a second pass over the five courses maps the same
+	// verdict again.
 	games []string
+	// tm is how the game keeps time: on a clock that stands still but for
+	// the cue of a behaviour that is a matter of time.
+	tm timing
 }
 
 // perMoveAndBudget are the two kinds of profile: Bohnenspiel's per-move
@@ -161,21 +169,29 @@ func hostiles() []hostile {
 		}
 		return engine.FailTimeout
 	}
+	// still: nothing in the behaviour takes time. hangs: the reply never
+	// comes, and the clock moves past any deadline once the request has
+	// left. cushioned: the reply comes cushionedBy after its request.
+	// startup: the start-up limit (real time on the host) is the subject.
+	still := timing{}
+	hangs := timing{cueAt: 2, cueBy: time.Hour}
+	cushioned := timing{cueAt: 2, cueBy: cushionedBy}
+	startup := timing{startupSubject: true}
 	return []hostile{
-		{"never answers", builtinRef("silent"), fixed(engine.FailTimeout), nil, nil},
-		{"answers in the cushion", builtinRef("cushioned"), timeoutOrLate, nil, nil},
-		{"invalid UTF-8", builtinRef("badutf8"), badTextKind, nil, nil},
-		{"NUL byte", builtinRef("nul"), badTextKind, nil, nil},
-		{"100 MB reply through the SDK", builtinRef("flood"), badTextKind, bigReplyAlt, perMoveAndBudget},
-		{"100 MB reply past the SDK", builtinRef("flood-raw"), badTextKind, bigReplyAlt, perMoveAndBudget},
-		{"exits 0 mid-game", builtinRef("exit0"), fixed(engine.FailDead), nil, nil},
-		{"panics in its move", builtinRef("panicker"), fixed(engine.FailError), nil, nil},
-		{"panics in a goroutine", builtinRef("crasher"), fixed(engine.FailDead), nil, nil},
-		{"lies about the protocol version", builtinRef("oldproto"), fixed(engine.FailNoShow), nil, nil},
-		{"Lua infinite loop", luaRef(luaOnSecondMove(`while true do end`)), fixed(engine.FailTimeout), nil, perMoveAndBudget},
-		{"Lua stuck in a library call", luaRef(luaOnSecondMove(`string.find(string.rep("a", 300), "a*a*a*a*a*a*b")`)), fixed(engine.FailTimeout), nil, perMoveAndBudget},
-		{"raw binary printing text", rawBinary(`echo "hello referee"; exec sleep 600`), fixed(engine.FailNoShow), nil, perMoveAndBudget},
-		{"raw binary saying nothing", rawBinary(`exec sleep 600`), fixed(engine.FailNoShow), nil, perMoveAndBudget},
+		{"never answers", builtinRef("silent"), fixed(engine.FailTimeout), nil, nil, hangs},
+		{"answers in the cushion", builtinRef("cushioned"), timeoutOrLate, nil, nil, cushioned},
+		{"invalid UTF-8", builtinRef("badutf8"), badTextKind, nil, nil, still},
+		{"NUL byte", builtinRef("nul"), badTextKind, nil, perMoveAndBudget, still},
+		{"100 MB reply through the SDK", builtinRef("flood"), badTextKind, bigReplyAlt, perMoveAndBudget, still},
+		{"100 MB reply past the SDK", builtinRef("flood-raw"), badTextKind, bigReplyAlt, perMoveAndBudget, still},
+		{"exits 0 mid-game", builtinRef("exit0"), fixed(engine.FailDead), nil, nil, still},
+		{"panics in its move", builtinRef("panicker"), fixed(engine.FailError), nil, nil, still},
+		{"panics in a goroutine", builtinRef("crasher"), fixed(engine.FailDead), nil, perMoveAndBudget, still},
+		{"lies about the protocol version", builtinRef("oldproto"), fixed(engine.FailNoShow), nil, nil, still},
+		{"Lua infinite loop", luaRef(luaOnSecondMove(`while true do end`)), fixed(engine.FailTimeout), nil, perMoveAndBudget, hangs},
+		{"Lua stuck in a library call", luaRef(luaOnSecondMove(`string.find(string.rep("a", 300), "a*a*a*a*a*a*b")`)), fixed(engine.FailTimeout), nil, perMoveAndBudget, hangs},
+		{"raw binary printing text", rawBinary(`echo "hello referee"; exec sleep 600`), fixed(engine.FailNoShow), nil, perMoveAndBudget, still},
+		{"raw binary saying nothing", rawBinary(`exec sleep 600`), fixed(engine.FailNoShow), nil, perMoveAndBudget, startup},
 	}
 }
 
@@ -195,7 +211,7 @@ func TestHostileAgents(t *testing.T) {
 					t.Parallel()
 					prof := hostileProfile(c.prof)
 					want := h.want(t, c)
-					rec := playGame(t, c.g, c.params, prof, ref, "builtin:random")
+					rec, _ := playGameProcs(t, h.tm, c.g, c.params, prof, ref, "builtin:random")
 					if h.alt != nil && len(rec.Events) > 0 && rec.Events[0].Kind == string(h.alt(c)) {
 						want = h.alt(c)
 					}

@@ -616,10 +616,23 @@ func (g *game) replyFailed(seat int, h Handle, err error) {
 	case protocol.IsAgentError(err):
 		g.penalize(seat, engine.FailError, err.Error(), "")
 	default:
-		h.Kill()
+		if killedForMemory(h) {
+			g.penalize(seat, engine.FailMemory, g.mem[seat].Breach(), "")
+			return
+		}
 		g.dead[seat] = true
 		g.penalize(seat, engine.FailDead, "agent process died or hung up: "+err.Error(), "")
 	}
+}
+
+// killedForMemory kills an agent whose call failed and reports whether it
+// had gone over its memory. The kill settles that: the host reads the
+// kernel's verdict once more as it kills, so an OOM kill its watcher had
+// not yet seen (the busier the machine, the likelier) is not judged a
+// death.
+func killedForMemory(h Handle) bool {
+	h.Kill()
+	return isMemory(h)
 }
 
 // ask sends req and waits for the reply, on the game's goroutine: a move
@@ -799,7 +812,10 @@ func (g *game) notify(mover int, text string, ply int) {
 			if g.spaceBreach(s, err) {
 				continue
 			}
-			g.h[s].Kill()
+			if killedForMemory(g.h[s]) {
+				g.penalize(s, engine.FailMemory, g.mem[s].Breach(), "")
+				continue
+			}
 			g.dead[s] = true
 			g.penalize(s, engine.FailDead, "agent failed a move notification: "+err.Error(), "")
 			continue

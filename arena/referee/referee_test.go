@@ -83,10 +83,11 @@ func (p *procs) assertGone(t *testing.T) []proctree.Proc {
 	return seen
 }
 
-// latencyProfile is comp424-2017 with short limits and generous margins: a
-// prompt reply (microseconds) is far inside 2 s even on a loaded machine,
+// latencyProfile is comp424-2017 with short limits and generous margins:
 // the late agent's 4 s is 2 s past the limit and 4 s before the end of the
-// 6 s cushion.
+// 6 s cushion. Its games run on a clock that stands still but for cues
+// (timing), except the sleeper's, on the real clock, where an honest
+// opponent's prompt reply (microseconds) is far inside 2 s.
 func latencyProfile(t *testing.T) engine.Profile {
 	p, err := bohnenspiel.Game{}.Profile(nil)
 	if err != nil {
@@ -114,6 +115,7 @@ func events(rec *record.Game, kind string) []record.Event {
 }
 
 func TestNormalGame(t *testing.T) {
+	t.Parallel() // on the clock that stands still: nothing timed
 	rec := play(t, "builtin:random", "builtin:greedy")
 	if rec.Result.Forfeit != "" || len(rec.Events) != 0 {
 		t.Fatalf("clean game has penalties: %+v %+v", rec.Result, rec.Events)
@@ -139,11 +141,16 @@ func TestNormalGame(t *testing.T) {
 	}
 }
 
+// Serial: the referee's real wait is bounded from above, so the test
+// keeps the machine to itself; and not under -short, which it would keep
+// waiting 8 s.
 func TestSleeperLosesOnTimeoutAndIsKilled(t *testing.T) {
+	longRunning(t)
 	if _, err := exec.LookPath("sleep"); err != nil {
 		t.Skipf("the sleeper agent starts a child with the sleep command: %v", err)
 	}
-	rec, seen := playGameProcs(t, bohnenspiel.Game{}, nil, latencyProfile(t), "builtin:sleeper", "builtin:random")
+	// The real clock: how long the referee waits is the subject.
+	rec, seen := playGameProcs(t, timing{real: true}, bohnenspiel.Game{}, nil, latencyProfile(t), "builtin:sleeper", "builtin:random")
 	if rec.Result.Winner != 1 || rec.Result.Reason != "TIMEOUT" || rec.Result.Forfeit != "timeout" {
 		t.Fatalf("result %+v, want seat 1 to win by TIMEOUT", rec.Result)
 	}
@@ -182,9 +189,12 @@ func TestSleeperLosesOnTimeoutAndIsKilled(t *testing.T) {
 	}
 }
 
+// The late agent's second reply comes lateBy after its request on the
+// game's clock, on cue: a busy machine can make neither it nor its
+// opponent later than that.
 func TestLateReplyInCushionGetsRandomMove(t *testing.T) {
 	t.Parallel()
-	rec := play(t, "builtin:late", "builtin:random")
+	rec, _ := playGameProcs(t, timing{cueAt: 2, cueBy: lateBy}, bohnenspiel.Game{}, nil, latencyProfile(t), "builtin:late", "builtin:random")
 	late := events(rec, "late")
 	if len(late) != 1 || late[0].Seat != 0 || late[0].Penalty != string(engine.RandomMove) {
 		t.Fatalf("late events %+v", rec.Events)
@@ -246,6 +256,7 @@ func TestAgentErrorGetsRandomMove(t *testing.T) {
 }
 
 func TestDeadAgentGetsRandomMovesToTheEnd(t *testing.T) {
+	t.Parallel() // on the clock that stands still: nothing timed
 	rec := play(t, "builtin:quitter", "builtin:random")
 	dead := events(rec, "dead")
 	if len(dead) != 1 || dead[0].Seat != 0 {

@@ -205,6 +205,21 @@ func TestMemoryBreachCountedOnce(t *testing.T) {
 	}
 }
 
+// An agent the kernel killed for its memory, whose death the referee saw
+// before the host's watcher saw the breach, is judged for its memory, not
+// as dead: the kill the referee gives a dead agent settles it.
+func TestOOMKillSeenFirstAsADeathIsMemory(t *testing.T) {
+	p := comp424(t)
+	rec, _, _ := fakeMatch(t, p, []step{{}, {unseenOOM: true}}, nil)
+	counts := map[string]int{}
+	for _, e := range rec.Events {
+		counts[e.Kind]++
+	}
+	if counts["memory"] != 1 || counts["dead"] != 0 {
+		t.Fatalf("events %+v, want one memory event and no death", rec.Events)
+	}
+}
+
 // releasingFake is a fake a league would keep: the referee releases it at
 // the game's end instead of killing it.
 type releasingFake struct {

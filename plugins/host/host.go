@@ -904,6 +904,7 @@ func (p *Process) Kill() {
 		p.group.Kill() // an unsandboxed agent's setsid'ed children too
 	}
 	p.client.Kill()
+	p.lastGroupMemory()
 	if p.nsProc != nil {
 		p.nsProc.close()
 	}
@@ -918,6 +919,27 @@ func (p *Process) Kill() {
 		p.moveConn.Close()
 	}
 	p.cleanup()
+}
+
+// lastGroupMemory reads the kernel's memory verdict once more before the
+// group goes: an OOM kill since the watcher's last tick would otherwise be
+// lost, and a caller that saw the agent die (and killed it) would judge a
+// memory breach as a death, more often the busier the machine.
+func (p *Process) lastGroupMemory() {
+	if !p.groupMem || p.limit <= 0 {
+		return
+	}
+	_, kills, err := p.group.Memory()
+	if err != nil || kills == 0 {
+		return
+	}
+	p.mu.Lock()
+	first := !p.overMem
+	p.overMem = true
+	p.mu.Unlock()
+	if first {
+		close(p.memHit)
+	}
 }
 
 // cleanup removes the private directory and returns the ids, once no
