@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"arena/agents"
+	"arena/internal/testparallel"
 )
 
 // TestMain lets the test binary stand in for the arena binary as an agent
@@ -29,12 +30,22 @@ func TestMain(m *testing.M) {
 		return
 	}
 	flag.Parse()
+	if err := testparallel.Default(waitingParallel); err != nil {
+		os.Stderr.WriteString(err.Error() + "\n")
+		os.Exit(2)
+	}
 	linked := builds.prefetch()
 	code := m.Run()
 	<-linked
 	builds.remove()
 	os.Exit(code)
 }
+
+// waitingParallel is how many parallel tests run at once unless -parallel
+// says otherwise: they wait on agent processes, JVMs, go commands and
+// Chromium far more than they compute, and none judges a move by the
+// clock; the tests that time something or set the environment stay serial.
+const waitingParallel = 4
 
 // testEnv is the default environment with captured output and the test
 // binary as agent host.
@@ -80,6 +91,7 @@ func runCLI(e *env, args ...string) error {
 }
 
 func TestRulesVerifyAllVectorFiles(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	files, err := filepath.Glob("../../games/*/testdata/*.jsonl")
 	if err != nil || len(files) != 5 {
 		t.Fatalf("want the five course vector files, found %v (%v)", files, err)
@@ -95,6 +107,7 @@ func TestRulesVerifyAllVectorFiles(t *testing.T) {
 }
 
 func TestRulesVerifyReportsMismatch(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	src, err := os.ReadFile("../../games/cachex/testdata/cachex.jsonl")
 	if err != nil {
 		t.Fatal(err)
@@ -120,6 +133,7 @@ func TestRulesVerifyReportsMismatch(t *testing.T) {
 }
 
 func TestPlayPrintsTable(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	e, out, errb := testEnv(t)
 	if err := run(t, e, "play", "bohnenspiel", "random", "builtin:greedy", "--games", "4", "--seed", "3", "--show"); err != nil {
 		t.Fatalf("play: %v\n%s", err, errb)
@@ -143,6 +157,7 @@ func TestPlayPrintsTable(t *testing.T) {
 }
 
 func TestPlayErrors(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	cases := [][]string{
 		{"play", "chess", "random", "random"},
 		{"play", "bohnenspiel", "random", "nosuch"},
@@ -163,6 +178,7 @@ func TestPlayErrors(t *testing.T) {
 }
 
 func TestGamesListsAllWithProfiles(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	e, out, _ := testEnv(t)
 	if err := run(t, e, "games", "--verbose"); err != nil {
 		t.Fatal(err)
