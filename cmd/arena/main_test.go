@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"arena/agents"
-	"arena/internal/testparallel"
 )
 
 // TestMain lets the test binary stand in for the arena binary as an agent
@@ -30,22 +29,12 @@ func TestMain(m *testing.M) {
 		return
 	}
 	flag.Parse()
-	if err := testparallel.Default(waitingParallel); err != nil {
-		os.Stderr.WriteString(err.Error() + "\n")
-		os.Exit(2)
-	}
 	linked := builds.prefetch()
 	code := m.Run()
 	<-linked
 	builds.remove()
 	os.Exit(code)
 }
-
-// waitingParallel is how many parallel tests run at once unless -parallel
-// says otherwise: they wait on agent processes, JVMs, go commands and
-// Chromium far more than they compute, and none judges a move by the
-// clock; the tests that time something or set the environment stay serial.
-const waitingParallel = 4
 
 // testEnv is the default environment with captured output and the test
 // binary as agent host.
