@@ -15,6 +15,7 @@ import (
 // built-in, which has no content hash, is checked every run.
 func TestPreflightPassKeptForUnchangedAgents(t *testing.T) {
 	t.Parallel() // its own directories and agents; nothing it asserts is timed
+	longRunning(t)
 	dir := t.TempDir()
 	subs := filepath.Join(dir, "submissions")
 	if err := os.MkdirAll(subs, 0o755); err != nil {
