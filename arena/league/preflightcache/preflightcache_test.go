@@ -11,10 +11,7 @@ import (
 // is not; a pass neither found nor added this run is dropped by Save.
 func TestPassesOutliveTheRunThatFoundThem(t *testing.T) {
 	dir := t.TempDir()
-	c, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := open(t, dir)
 	jvm, lua, gone := Key("java", "h1"), Key("lua", "h2"), Key("old", "h3")
 	if c.Passed(jvm) {
 		t.Fatal("an empty cache found a pass")
@@ -22,30 +19,36 @@ func TestPassesOutliveTheRunThatFoundThem(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	c.Add(jvm, at)
 	c.Add(gone, at)
-	if err := c.Save(); err != nil {
-		t.Fatal(err)
-	}
-
-	c, err = Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c = saveAndOpen(t, c, dir)
 	if !c.Passed(jvm) || c.Passed(lua) {
 		t.Fatalf("second run: java passed %v, lua passed %v; want true, false", c.Passed(jvm), c.Passed(lua))
 	}
 	c.Add(lua, at)
-	if err := c.Save(); err != nil {
-		t.Fatal(err)
-	}
-
-	c, err = Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c = saveAndOpen(t, c, dir)
 	if !c.Passed(jvm) || !c.Passed(lua) || c.Passed(gone) {
 		t.Fatalf("third run: java %v, lua %v, the agent no run asked for %v; want true, true, false",
 			c.Passed(jvm), c.Passed(lua), c.Passed(gone))
 	}
+}
+
+// open is Open failing the test on an error.
+func open(t *testing.T, dir string) *Cache {
+	t.Helper()
+	c, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// saveAndOpen saves c and opens the directory's cache again, as the next
+// run does.
+func saveAndOpen(t *testing.T, c *Cache, dir string) *Cache {
+	t.Helper()
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	return open(t, dir)
 }
 
 // Every part of the key counts, and parts do not run into each other.
