@@ -53,6 +53,7 @@ type checkItem struct {
 	game    engine.Game
 	params  engine.Params
 	profile engine.Profile
+	hash    string // the agent's content hash; "" for a built-in
 }
 
 // checkFailure is an agent that failed its pre-flight check.
@@ -67,6 +68,9 @@ type checkFailure struct {
 // parallel, each within the pre-flight deadline. It returns the failures
 // in the items' order.
 func (e *env) preflightCheck(ctx context.Context, launch referee.Launcher, items []checkItem) []checkFailure {
+	if len(items) == 0 {
+		return nil
+	}
 	longest := time.Duration(0)
 	for _, it := range items {
 		longest = max(longest, e.preflightLimit(it))
@@ -225,6 +229,7 @@ func leagueCheckItems(s *leaguefile.Spec) []checkItem {
 				label:  label,
 				player: referee.Player{Name: a.Name, Ref: a.Launch, Options: a.Options},
 				game:   l.Game, params: l.Params, profile: l.Profile,
+				hash: a.Hash,
 			})
 		}
 	}

@@ -131,6 +131,7 @@ func TestCheckText(t *testing.T) {
 
 // TestCheckMissingAgent reports a start failure as a report, not a crash.
 func TestCheckMissingAgent(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	r, err := checkReport(t, filepath.Join(t.TempDir(), "nosuch"), "--game", "pentago-twist")
 	if err == nil || r.Pass || r.Causes()[0] != check.CauseStart || r.Protocol.OK {
 		t.Fatalf("want a start failure: %v %+v", err, r)

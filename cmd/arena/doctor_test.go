@@ -8,6 +8,7 @@ import (
 )
 
 func TestDoctorSaysWhatWorks(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	e, out, _ := testEnv(t)
 	if err := run(t, e, "doctor"); err != nil {
 		t.Fatal(err)
@@ -27,6 +28,7 @@ func TestDoctorSaysWhatWorks(t *testing.T) {
 // doctor names the cgroup version and controllers agents' trees go in,
 // or says that /proc is read and why.
 func TestDoctorSaysHowAgentsAreMeasured(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	for _, off := range []bool{false, true} {
 		e, out, _ := testEnv(t)
 		e.launcher.NoCgroups = off
@@ -49,6 +51,7 @@ func TestDoctorSaysHowAgentsAreMeasured(t *testing.T) {
 // (simulated by a sandbox init that does not exist) unless told
 // --isolation off, and the refusal names that fix.
 func TestNoSandboxRefused(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	for _, args := range [][]string{
 		{"play", "bohnenspiel", "random", "random", "--games", "1"},
 		{"check", "random", "--game", "bohnenspiel", "--games", "1"},
@@ -71,6 +74,7 @@ func TestNoSandboxRefused(t *testing.T) {
 // A league that requires sandboxes refuses to start where there are none
 // (simulated by a sandbox init that does not exist).
 func TestLeagueIsolationRequired(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	e, out, _ := testEnv(t)
 	e.launcher.Init = filepath.Join(t.TempDir(), "no-init")
 	err := run(t, e, "league", "run", "../../configs/bohnenspiel.yaml", "--isolation", "required", "--output", filepath.Join(t.TempDir(), "out"))

@@ -10,6 +10,7 @@ import (
 // A league of a submissions folder plays among the submissions arena can
 // run, says which it left out and why, and writes that beside the results.
 func TestLeagueFromSubmissionsFolder(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	longRunning(t)
 	dir := t.TempDir()
 	subs := filepath.Join(dir, "submissions")

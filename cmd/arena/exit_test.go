@@ -14,6 +14,7 @@ import (
 // CLI in-process: what the command returns, the status main exits with,
 // and what main prints.
 func TestExitStatusTable(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	dir := t.TempDir()
 	syntax := writeScript(t, dir, "syntax.lua", "function choose_move(s)\n  return 1\nend end\n", 0o644)
 	league := filepath.Join(dir, "l.yaml")

@@ -12,6 +12,7 @@ import (
 // with --all, one entrant's Markdown on standard output, and progress on
 // standard error.
 func TestLeagueReportWritesFeedback(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	dir := t.TempDir()
 	subs := filepath.Join(dir, "submissions")
 	if err := os.MkdirAll(subs, 0o755); err != nil {

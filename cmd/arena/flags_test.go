@@ -10,6 +10,7 @@ import (
 // league standings --format json gives the rows for scripts; the deprecated
 // flag names still work, with a message.
 func TestLeagueStandingsJSONAndFlagAliases(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	longRunning(t)
 	root := t.TempDir()
 	file := leagueFile(t, root, "fj.yaml", "")

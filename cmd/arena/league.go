@@ -271,7 +271,7 @@ func runLeague(ctx context.Context, e *env, cmd *cobra.Command, file string, rf 
 		OnEvent:    plog.onEvent,
 		Runtime:    courseRuntime,
 		DryRun:     rf.dryRun,
-		Preflight:  e.leaguePreflight(launch, rf.broken, broken),
+		Preflight:  e.leaguePreflight(launch, rf, broken),
 		Reload:     e.reloader(cmd, file, rf, &spec),
 		OnStart: func(total, done int) {
 			started = true

@@ -80,6 +80,7 @@ func runCLI(e *env, args ...string) error {
 }
 
 func TestRulesVerifyAllVectorFiles(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	files, err := filepath.Glob("../../games/*/testdata/*.jsonl")
 	if err != nil || len(files) != 5 {
 		t.Fatalf("want the five course vector files, found %v (%v)", files, err)
@@ -95,6 +96,7 @@ func TestRulesVerifyAllVectorFiles(t *testing.T) {
 }
 
 func TestRulesVerifyReportsMismatch(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	src, err := os.ReadFile("../../games/cachex/testdata/cachex.jsonl")
 	if err != nil {
 		t.Fatal(err)
@@ -120,6 +122,7 @@ func TestRulesVerifyReportsMismatch(t *testing.T) {
 }
 
 func TestPlayPrintsTable(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	e, out, errb := testEnv(t)
 	if err := run(t, e, "play", "bohnenspiel", "random", "builtin:greedy", "--games", "4", "--seed", "3", "--show"); err != nil {
 		t.Fatalf("play: %v\n%s", err, errb)
@@ -143,6 +146,7 @@ func TestPlayPrintsTable(t *testing.T) {
 }
 
 func TestPlayErrors(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	cases := [][]string{
 		{"play", "chess", "random", "random"},
 		{"play", "bohnenspiel", "random", "nosuch"},
@@ -163,6 +167,7 @@ func TestPlayErrors(t *testing.T) {
 }
 
 func TestGamesListsAllWithProfiles(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	e, out, _ := testEnv(t)
 	if err := run(t, e, "games", "--verbose"); err != nil {
 		t.Fatal(err)

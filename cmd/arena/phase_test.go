@@ -25,6 +25,7 @@ func TestAnnounceSlow(t *testing.T) {
 // league run says what it does from its first moment: loading the file,
 // then the pre-flight check, before any game.
 func TestLeagueRunSpeaksAtOnce(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	longRunning(t)
 	file := leagueFile(t, t.TempDir(), "s.yaml", "")
 	e, out, errb := testEnv(t)

@@ -13,6 +13,7 @@ import (
 // the CPU budget, the result in the game's terms; --from skips the early
 // boards; --step stops when told to.
 func TestReplayDrawsEveryMove(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	longRunning(t)
 	recs := filepath.Join(t.TempDir(), "games.jsonl")
 	e, out, _ := testEnv(t)
@@ -64,6 +65,7 @@ func TestReplayDrawsEveryMove(t *testing.T) {
 
 // TestReplayByGameID finds a game by its id in a league's store, read-only.
 func TestReplayByGameID(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	longRunning(t)
 	work := t.TempDir()
 	file := filepath.Join(work, "l.yaml")

@@ -2,21 +2,37 @@ package main
 
 import (
 	"context"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"arena/arena/entrants"
 	"arena/arena/league"
 	"arena/arena/league/leaguefile"
+	"arena/arena/league/preflightcache"
 	"arena/arena/referee"
 )
 
 // leaguePreflight is league run's pre-flight check: a listed agent that
-// fails refuses the run (unless allowBroken, which enters every agent); a
-// submission that fails is handed back to be left out.
-func (e *env) leaguePreflight(launch referee.Launcher, allowBroken bool, broken *brokenTally) func(context.Context, *leaguefile.Spec) error {
+// fails refuses the run (unless --allow-broken, which enters every agent);
+// a submission that fails is handed back to be left out. An agent that
+// passed in an earlier run in the league's directory and is unchanged is
+// not started again (preflightKey); a dry run reads those passes and
+// records none.
+func (e *env) leaguePreflight(launch referee.Launcher, rf runFlags, broken *brokenTally) func(context.Context, *leaguefile.Spec) error {
+	allowBroken := rf.broken
 	return func(ctx context.Context, s *leaguefile.Spec) error {
-		fails := e.preflightCheck(ctx, launch, leagueCheckItems(s))
+		passes, err := preflightcache.Open(s.Output)
+		if err != nil {
+			return err
+		}
+		todo, keys := e.uncheckedItems(leagueCheckItems(s), passes)
+		fails := e.preflightCheck(ctx, launch, todo)
+		if ctx.Err() == nil && !rf.dryRun {
+			if err := keepPasses(passes, todo, keys, fails, time.Now()); err != nil {
+				return err
+			}
+		}
 		var left []entrants.Refusal
 		if !allowBroken {
 			fails, left = entrantFailures(s, fails)

@@ -16,6 +16,7 @@ import (
 // A Swiss league's rounds reach the viewer: the leagues page shows the
 // table the console prints, every round's opponent included.
 func TestViewerShowsSwissRounds(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	longRunning(t)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "swiss.yaml")

@@ -104,6 +104,7 @@ func TestLeagueRefusesNonMainPackage(t *testing.T) {
 // the penalties are printed, and the exit status still says it never
 // played.
 func TestAllowBrokenPlaysAndExitsThree(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	longRunning(t)
 	ini := writeScript(t, t.TempDir(), "init.lua", "function init(info)\n  error(\"no opening book\")\nend\nfunction choose_move(s) return s:legal_moves()[1] end\n", 0o644)
 	e, out, errb := testEnv(t)
@@ -124,6 +125,7 @@ func TestAllowBrokenPlaysAndExitsThree(t *testing.T) {
 // each penalty with its game, ply and the script's error, the repeats
 // collapsed into one line, the table, and where the full records are.
 func TestPlayConsoleGolden(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	longRunning(t)
 	records := filepath.Join(t.TempDir(), "games.jsonl")
 	e, out, _ := testEnv(t)
@@ -228,6 +230,7 @@ func dirState(t *testing.T, dir string) string {
 // standings and export only read the store: they change nothing in the
 // league directory and work when it cannot be written.
 func TestReportsReadOnly(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	longRunning(t)
 	root := t.TempDir()
 	file := leagueFile(t, root, "ro.yaml", "")
@@ -326,6 +329,7 @@ func TestForceTwiceToMixSchedules(t *testing.T) {
 // A directory holds one league: another name is refused unless --output
 // names the directory on purpose.
 func TestSecondLeagueNameRefused(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	longRunning(t)
 	root := t.TempDir()
 	file := leagueFile(t, root, "n.yaml", "output: shared\n")
@@ -347,6 +351,7 @@ func TestSecondLeagueNameRefused(t *testing.T) {
 // A kill at any moment of `league export -o` leaves the target either as
 // it was or complete, never truncated.
 func TestExportAtomicUnderKill(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	longRunning(t)
 	root := t.TempDir()
 	file := leagueFile(t, root, "x.yaml", "games_per_pairing: 40\n")
@@ -423,6 +428,7 @@ func TestPlayNegativeSeed(t *testing.T) {
 // prints each penalty and the standings, names the records to replay, and
 // exits 3.
 func TestLeagueAllowBrokenPrintsPenaltiesAndExitsThree(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	longRunning(t)
 	root := t.TempDir()
 	writeScript(t, root, "bad.lua", "function init(info)\n  error(\"no opening book\")\nend\nfunction choose_move(s) return s:legal_moves()[1] end\n", 0o644)
@@ -450,6 +456,7 @@ func TestLeagueAllowBrokenPrintsPenaltiesAndExitsThree(t *testing.T) {
 // runs the report as an unprivileged user for whom the league directory is
 // really read-only.
 func TestReportsReadOnlyForAnotherUser(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	longRunning(t)
 	if os.Getuid() != 0 {
 		t.Skip("needs root to run the report as another user; TestReportsReadOnly covers non-root runs")

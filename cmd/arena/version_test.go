@@ -13,6 +13,7 @@ import (
 // arena version and arena --version print the build; records and
 // standings carry its stamp.
 func TestVersionStamp(t *testing.T) {
+	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	longRunning(t)
 	want := buildinfo.Current()
 	for _, args := range [][]string{{"version"}, {"--version"}} {

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"arena/arena/buildinfo"
+	"arena/arena/league/preflightcache"
+	"arena/plugins/protocol"
+)
+
+// preflightKey is the pre-flight cache's key of an item: everything its
+// verdict depends on, so an agent whose files, options, game, profile,
+// sandbox or arena changed is checked again. "" for an item that is
+// always checked: a built-in (no content hash; it starts in an instant)
+// or one whose profile cannot be written down.
+func (e *env) preflightKey(it checkItem) string {
+	if it.hash == "" {
+		return ""
+	}
+	profile, err := json.Marshal(it.profile)
+	if err != nil {
+		return ""
+	}
+	opts := make([]string, 0, len(it.player.Options))
+	for k, v := range it.player.Options {
+		opts = append(opts, k+"="+v)
+	}
+	sort.Strings(opts)
+	return preflightcache.Key(
+		buildinfo.Current().Stamp(), fmt.Sprint(protocol.Version), fmt.Sprint(e.launcher.Sandboxed()),
+		it.hash, it.player.Ref, strings.Join(opts, "&"),
+		it.game.Info().Name, it.params.String(), string(profile), e.preflightLimit(it).String(),
+	)
+}
+
+// uncheckedItems are the items the cache holds no pass for, and each
+// item's key (by the item's index in items).
+func (e *env) uncheckedItems(items []checkItem, passes *preflightcache.Cache) ([]checkItem, map[int]string) {
+	var todo []checkItem
+	keys := map[int]string{}
+	for _, it := range items {
+		k := e.preflightKey(it)
+		if k != "" && passes.Passed(k) {
+			continue
+		}
+		keys[len(todo)] = k
+		todo = append(todo, it)
+	}
+	if kept := len(items) - len(todo); kept > 0 {
+		fmt.Fprintf(e.stderr, "pre-flight check: %d agent(s) passed it in an earlier run and are unchanged (%s); not started again\n", kept, preflightcache.File)
+	}
+	return todo, keys
+}
+
+// keepPasses records the checked items that passed (todo indexed as keys)
+// and saves the cache.
+func keepPasses(passes *preflightcache.Cache, todo []checkItem, keys map[int]string, fails []checkFailure, now time.Time) error {
+	failed := map[string]bool{}
+	for _, f := range fails {
+		failed[f.item.label] = true
+	}
+	for i, it := range todo {
+		if keys[i] != "" && !failed[it.label] {
+			passes.Add(keys[i], now)
+		}
+	}
+	return passes.Save()
+}
