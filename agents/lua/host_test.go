@@ -50,6 +50,17 @@ func (s *subprocesses) assertGone(t *testing.T) {
 	}
 }
 
+// longRunning skips a test under -short: the short suite keeps a real
+// subprocess's game and its refused start, and leaves out the subprocess
+// games that wait on a hard deadline, kill a stuck process or fill a
+// memory cap (docs/testing.md).
+func longRunning(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("waits on a subprocess's hard deadline or memory: runs without -short")
+	}
+}
+
 // subprocessProfile is comp424-2017 with room for process start-up on
 // the first move, a short limit afterwards and a long cushion.
 func subprocessProfile(t *testing.T) engine.Profile {
@@ -93,6 +104,7 @@ func hardProfile(t *testing.T) engine.Profile {
 // late reply): it has not replied by the hard deadline, which is a
 // timeout, a loss under comp424-2017, as for any agent.
 func TestSubprocessEndlessLoop(t *testing.T) {
+	longRunning(t)
 	path := writeScript(t, "loop.lua", `
 local moves_made = 0
 function choose_move(state, clock)
@@ -133,6 +145,7 @@ func assertTimeoutLoss(t *testing.T, rec *record.Game, seat, ply int) {
 // and hex cross-out (a random move, and a fresh process for the next
 // turn).
 func TestSubprocessStuckInLibraryCall(t *testing.T) {
+	longRunning(t)
 	path := writeScript(t, "find.lua", `
 local moves_made = 0
 function choose_move(state, clock)
@@ -187,6 +200,7 @@ end`)
 // host caps its own heap (here ?mem=48) and the script's error costs the
 // profile's penalty; the host process survives to say so.
 func TestSubprocessMemoryCap(t *testing.T) {
+	longRunning(t)
 	path := writeScript(t, "hog.lua", escapeScript(`local t, s = {}, string.rep("x", 1000) while true do t[#t + 1] = s .. #t end`))
 	prof, err := dotsboxes.Game{}.Profile(nil)
 	if err != nil {
@@ -222,6 +236,7 @@ func TestSubprocessSyntaxError(t *testing.T) {
 // own process once the heap passes twice the cap, saying why; the referee
 // sees a dead agent and the arena is unharmed.
 func TestSubprocessRunawayLibraryCall(t *testing.T) {
+	longRunning(t)
 	path := writeScript(t, "gsub.lua", escapeScript(`local s = string.gsub(string.rep("x", 2^20), "x", string.rep("y", 2000))`))
 	prof, err := dotsboxes.Game{}.Profile(nil)
 	if err != nil {

@@ -112,6 +112,7 @@ func TestRunawayScriptsTimeOut(t *testing.T) {
 		{"loop inside pcall", `pcall(function() while true do end end) return "PIT 0 0"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // each waits for its hard deadline
 			path := writeScript(t, "loop.lua", escapeScript(c.body))
 			start := time.Now()
 			rec := playReferee(t, launch, bohnenspiel.Game{}, nil, prof, Prefix+path, "builtin:random")
@@ -189,11 +190,11 @@ func TestMemoryCap(t *testing.T) {
 	// A deadline far away: the cap, not the clock, must stop the script.
 	prof.MoveLimit, prof.FirstMoveLimit = 30*time.Second, 30*time.Second
 	start := time.Now()
-	rec := playReferee(t, inProcessLauncher(), dotsboxes.Game{}, nil, prof, Prefix+path+"?mem=48", "builtin:random")
+	rec := playReferee(t, inProcessLauncher(), dotsboxes.Game{}, nil, prof, Prefix+path+"?mem=16", "builtin:random")
 	if rec.Result.Forfeit != string(engine.FailError) || rec.Result.Winner != 1 || rec.Result.Reason != "AGENT ERROR: player 1" {
 		t.Fatalf("result %+v, want a loss for the error", rec.Result)
 	}
-	if len(rec.Events) != 1 || !strings.Contains(rec.Events[0].Detail, "memory limit exceeded") || !strings.Contains(rec.Events[0].Detail, "48 MiB cap") {
+	if len(rec.Events) != 1 || !strings.Contains(rec.Events[0].Detail, "memory limit exceeded") || !strings.Contains(rec.Events[0].Detail, "16 MiB cap") {
 		t.Fatalf("events %+v", rec.Events)
 	}
 	if el := time.Since(start); el > 25*time.Second {

@@ -126,8 +126,11 @@ type Config struct {
 	// removed when the coordinator ships its first league (0:
 	// DefaultAgentsUnused; between MinAgentsUnused and MaxAgentsUnused).
 	AgentsUnused time.Duration
-	// Now is the coordinator's clock for the agents' references (default
-	// time.Now): tests ship agents as if long ago.
+	// Now is the coordinator's clock (default time.Now): leases, workers
+	// last heard from, the time a worker takes to answer its speed
+	// challenge, the agents' references. Tests ship agents as if long
+	// ago, and stand for a slow worker by moving it on while the worker
+	// answers.
 	Now func() time.Time
 	// ReferenceScore is the benchmark score worker scores are compared
 	// with: the coordinator's own, measured when it starts, unless given.

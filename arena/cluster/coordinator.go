@@ -103,7 +103,7 @@ func Dial(ctx context.Context, ep Endpoint, cfg Config) (*Coordinator, error) {
 	}
 	c := &Coordinator{nc: nc, js: js, jobs: jobs, names: n, cfg: cfg, run: secret()[:12], stop: make(chan struct{}),
 		waiting: map[string]*waiting{}, finished: newDoneSet(), measured: map[string]float64{}, challenges: map[string]challenge{}, replays: map[string]int{}, leases: map[string]*lease{}, saidSlow: map[string]bool{},
-		heard: time.Now(), book: workerBook{book: cfg.Book}}
+		heard: cfg.now(), book: workerBook{book: cfg.Book}}
 	if err := c.book.load(ctx); err != nil {
 		return fail(err)
 	}

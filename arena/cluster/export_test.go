@@ -31,3 +31,7 @@ func AgentsBucket(scope string) string { return namesOf(scope).agents }
 // ReferAll references again every agent the coordinator shipped, as it
 // does every hour while it runs.
 func (c *Coordinator) ReferAll(ctx context.Context) error { return c.referAll(ctx) }
+
+// Look is one look of the server's watch for changed credentials; it
+// says whether they were reloaded.
+func (s *Server) Look() bool { return s.look() }

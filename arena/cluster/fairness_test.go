@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -26,24 +27,39 @@ func fixedScore(s float64) func(context.Context) (float64, error) {
 // The fairness tests' coordinator: a reference of 0.1 playouts per
 // millisecond, so that a worker answering its 100-playout challenge in
 // under a second and a half is fast enough (threshold at most 0.075) on
-// any machine, however loaded, and one that takes six seconds is not.
+// any machine, however loaded, and one whose answer takes six seconds on
+// the coordinator's clock is not.
 const (
 	fairReference = 0.1
 	slowProof     = 6 * time.Second
 )
 
+// movedClock is the coordinator's clock (Config.Now): the real one, moved
+// on by slow workers as they answer, so that a worker stands for a slow
+// machine without the test waiting for one.
+type movedClock struct{ by atomic.Int64 }
+
+func (c *movedClock) now() time.Time { return time.Now().Add(time.Duration(c.by.Load())) }
+
 // startMeasured starts an in-process worker that reports a benchmark
 // score of a million (a lie the coordinator must not believe) and answers
-// the coordinator's speed challenge after delay more than it takes.
-func startMeasured(t *testing.T, ctx context.Context, srv *cluster.Server, name string, delay time.Duration, cfg cluster.Config) {
+// the coordinator's speed challenge; with slow set, the answer moves the
+// coordinator's clock on by slowProof first.
+func startMeasured(t *testing.T, ctx context.Context, srv *cluster.Server, name string, slow *movedClock, cfg cluster.Config) {
 	t.Helper()
 	wctx, wcancel := context.WithCancel(ctx)
 	t.Cleanup(wcancel)
-	w := &cluster.Worker{Endpoint: join(t, srv, name), Registry: all.Registry(), Concurrency: 1, Benchmark: fixedScore(1e6), ProofDelay: delay,
+	w := &cluster.Worker{Endpoint: join(t, srv, name), Registry: all.Registry(), Concurrency: 1, Benchmark: fixedScore(1e6),
 		Launch: func(ctx context.Context, p referee.Player, o host.Options) (referee.Handle, error) {
 			p.Ref = p.Name
 			return inProcessLauncher(ctx, p, o)
 		}, Machine: cluster.ThisMachine(name, 1), Config: cfg}
+	if slow != nil {
+		w.Prove = func(_ context.Context, seed uint64, n int) (uint64, error) {
+			slow.by.Add(int64(slowProof))
+			return cluster.ProofOf(seed, n), nil
+		}
+	}
 	go w.Run(wctx)
 }
 
@@ -75,7 +91,8 @@ func TestSlowWorkerIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer book.Close()
-	cfg.Log, cfg.ReferenceScore, cfg.MinSpeed, cfg.SlowWorkers, cfg.Book = logs, fairReference, 0.5, cluster.SlowRefuse, book
+	clock := &movedClock{}
+	cfg.Log, cfg.ReferenceScore, cfg.MinSpeed, cfg.SlowWorkers, cfg.Book, cfg.Now = logs, fairReference, 0.5, cluster.SlowRefuse, book, clock.now
 	coord, err := cluster.Dial(ctx, srv.Coordinator(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +107,7 @@ func TestSlowWorkerIsRefused(t *testing.T) {
 	go func() {
 		done <- league.Run(ctx, smallSpec(t, out), league.RunOptions{Launch: inProcessLauncher, Remote: coord})
 	}()
-	startMeasured(t, ctx, srv, "laggard", slowProof, cfg)
+	startMeasured(t, ctx, srv, "laggard", clock, cfg)
 	want := "is under the league's threshold 0.1 (cluster.min_speed 0.50 × the coordinator's 0.1)"
 	for !strings.Contains(logs.String(), "refused worker laggard: benchmark score ") || !strings.Contains(logs.String(), want) {
 		select {
@@ -102,7 +119,7 @@ func TestSlowWorkerIsRefused(t *testing.T) {
 	if !strings.Contains(logs.String(), "worker laggard measured by the coordinator") || !strings.Contains(logs.String(), "it reported 1000000.0") {
 		t.Fatalf("the coordinator did not say how it measured the worker:\n%s", logs.String())
 	}
-	startMeasured(t, ctx, srv, "quick", 0, cfg)
+	startMeasured(t, ctx, srv, "quick", nil, cfg)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -136,14 +153,15 @@ func TestSlowWorkerPlaysInItsOwnClass(t *testing.T) {
 	defer cancel()
 	srv := serve(t, "127.0.0.1:0")
 	cfg := testConfig
-	cfg.ReferenceScore = fairReference
+	clock := &movedClock{}
+	cfg.ReferenceScore, cfg.Now = fairReference, clock.now
 	out := filepath.Join(t.TempDir(), "out")
 	coord, err := cluster.Dial(ctx, srv.Coordinator(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer coord.Close()
-	startMeasured(t, ctx, srv, "laggard", slowProof, cfg)
+	startMeasured(t, ctx, srv, "laggard", clock, cfg)
 	if err := league.Run(ctx, smallSpec(t, out), league.RunOptions{Launch: inProcessLauncher, Remote: coord}); err != nil {
 		t.Fatal(err)
 	}

@@ -61,13 +61,13 @@ func (c *Coordinator) onLease(msg *nats.Msg) {
 		return
 	}
 	user := subjectUser(msg.Subject)
-	now := time.Now()
+	now := c.cfg.now()
 	if req.Proof != nil {
 		// Checking the answer plays its playouts: not on the
 		// subscription's goroutine, which every lease request waits on.
 		go func() {
 			c.checkProof(user, *req.Proof, req.Worker.Score, now)
-			c.answerLease(msg, user, req, time.Now())
+			c.answerLease(msg, user, req, c.cfg.now())
 		}()
 		return
 	}
@@ -144,7 +144,7 @@ func (c *Coordinator) every(d time.Duration, fn func()) {
 }
 
 func (c *Coordinator) check() {
-	now := time.Now()
+	now := c.cfg.now()
 	type probe struct {
 		w   *waiting
 		seq uint64

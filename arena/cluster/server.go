@@ -172,23 +172,32 @@ func (s *Server) watch() {
 			return
 		case <-t.C:
 		}
-		s.mu.Lock()
-		sum, changed := s.accountsSum(), false
-		if sum != s.seen {
-			s.seen, changed = sum, true
-		}
-		s.mu.Unlock()
-		if changed {
-			err := s.Reload()
-			if s.Log != nil {
-				if err != nil {
-					fmt.Fprintln(s.Log, err)
-				} else {
-					fmt.Fprintln(s.Log, "cluster server: credentials reloaded")
-				}
-			}
+		s.look()
+	}
+}
+
+// look is one look of watch: the credentials are reloaded when the
+// accounts file differs from the one last applied. It says whether it
+// reloaded them.
+func (s *Server) look() bool {
+	s.mu.Lock()
+	sum, changed := s.accountsSum(), false
+	if sum != s.seen {
+		s.seen, changed = sum, true
+	}
+	s.mu.Unlock()
+	if !changed {
+		return false
+	}
+	err := s.Reload()
+	if s.Log != nil {
+		if err != nil {
+			fmt.Fprintln(s.Log, err)
+		} else {
+			fmt.Fprintln(s.Log, "cluster server: credentials reloaded")
 		}
 	}
+	return true
 }
 
 // Close shuts the server down, its streams kept on disk.

@@ -62,10 +62,11 @@ type Worker struct {
 	// Benchmark measures this machine when the worker joins (nil:
 	// Benchmark); tests give a fixed score.
 	Benchmark func(ctx context.Context) (float64, error)
-	// ProofDelay is added to the answer to the coordinator's speed
-	// challenge: tests stand for a slower machine with it.
-	ProofDelay time.Duration
-	Config     Config
+	// Prove answers the coordinator's speed challenge: the digest of n
+	// playouts from seed (nil: ProofOf). Tests stand for a slower
+	// machine with one that moves the coordinator's clock on.
+	Prove  func(ctx context.Context, seed uint64, n int) (uint64, error)
+	Config Config
 	// Log receives one line per game and per refused job.
 	Log io.Writer
 
@@ -149,7 +150,7 @@ func (w *Worker) Run(ctx context.Context) error {
 		return fmt.Errorf("worker %s: %w", w.Machine.Name, err)
 	}
 	w.Machine.Score = score
-	w.prover.delay = w.ProofDelay
+	w.prover.answer = w.Prove
 	fmt.Fprintf(logw, "benchmark score %.1f (Pentago-Twist playouts per millisecond)\n", score)
 	js, cons, err := w.connectWorker(ctx, logw)
 	if err != nil {

@@ -70,7 +70,7 @@ func (c *Coordinator) refused(name, why string) {
 func (c *Coordinator) onHello(msg *nats.Msg) {
 	var m record.Worker
 	_ = json.Unmarshal(msg.Data, &m)
-	now := time.Now()
+	now := c.cfg.now()
 	user := subjectUser(msg.Subject)
 	c.mu.Lock()
 	c.heard, c.heardFrom = now, user
@@ -83,7 +83,7 @@ func (c *Coordinator) saveBook() {
 	if c.book.book == nil {
 		return
 	}
-	now := time.Now()
+	now := c.cfg.now()
 	c.mu.Lock()
 	held := map[string]int{}
 	for _, l := range c.leases {

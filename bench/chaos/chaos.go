@@ -166,8 +166,13 @@ func launcher(javaCache string) referee.Launcher {
 		Prepare: prepareWith(javaCache)})
 }
 
-// ackWait is short so a killed worker's game is replayed soon.
-var config = cluster.Config{AckWait: 2 * time.Second}
+// ackWait is short so a killed worker's game is replayed soon. Each
+// worker still answers the coordinator's speed challenge before its first
+// game, at a tenth of the default workload: the run checks what is lost
+// or doubled, not how fast the workers are, and the default's playouts
+// (played by each worker, again by the coordinator to check the answer,
+// and once for its own reference) were seconds of CPU in every run.
+var config = cluster.Config{AckWait: 2 * time.Second, ChallengePlayouts: cluster.DefaultChallengePlayouts / 10}
 
 func runWorker(token, name, slotDir string) error {
 	ep, err := cluster.ParseToken(token)

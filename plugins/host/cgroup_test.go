@@ -84,10 +84,13 @@ func memoryLimit(t *testing.T, pid int) int64 {
 // Both ways of reading an agent measure the CPU its move burnt and kill
 // it over its memory limit: its cgroup where the machine has them, /proc
 // where it has not (NoCgroups stands for such a machine). The group is
-// gone once the agent is.
+// gone once the agent is. The two ways run side by side: the verdicts
+// are the agents' own CPU time and memory, which a busy CPU does not
+// change.
 func TestAccountingCgroupAndProc(t *testing.T) {
 	for _, noCgroups := range []bool{false, true} {
 		t.Run(map[bool]string{false: "cgroup", true: "proc"}[noCgroups], func(t *testing.T) {
+			t.Parallel()
 			if !noCgroups {
 				requireCgroups(t)
 			}

@@ -20,6 +20,7 @@ import (
 // Even a process that can reach an agent's socket (here the arena's own
 // user) cannot talk to the agent without the arena's client certificate.
 func TestChannelRefusesUnauthenticatedClients(t *testing.T) {
+	t.Parallel() // its own agents; mostly waiting on them
 	p := launch(t, "echo", host.Options{})
 	defer p.Kill()
 	sock := p.SocketPath()
@@ -100,6 +101,7 @@ func TestConcurrentAgentsDistinctIDs(t *testing.T) {
 // Under isolation "required" a launcher refuses to start agents where the
 // machine cannot sandbox them; an unknown setting is an error.
 func TestIsolationSetting(t *testing.T) {
+	t.Parallel() // its own agents; mostly waiting on them
 	l := launcher()
 	l.Isolation = "sometimes"
 	if err := l.Check(); err == nil {
@@ -122,6 +124,7 @@ func TestIsolationSetting(t *testing.T) {
 // not exist), "auto" and "required" refuse to start agents, naming the
 // fix; only "off" runs them in process groups, and says so once.
 func TestNoSandboxFallback(t *testing.T) {
+	t.Parallel() // its own agents; mostly waiting on them
 	missing := filepath.Join(t.TempDir(), "no-init")
 	for _, iso := range []string{host.IsolationRequired, host.IsolationAuto, ""} {
 		l := launcher()

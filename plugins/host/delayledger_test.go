@@ -37,6 +37,11 @@ func TestDelayLedgerKeepsTheWaitOfEndedThreads(t *testing.T) {
 // time; a quarter is the bound, which more load only makes easier to meet,
 // while without the ledger only the last worker's wait would count.
 func TestRunQueueCountsWorkersThatEnded(t *testing.T) {
+	if testing.Short() {
+		// TestUsageSeesAStarvedAgentWaitNotASleepingOne reads the run
+		// queue in a second; this window is three.
+		t.Skip("samples an agent's run queue for seconds: runs without -short")
+	}
 	cpu := firstCPU(t)
 	// The parent sleeps; each worker counts to 100,000 and ends.
 	script := `while :; do (i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done) & wait; done`

@@ -215,6 +215,7 @@ func TestResolve(t *testing.T) {
 }
 
 func TestNonAgentBinaryIsRefused(t *testing.T) {
+	t.Parallel() // its own agents; mostly waiting on them
 	// Any program that is not an agent will do; true is on every Unix.
 	bin, err := exec.LookPath("true")
 	if err != nil {
@@ -297,6 +298,7 @@ func TestCPUTimeIsMeasured(t *testing.T) {
 // Moves of a launched agent travel on its move channel, through the
 // sandbox's init where there is one, and not through gRPC.
 func TestMovesUseTheMoveChannel(t *testing.T) {
+	t.Parallel() // its own agents; mostly waiting on them
 	p := launch(t, "echo", host.Options{})
 	defer p.Kill()
 	c, ok := p.Agent.(*protocol.Client)

@@ -12,6 +12,7 @@ import (
 // An agent's channel is authenticated with the keys the arena made
 // (protocol.ServerTLS), sandboxed or not, and gRPC calls go through it.
 func TestChannelUsesArenaCredentials(t *testing.T) {
+	t.Parallel() // its own agents; mostly waiting on them
 	for _, isolation := range []string{host.IsolationAuto, host.IsolationOff} {
 		l := launcher()
 		l.Isolation = isolation
@@ -48,6 +49,7 @@ func TestChannelFallsBackToAutoMTLS(t *testing.T) {
 // An agent presenting a certificate the arena did not issue for it is not
 // talked to: the arena authenticates the agent, not only the reverse.
 func TestChannelRefusesStrangeCertificate(t *testing.T) {
+	t.Parallel() // its own agents; mostly waiting on them
 	l := launcher()
 	l.Isolation = host.IsolationOff
 	p, err := l.Launch(context.Background(), "strangekey", host.Options{StartTimeout: 20 * time.Second})

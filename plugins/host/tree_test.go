@@ -30,6 +30,7 @@ func spawnChild() (string, error) {
 // started — checked by their pids: a check on the process group alone
 // passes when the agent is not a group leader at all.
 func TestKillEndsTheAgentsWholeTree(t *testing.T) {
+	t.Parallel() // its own agents; mostly waiting on them
 	if err := proctree.Available(); err != nil {
 		t.Skip(err)
 	}
@@ -100,6 +101,7 @@ func TestStartTimeoutIsHonoured(t *testing.T) {
 // A program that fails before the handshake is refused with the end of
 // what it wrote to stderr, which is usually why.
 func TestLaunchErrorCarriesStderr(t *testing.T) {
+	t.Parallel() // its own agents; mostly waiting on them
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		t.Skipf("needs sh: %v", err)
@@ -119,6 +121,7 @@ func TestLaunchErrorCarriesStderr(t *testing.T) {
 // cleanup after the failure must not signal "process group 0", which is
 // the caller's own group (this test binary would die).
 func TestUnstartableCommandIsRefusedCleanly(t *testing.T) {
+	t.Parallel() // its own agents; mostly waiting on them
 	c := host.Command{Ref: "ghost", Kind: "binary", Argv: []string{filepath.Join(t.TempDir(), "no-such-agent")}}
 	p, err := launcher().Start(context.Background(), c, host.Options{StartTimeout: 30 * time.Second})
 	if err == nil {

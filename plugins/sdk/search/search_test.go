@@ -18,6 +18,16 @@ import (
 
 // randomPositions plays k random moves from start (fewer if the game ends)
 // for many seeds.
+// sampled is how many random positions a test checks: n, or a quarter of
+// them (the same first ones) under -short; each is searched whole and
+// checked against a full minimax, seconds for the lot.
+func sampled(n int) int {
+	if testing.Short() {
+		return n / 4
+	}
+	return n
+}
+
 func randomPositions(start engine.State, n, lo, hi int) []engine.State {
 	var out []engine.State
 	r := rand.New(rand.NewPCG(7, 11))
@@ -62,7 +72,7 @@ func TestSolvedValuesMatchMinimax(t *testing.T) {
 		"bonusnim":  &bonusNim{pile: 11},
 	}
 	for name, start := range games {
-		for i, st := range randomPositions(start, 40, 0, 6) {
+		for i, st := range randomPositions(start, sampled(40), 0, 6) {
 			want := minimax(st, st.ToMove(), 64, 0, zero)
 			for _, cfg := range []struct {
 				name string
@@ -136,7 +146,7 @@ func TestDotsEndgameSolved(t *testing.T) {
 	// exactly, extra turns included.
 	start, _ := dotsboxes.Game{}.NewState(engine.Params{"rows": "3", "cols": "3"})
 	zero := func(engine.State, int) float64 { return 0 }
-	for i, st := range randomPositions(start, 12, 4, 6) {
+	for i, st := range randomPositions(start, sampled(12), 4, 6) {
 		want := minimax(st, st.ToMove(), 64, 0, zero)
 		ab := &search.AlphaBeta{}
 		r := ab.Search(context.Background(), st, search.Limits{})
