@@ -53,15 +53,6 @@ const channelWriteTimeout = 2 * time.Second
 // goes through gRPC instead.
 var errChannelDown = errors.New("move channel down")
 
-func writeFrame(w io.Writer, m proto.Message) error {
-	buf, err := encodeFrame(m)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(buf)
-	return err
-}
-
 // encodeFrame is m as one frame: its length, then its bytes.
 func encodeFrame(m proto.Message) ([]byte, error) {
 	size := proto.Size(m)
@@ -257,8 +248,7 @@ func (a *agentChannel) answer(ctx context.Context, id uint64, req *pb.MoveReques
 	a.wmu.Lock()
 	defer a.wmu.Unlock()
 	if err == nil {
-		_ = a.conn.SetWriteDeadline(time.Now().Add(channelWriteTimeout))
-		_, err = a.conn.Write(buf)
+		err = writeBounded(a.conn, buf, channelWriteTimeout)
 	}
 	if err != nil {
 		a.shut() // the arena stopped reading: it falls back to gRPC
@@ -418,10 +408,33 @@ func (m *moveChannel) readReply(limit int) (rep *pb.MoveReply, clean bool, err e
 }
 
 func (m *moveChannel) write(msg *pb.MoveRequest) error {
-	if err := m.conn.SetWriteDeadline(time.Now().Add(channelWriteTimeout)); err != nil {
+	buf, err := encodeFrame(msg)
+	if err != nil {
 		return err
 	}
-	return writeFrame(m.conn, msg)
+	return writeBounded(m.conn, buf, channelWriteTimeout)
+}
+
+// writeBounded writes buf to conn, bounding by timeout only the wait on a
+// full buffer: what the socket takes at once is written first, however
+// long the writer was kept off the CPU before. A deadline set before the
+// whole write would not do: Go fails a write whose deadline has passed
+// without trying it, so on a busy machine a writer descheduled between
+// the two calls would find its peer gone, and an honest agent would be
+// judged dead.
+func writeBounded(conn net.Conn, buf []byte, timeout time.Duration) error {
+	n, err := writeNow(conn, buf)
+	if err != nil {
+		return err
+	}
+	if n == len(buf) {
+		return nil
+	}
+	if err := conn.SetWriteDeadline(time.Now().Add(timeout)); err != nil {
+		return err
+	}
+	_, err = conn.Write(buf[n:])
+	return err
 }
 
 func (m *moveChannel) close() {

@@ -191,11 +191,11 @@ func rawAgent(t *testing.T, conn net.Conn, answer func(req *pb.MoveRequest) []by
 
 func frame(t testing.TB, m proto.Message) []byte {
 	t.Helper()
-	var b strings.Builder
-	if err := writeFrame(&b, m); err != nil {
+	b, err := encodeFrame(m)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return []byte(b.String())
+	return b
 }
 
 func TestChannelMisbehaviourTakesItDownAndGRPCTakesOver(t *testing.T) {
