@@ -84,7 +84,7 @@ func benchStart(ctx context.Context, o options, b *bins, t *table) error {
 		l.NoCgroups = k.noCg
 		l.Init = k.init
 		var launch, total []time.Duration
-		sandboxed, inProcess := false, false
+		sandboxed := false
 		for i := range o.starts + startWarmUp {
 			t0 := time.Now()
 			p, err := l.Launch(ctx, k.ref, host.Options{})
@@ -94,16 +94,13 @@ func benchStart(ctx context.Context, o options, b *bins, t *table) error {
 			t1 := time.Now()
 			p.Kill()
 			t2 := time.Now()
-			sandboxed, inProcess = p.Sandboxed(), p.InitIsAgent()
+			sandboxed = p.Sandboxed()
 			if i >= startWarmUp {
 				launch = append(launch, t1.Sub(t0))
 				total = append(total, t2.Sub(t0))
 			}
 		}
 		what := fmt.Sprintf("%s, sandboxed=%v: launch+handshake p50", k.name, sandboxed)
-		if inProcess {
-			what = fmt.Sprintf("%s, sandboxed=%v, the init became the agent: launch+handshake p50", k.name, sandboxed)
-		}
 		floor, r := "", ""
 		if k.bare != nil {
 			bare, err := bareExec(ctx, o.starts, k.bare)

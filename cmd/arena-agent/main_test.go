@@ -69,9 +69,9 @@ func TestLeanHostServesAgents(t *testing.T) {
 		if err == nil {
 			move, err = p.Agent.Move(ctx, protocol.MoveRequest{Board: "", TimeLeft: time.Minute, Deadline: time.Now().Add(time.Minute)})
 		}
-		// The agent is the lean host: a child the sandbox's init started
-		// with the host's argument, or the init itself where it became
-		// the agent (its command line stays the init's).
+		// The agent is the lean host: the sandbox's init, which became
+		// the agent (its command line stays the init's), or, unsandboxed,
+		// the process started with the host's argument.
 		var cmdlines []string
 		served := false
 		for _, pid := range p.Pids() {
@@ -79,7 +79,7 @@ func TestLeanHostServesAgents(t *testing.T) {
 			c := strings.ReplaceAll(string(b), "\x00", " ")
 			cmdlines = append(cmdlines, c)
 			exe, _ := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe")
-			served = served || strings.HasPrefix(c, bin+" "+agents.HostArg+" ") || exe == bin && pid == p.Pid() && p.InitIsAgent()
+			served = served || strings.HasPrefix(c, bin+" "+agents.HostArg+" ") || exe == bin && pid == p.Pid() && p.Sandboxed()
 		}
 		p.Kill()
 		cancel()

@@ -102,9 +102,7 @@ func printSupport(w io.Writer, e *env) {
 		if e.launcher.Init != "" {
 			init = e.launcher.Init
 		}
-		if e.launcher.InitBecomesAgent() {
-			init += "; built-in, Lua and course agents: the agent host, which becomes the agent"
-		}
+		init += ", which becomes the agent by exec; built-in, Lua and course agents: the agent host, which becomes the agent in its own process"
 		fmt.Fprintf(w, "sandbox init:                %s\n", init)
 	}
 }

@@ -55,18 +55,6 @@ func (l *Launcher) Accounting() string {
 	return "/proc readings (no cgroups: " + l.cgErr.Error() + ")"
 }
 
-// InitBecomesAgent reports whether a sandbox's init becomes the agent the
-// host program serves itself (built-in, Lua, course): wherever agents are
-// sandboxed. On v2 the init starts in the agent's group; on v1 it joins
-// the group at the end of its setup, before it becomes the agent, and the
-// memory it touched before that (its own start: about 2 MB of anonymous
-// pages) stays charged where the arena's is; the agent's readings add it
-// back (preJoinUsage).
-func (l *Launcher) InitBecomesAgent() bool {
-	l.prepare()
-	return l.Sandboxed()
-}
-
 // kernelMemory reports whether an agent of kind c has its memory limit
 // and verdict from its cgroup. A course agent keeps the course's rules,
 // read from /proc as before (a course JVM under a cgroup memory limit
@@ -166,7 +154,7 @@ func (p *Process) groupUsage(r reading) (usage, error) {
 	if err != nil {
 		return usage{}, err
 	}
-	u := usage{CPU: max(0, cpu-p.initCPU) + p.preJoin.CPU}
+	u := usage{CPU: cpu + p.preJoin.CPU}
 	if r.mem && p.groupMem {
 		peak, _, err := p.group.Memory()
 		if err != nil {
@@ -215,7 +203,8 @@ func threadsRuntime(pid int) time.Duration {
 
 // preJoinUsage is what the process pid, a sandbox's init that became the
 // agent, used before it joined its v1 group g at the end of its setup: its
-// CPU time and anonymous memory then, which the group does not count, read
+// CPU time and anonymous memory then (about 2 MB of pages of its own
+// start, unless an exec freed them), which the group does not count, read
 // as the process's totals less the group's, once, after the handshake,
 // when the process is all the group holds. The group's file pages make
 // the memory share smaller, never larger: readings never exceed the

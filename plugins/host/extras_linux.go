@@ -14,27 +14,18 @@ import (
 // gone; the kernel takes milliseconds, so this only bounds a stuck one.
 const extrasGrace = 5 * time.Second
 
-// mainProcess is the agent's own process: the sandbox init's oldest child
-// (whatever the agent starts is younger, even once orphaned to the
-// init), or the process started itself: an unsandboxed agent, or an
-// init that became the agent.
+// mainProcess is the agent's own process: the process started, a
+// sandbox's init having become the agent.
 func (p *Process) mainProcess() (proctree.Proc, error) {
-	if !p.sandboxed || p.inProcess {
-		pr, ok, err := proctree.Of(p.pid)
-		if err != nil || !ok {
-			return proctree.Proc{}, fmt.Errorf("agent %s: process %d: %w", p.Cmd.Ref, p.pid, errors.Join(err, errInitGone))
-		}
-		return pr, nil
+	pr, ok, err := proctree.Of(p.pid)
+	if err != nil || !ok {
+		return proctree.Proc{}, fmt.Errorf("agent %s: process %d: %w", p.Cmd.Ref, p.pid, errors.Join(err, errInitGone))
 	}
-	kids, err := proctree.Children(p.pid)
-	if err != nil || len(kids) == 0 {
-		return proctree.Proc{}, fmt.Errorf("agent %s: no process under its sandbox init %d: %w", p.Cmd.Ref, p.pid, errors.Join(err, errInitGone))
-	}
-	return kids[0], nil
+	return pr, nil
 }
 
 // KillExtras ends every process of the agent's tree but its main process
-// (and its sandbox's init), for a process kept between games: a child it
+// (which a sandbox's init became), for a process kept between games: a child it
 // started in one game must not run on through games it is not in. An
 // error means the tree could not be cleaned (or read): the process must
 // not be reused.
@@ -68,7 +59,7 @@ func (p *Process) KillExtras() error {
 }
 
 // extras lists the host pids of the agent's processes other than its main
-// one and its sandbox's init, zombies left out.
+// one, zombies left out.
 func (p *Process) extras() []int {
 	var pids []int
 	if p.sandboxed {

@@ -225,14 +225,13 @@ type Process struct {
 	Cmd   Command
 
 	client *plugin.Client
-	pid    int // the sandbox's init, or the agent itself
+	pid    int // the agent: a sandbox's init, which became it, or the unsandboxed process
 	stderr *Tail
 	errIn  *throttle // what reads the agent's stderr into stderr
 	stdout *Tail     // what the agent printed on stdout after the handshake
 	limit  int64
 
 	sandboxed bool
-	inProcess bool           // the sandbox's init became the agent (sandbox.Config.InProcess)
 	ns        string         // the sandbox's PID namespace, as /proc/<pid>/ns/pid reads
 	init      *proctree.Proc // the sandbox's init, as it started
 	main      *proctree.Proc // the agent's own process (KillExtras keeps it)
@@ -242,8 +241,7 @@ type Process struct {
 	dir       string         // the private directory, removed at the end
 	lease     *sandbox.Lease
 	group     *sandbox.Group // the agent's cgroup; nil where /proc is read
-	initCPU   time.Duration  // the sandbox init's own CPU, counted in its group but not the agent's
-	preJoin   usage          // what an init that became the agent used before it joined its v1 groups
+	preJoin   usage          // what the sandbox's init used before it joined its v1 groups
 	groupMem  bool           // the group holds the memory limit and its verdict (kernelMemory)
 
 	mu       sync.Mutex
@@ -494,7 +492,7 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 		if cmd.Process != nil {
 			p.pid = cmd.Process.Pid
 			if p.sandboxed {
-				p.nsProc = newNSSampler(p.pid, p.inProcess)
+				p.nsProc = newNSSampler(p.pid)
 			} else {
 				p.tree = newTreeSampler(p.pid)
 			}
@@ -571,14 +569,11 @@ func (p *Process) identify() error {
 		}
 		p.init = &init
 		p.ns, _ = os.Readlink("/proc/" + strconv.Itoa(p.pid) + "/ns/pid")
-		// On v2 the init is in the group from its start, and its setup
-		// is left out; on v1 it joined at the end of its setup. An init
-		// that became the agent on v2 has used its CPU since as the
-		// agent: its setup (a few milliseconds) stays in the count.
-		if p.group != nil && p.group.Version() == 2 && !p.inProcess {
-			p.initCPU = threadsRuntime(p.pid)
-		}
-		if p.group != nil && p.group.Version() == 1 && p.inProcess {
+		// The init became the agent. On v2 it is in the group from its
+		// start, so its setup (a few milliseconds of CPU) is in the
+		// count; on v1 it joined at the end of its setup, which is
+		// added back, once.
+		if p.group != nil && p.group.Version() == 1 {
 			p.preJoin = preJoinUsage(p.pid, p.group)
 		}
 	}
@@ -636,10 +631,11 @@ func (l *Launcher) command(ctx context.Context, p *Process, c Command) (*exec.Cm
 		return nil, nil, err
 	}
 	// An agent the host program serves itself (built-in, Lua, course)
-	// needs no second program start: the host is the init and becomes the
-	// agent, where InitBecomesAgent says its group allows.
-	if self, err := l.selfPath(); err == nil && self == prog && l.InitBecomesAgent() {
-		init, p.inProcess = self, true
+	// needs no second program start: the host is the init and carries on
+	// as the agent. Any other init execs the agent in its place.
+	inProcess := false
+	if self, err := l.selfPath(); err == nil && self == prog {
+		init, inProcess = self, true
 	}
 	var read []string
 	if c.Kind == "lua" {
@@ -653,7 +649,7 @@ func (l *Launcher) command(ctx context.Context, p *Process, c Command) (*exec.Cm
 			return nil, nil, err
 		}
 	}
-	cmd, files, err := sandbox.Command(sandbox.Config{Init: init, Argv: argv, Read: read, Trees: trees, Dir: dir, IDs: lease.IDs, Env: env, Join: join, InProcess: p.inProcess})
+	cmd, files, err := sandbox.Command(sandbox.Config{Init: init, Argv: argv, Read: read, Trees: trees, Dir: dir, IDs: lease.IDs, Env: env, Join: join, InProcess: inProcess})
 	if err != nil {
 		for _, f := range join {
 			f.Close()
@@ -837,10 +833,6 @@ func (p *Process) Pid() int { return p.pid }
 
 // Sandboxed reports whether the agent runs in a sandbox.
 func (p *Process) Sandboxed() bool { return p.sandboxed }
-
-// InitIsAgent reports whether the sandbox's init became the agent (one
-// program start) rather than starting it as its child.
-func (p *Process) InitIsAgent() bool { return p.inProcess }
 
 // Dir is the agent's private directory (removed when the agent ends).
 func (p *Process) Dir() string { return p.dir }

@@ -14,40 +14,44 @@ import (
 	"arena/plugins/sandbox"
 )
 
-// An agent the host program serves itself runs in its sandbox's init,
-// which became the agent (one program start, not two): the sandbox holds
-// that one process, and it holds what an agent started by the init would:
-// an unprivileged id, no capability, no_new_privs, the seccomp filter,
-// and no descriptor of the init's binary. So it is with the machine's
-// cgroups (v1 here: the init joins the groups at the end of its setup, v2:
-// it starts in them) and without cgroups.
-func TestHostServedAgentIsItsSandboxsInit(t *testing.T) {
+// Every sandboxed agent runs in its sandbox's init, which became the
+// agent: an agent the host program serves itself in the init's own
+// program (one program start, not two), an SDK binary by exec. The
+// sandbox holds that one process, and it holds what an agent started by
+// the init would: an unprivileged id, no capability, no_new_privs, the
+// seccomp filter, and no descriptor of the init's binary. So it is with
+// the machine's cgroups (v1 here: the init joins the groups at the end of
+// its setup, v2: it starts in them) and without cgroups.
+func TestSandboxsInitBecomesTheAgent(t *testing.T) {
 	if !launcher().Sandboxed() {
 		t.Skip("no sandbox here")
 	}
-	for _, noCgroups := range []bool{false, true} {
-		t.Run(fmt.Sprintf("no cgroups %v", noCgroups), func(t *testing.T) {
-			l := launcher()
-			l.NoCgroups = noCgroups
-			p, err := l.Launch(context.Background(), "echo", host.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer p.Kill()
-			if pids := p.Pids(); len(pids) != 1 || pids[0] != p.Pid() || !p.InitIsAgent() {
-				t.Fatalf("the sandbox runs %v (init is agent: %v), want only its init %d, which is the agent", pids, p.InitIsAgent(), p.Pid())
-			}
-			if !l.InitBecomesAgent() {
-				t.Error("the launcher says its sandboxes' inits do not become the agent")
-			}
-			checkBecameAgent(t, p)
-		})
+	agents := map[string]string{"host-served": "echo"}
+	if !testing.Short() {
+		agents["SDK binary"] = hostileAgent(t)
+	}
+	for kind, ref := range agents {
+		for _, noCgroups := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, no cgroups %v", kind, noCgroups), func(t *testing.T) {
+				l := launcher()
+				l.NoCgroups = noCgroups
+				p, err := l.Launch(context.Background(), ref, host.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer p.Kill()
+				if pids := p.Pids(); len(pids) != 1 || pids[0] != p.Pid() {
+					t.Fatalf("the sandbox runs %v, want only its init %d, which is the agent", pids, p.Pid())
+				}
+				checkBecameAgent(t, p, ref)
+			})
+		}
 	}
 }
 
-// checkBecameAgent checks every thread of an init that became the agent,
-// and its descriptors.
-func checkBecameAgent(t *testing.T, p *host.Process) {
+// checkBecameAgent checks every thread of an init that became the agent
+// ref, its program and its descriptors.
+func checkBecameAgent(t *testing.T, p *host.Process, ref string) {
 	t.Helper()
 	tasks, err := os.ReadDir("/proc/" + strconv.Itoa(p.Pid()) + "/task")
 	if err != nil || len(tasks) == 0 {
@@ -60,6 +64,13 @@ func checkBecameAgent(t *testing.T, p *host.Process) {
 	self, err := filepath.EvalSymlinks(os.Args[0])
 	if err != nil {
 		t.Fatal(err)
+	}
+	want := self
+	if filepath.IsAbs(ref) {
+		want = ref // a program of its own, which the init execs
+	}
+	if exe, err := os.Readlink("/proc/" + strconv.Itoa(p.Pid()) + "/exe"); err != nil || exe != want {
+		t.Errorf("the agent runs %q (%v), want %s", exe, err, want)
 	}
 	fds, err := os.ReadDir("/proc/" + strconv.Itoa(p.Pid()) + "/fd")
 	if err != nil {
@@ -140,8 +151,8 @@ func launchAgentInit(t *testing.T, accounting string) (*host.Launcher, *host.Pro
 	}
 	p := launch(t, "echo", host.Options{MemoryMB: 256})
 	t.Cleanup(p.Kill)
-	if !p.InitIsAgent() {
-		t.Fatal("the init did not become the agent")
+	if pids := p.Pids(); len(pids) != 1 || pids[0] != p.Pid() {
+		t.Fatalf("the sandbox runs %v: the init %d did not become the agent", pids, p.Pid())
 	}
 	return l, p
 }

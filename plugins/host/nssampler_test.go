@@ -166,7 +166,7 @@ func hostProcSampler(t *testing.T) *nsSampler {
 	if err != nil {
 		t.Skip("no /proc:", err)
 	}
-	s := newNSSampler(0, false)
+	s := newNSSampler(0)
 	s.dir = d
 	t.Cleanup(s.close)
 	return s

@@ -177,13 +177,10 @@ var errNotNamespaceProc = errors.New("the sandbox's /proc is not mounted")
 // keeps that directory and each process's stat file open between
 // readings, so the CPU reading taken around every move is one listing and
 // one read per process, not a path walk through the init's root and an
-// open per file. The init itself (PID 1 there) is the arena's code: its
-// own time and memory are not the agent's, but the time of the children
-// it reaped is; unless the init became the agent (initIsAgent), which
-// then counts whole.
+// open per file. The init (PID 1 there) became the agent, and counts
+// whole: its setup's few milliseconds of CPU among them.
 type nsSampler struct {
-	initPid     int
-	initIsAgent bool
+	initPid int
 
 	mu     sync.Mutex
 	dir    *os.File            // the namespace's /proc, once it is mounted
@@ -194,8 +191,8 @@ type nsSampler struct {
 	closed bool
 }
 
-func newNSSampler(initPid int, initIsAgent bool) *nsSampler {
-	return &nsSampler{initPid: initPid, initIsAgent: initIsAgent, stats: map[string]*os.File{}, buf: make([]byte, 4096), dents: make([]byte, 8192)}
+func newNSSampler(initPid int) *nsSampler {
+	return &nsSampler{initPid: initPid, stats: map[string]*os.File{}, buf: make([]byte, 4096), dents: make([]byte, 8192)}
 }
 
 // errSamplerClosed marks a reading after the agent was killed.
@@ -291,11 +288,7 @@ func (s *nsSampler) sample(r reading) (usage, error) {
 		if err != nil {
 			return usage{}, fmt.Errorf("sandbox of %d, process %s: %w", s.initPid, n, err)
 		}
-		u.CPU += children
-		if n == "1" && !s.initIsAgent {
-			continue
-		}
-		u.CPU += own
+		u.CPU += own + children
 		agent = true
 		if r.delay {
 			s.delayOf(n)

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -29,10 +27,10 @@ func init() {
 	}
 }
 
-// runInit is PID 1 of a sandbox. Its exit status is the agent's; 125 marks
-// a setup failure, reported on stderr (which the arena keeps). For an
-// in-process spec it returns the agent's command line instead, once the
-// process is the agent.
+// runInit is PID 1 of a sandbox until it becomes the agent: by exec, or,
+// for an in-process spec, by returning the agent's command line to its
+// own program. Exit status 125 marks a setup failure, reported on stderr
+// (which the arena keeps).
 func runInit(arg string) (argv []string, code int) {
 	var spec Spec
 	if err := json.Unmarshal([]byte(arg), &spec); err != nil {
@@ -65,7 +63,7 @@ func runInit(arg string) (argv []string, code int) {
 		}
 		return spec.Argv, 0
 	}
-	return nil, startAndReap(spec)
+	return nil, execAgent(spec)
 }
 
 // becomeAgent drops what the init holds and the agent must not: the init
@@ -96,37 +94,30 @@ func becomeAgent(spec Spec) error {
 	return nil
 }
 
-// startAndReap starts the agent as the init's child and waits for it.
-func startAndReap(spec Spec) int {
-	cmd := &exec.Cmd{
-		Path:   spec.Argv[0],
-		Args:   spec.Argv,
-		Env:    os.Environ(),
-		Dir:    spec.Dir,
-		Stdout: os.Stdout,
-		Stderr: os.Stderr,
-		SysProcAttr: &syscall.SysProcAttr{
-			// The agent must not keep the namespace's root: root there may
-			// override permissions on anything owned by a mapped id.
-			Credential: &syscall.Credential{Uid: AgentID, Gid: AgentID, NoSetGroups: true},
-			Pdeathsig:  syscall.SIGKILL,
-		},
-	}
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintln(os.Stderr, "sandbox init: start agent:", err)
+// execAgent has the init become the agent by exec, once it holds nothing
+// the agent must not (becomeAgent): the agent keeps the init's pid, its
+// groups and the descriptors meant for it, while everything the init
+// opened itself is close-on-exec. No init stays behind to start and reap
+// it: as PID 1 the agent ends its namespace when it ends, as the init
+// did, and a start costs one fork fewer. Its exit status is the
+// process's own; 125 still marks a setup failure, or an exec that failed.
+func execAgent(spec Spec) int {
+	if err := becomeAgent(spec); err != nil {
+		fmt.Fprintln(os.Stderr, "sandbox init:", err)
 		return 125
 	}
-	closeInherited()
-	return reap(cmd.Process.Pid)
+	err := syscall.Exec(spec.Argv[0], spec.Argv, os.Environ())
+	fmt.Fprintln(os.Stderr, "sandbox init: start agent:", err)
+	return 125
 }
 
 // joinGroups writes the init into the agent's cgroups (v1) through the
 // descriptors the arena opened, and closes them: the agent must not
-// inherit them. It runs last before the agent starts, so a group counts
-// the agent from its first instruction and of the init only its start of
-// the agent and its reaping, not its setup. An init that becomes the
-// agent joins last before it does: the pages of its own start (about
-// 2 MB, anonymous) stay charged to the arena's group.
+// inherit them. It runs last before the init becomes the agent, so a
+// group counts the agent from its first instruction and none of the
+// init's setup. The pages of the init's own start (about 2 MB,
+// anonymous) stay charged to the arena's group: an exec frees them, an
+// init that carries on as the agent keeps them.
 func joinGroups(fds []int) error {
 	var errs []error
 	for _, fd := range fds {
@@ -138,51 +129,6 @@ func joinGroups(fds []int) error {
 		f.Close()
 	}
 	return errors.Join(errs...)
-}
-
-// closeInherited closes the init's copies of the descriptors it passed on
-// to the agent: those not close-on-exec, for everything the init opens
-// itself is. Kept open here, the agent's end of its move channel would
-// outlive the agent's own close, and the arena would wait for a reply the
-// agent had given up writing until the move's deadline instead of
-// learning at once that the channel is gone.
-func closeInherited() {
-	entries, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		fd, err := strconv.Atoi(e.Name())
-		if err != nil || fd < 3 {
-			continue
-		}
-		if flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err == nil && flags&unix.FD_CLOEXEC == 0 {
-			unix.Close(fd)
-		}
-	}
-}
-
-// reap waits for every process of the tree (orphans are re-parented to
-// PID 1) and returns the agent's exit status as soon as the agent ends;
-// the init's exit then takes the rest of the namespace with it.
-func reap(agent int) int {
-	for {
-		var ws syscall.WaitStatus
-		pid, err := syscall.Wait4(-1, &ws, 0, nil)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return 125
-		}
-		if pid != agent {
-			continue
-		}
-		if ws.Signaled() {
-			return 128 + int(ws.Signal())
-		}
-		return ws.ExitStatus()
-	}
 }
 
 // setup builds the agent's root and enters it: a fresh tmpfs holding

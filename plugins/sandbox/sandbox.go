@@ -10,10 +10,11 @@
 // files, its private directory), a /proc of its own PID namespace and four
 // devices; it pivots into it, detaches the host's root, makes everything
 // read-only but the private directory, brings the loopback interface up,
-// and starts the agent as an unprivileged id (mapped to a second, distinct
-// host id). It reaps every process of the tree and exits with the agent's
-// status; when it exits, the kernel kills whatever else is left in the
-// namespace, setsid'ed and double-forked children included.
+// and becomes the agent as an unprivileged id (mapped to a second,
+// distinct host id): by exec, or by returning to its own program where
+// that program is the agent's (Config.InProcess). The agent is then PID 1;
+// when it exits, the kernel kills whatever else is left in the namespace,
+// setsid'ed and double-forked children included.
 package sandbox
 
 import (
@@ -54,15 +55,15 @@ type Spec struct {
 	// Links are the symbolic links made in the agent's root.
 	Links []Link `json:"links,omitempty"`
 	// Join are the descriptors of the agent's cgroup.procs files (cgroup
-	// v1) that the init writes itself into just before it starts the
+	// v1) that the init writes itself into just before it becomes the
 	// agent.
 	Join []int `json:"join,omitempty"`
 	// Probe makes the init try every setup step, report them as JSON on
 	// stdout and exit, without starting an agent.
 	Probe bool `json:"probe,omitempty"`
-	// InProcess makes the init become the agent once its setup is done,
-	// instead of starting it as a child: Argv[0] is then the init's own
-	// binary.
+	// InProcess makes the init become the agent once its setup is done
+	// by returning to its own program's main, instead of by exec: Argv[0]
+	// is then the init's own binary.
 	InProcess bool `json:"inProcess,omitempty"`
 }
 
@@ -97,9 +98,10 @@ type Config struct {
 	// them once its setup is done, so the agent is in them from its first
 	// instruction while the arena's own threads never are.
 	Join []*os.File
-	// InProcess has the init become the agent after its setup, where the
-	// agent's program is the init itself (Argv[0] is Init): one program
-	// start instead of two.
+	// InProcess has the init become the agent after its setup without an
+	// exec, where the agent's program is the init itself (Argv[0] is
+	// Init): one program start instead of two. Otherwise the init execs
+	// Argv in its own place.
 	InProcess bool
 }
 
