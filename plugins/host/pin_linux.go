@@ -3,6 +3,7 @@ package host
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"runtime"
 	"strconv"
@@ -72,18 +73,31 @@ func Repin(root int, cpus []int) error {
 		return fmt.Errorf("repin agent %d: it is gone", root)
 	}
 	for _, pid := range pids {
-		tasks, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
-		if err != nil {
-			return fmt.Errorf("repin agent %d: %w", root, err)
+		if err := pinThreads(pid, pid == root, &set); err != nil {
+			return fmt.Errorf("repin agent %d to CPUs %v: %w", root, cpus, err)
 		}
-		for _, t := range tasks {
-			tid, err := strconv.Atoi(t.Name())
-			if err != nil {
-				continue
-			}
-			if err := unix.SchedSetaffinity(tid, &set); err != nil && !errors.Is(err, unix.ESRCH) {
-				return fmt.Errorf("repin agent %d thread %d to CPUs %v: %w", root, tid, cpus, err)
-			}
+	}
+	return nil
+}
+
+// pinThreads sets the affinity of every thread of pid. A descendant that
+// ended since the tree was listed has nothing left to pin; the root
+// having ended is an error, the agent being gone.
+func pinThreads(pid int, root bool, set *unix.CPUSet) error {
+	tasks, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
+	if errors.Is(err, fs.ErrNotExist) && !root {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, t := range tasks {
+		tid, err := strconv.Atoi(t.Name())
+		if err != nil {
+			continue
+		}
+		if err := unix.SchedSetaffinity(tid, set); err != nil && !errors.Is(err, unix.ESRCH) {
+			return fmt.Errorf("thread %d: %w", tid, err)
 		}
 	}
 	return nil
