@@ -337,8 +337,10 @@ end`), nil)
 		t.Fatalf("error %v", err)
 	}
 	// Never at the limit itself: the time up to the hard deadline is the
-	// script's.
-	if el := time.Since(began); el < 300*time.Millisecond+backstop || el > 5*time.Second {
+	// script's. The upper bound only catches a search that ran on (depth
+	// 10 of Pentago-Twist takes minutes): a busy machine may hold the
+	// script off the CPU for seconds.
+	if el := time.Since(began); el < 300*time.Millisecond+backstop || el > 30*time.Second {
 		t.Fatalf("took %v", el)
 	}
 }

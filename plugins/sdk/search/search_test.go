@@ -262,9 +262,13 @@ func TestSearchersKeepTheirDeadlineUnderLoad(t *testing.T) {
 	wg := loadMachine(stop)
 	defer func() { close(stop); wg.Wait() }()
 	budget := 300 * time.Millisecond
-	// Generous: the searchers poll every few hundred nodes or playouts; a
-	// loaded machine may deschedule them, never for seconds.
-	slack := 1500 * time.Millisecond
+	// Generous: the searchers poll every few hundred nodes or playouts,
+	// and a search that kept on past its deadline would run for minutes;
+	// a busy machine may hold them off the CPU for seconds (4.1 s seen at
+	// load 42 with CPU burners), which says nothing about the searcher.
+	// How close to the deadline they stop is a speed, measured by the
+	// bench's deadline section.
+	slack := 30 * time.Second
 	searchers := map[string]func(engine.State, search.Limits) search.Result{
 		"alphabeta": func(st engine.State, l search.Limits) search.Result {
 			return (&search.AlphaBeta{}).Search(context.Background(), st, l)
@@ -318,7 +322,9 @@ func TestContextCancelStops(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	r := (&search.AlphaBeta{}).Search(ctx, pentagotwist.NewState(), search.Limits{})
-	if took := time.Since(start); took > 3*time.Second || !r.OK {
+	// A search that ignored the cancel would run for minutes; a busy
+	// machine may hold it off the CPU for seconds.
+	if took := time.Since(start); took > 30*time.Second || !r.OK {
 		t.Fatalf("cancelled search took %v (ok %v)", took, r.OK)
 	}
 }
