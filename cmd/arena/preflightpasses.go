@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
-	"strings"
 	"time"
 
 	"arena/arena/buildinfo"
@@ -25,14 +23,15 @@ func (e *env) preflightKey(it checkItem) string {
 	if err != nil {
 		return ""
 	}
-	opts := make([]string, 0, len(it.player.Options))
-	for k, v := range it.player.Options {
-		opts = append(opts, k+"="+v)
+	// JSON writes a map's keys sorted, and quotes what would otherwise
+	// run together ("a=b&c" as one option or two).
+	opts, err := json.Marshal(it.player.Options)
+	if err != nil {
+		return ""
 	}
-	sort.Strings(opts)
 	return preflightcache.Key(
 		buildinfo.Current().Stamp(), fmt.Sprint(protocol.Version), fmt.Sprint(e.launcher.Sandboxed()),
-		it.hash, it.player.Ref, strings.Join(opts, "&"),
+		it.hash, it.player.Ref, string(opts),
 		it.game.Info().Name, it.params.String(), string(profile), e.preflightLimit(it).String(),
 	)
 }
