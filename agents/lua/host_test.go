@@ -206,6 +206,9 @@ func TestSubprocessMemoryCap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Memory is the subject, not time: filling 48 MB took the script past
+	// the course's 5 s at sixteen CPU burners on two cores.
+	prof.FirstMoveLimit, prof.MoveLimit = 2*time.Minute, 2*time.Minute
 	var ps subprocesses
 	rec := playReferee(t, ps.launcher(), dotsboxes.Game{}, nil, prof, Prefix+path+"?mem=48", "builtin:random")
 	ps.assertGone(t)
