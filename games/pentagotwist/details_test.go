@@ -134,3 +134,18 @@ func TestStartupTimeout(t *testing.T) {
 		t.Errorf("start-up timeout %v, want 30s", p.StartupTimeout)
 	}
 }
+
+// TestFiveOnTheFifthStone: the ninth ply is the first at which a side can
+// hold five, and it is judged there.
+func TestFiveOnTheFifthStone(t *testing.T) {
+	s := NewState()
+	for _, text := range []string{
+		"0 0 2 0 0", "3 3 2 0 1", "0 1 2 0 0", "3 4 2 0 1", "0 2 2 0 0",
+		"4 3 2 0 1", "0 3 2 0 0", "4 4 2 0 1", "0 4 2 0 0",
+	} {
+		s.Apply(mustParse(t, s, text))
+	}
+	if !s.Terminal() || s.Result().Winner != White || s.Ply() != 9 {
+		t.Errorf("White's five on ply 9: over %v, result %+v, ply %d", s.Terminal(), s.Result(), s.Ply())
+	}
+}
