@@ -3,6 +3,7 @@ package bohnenspiel
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,6 +60,28 @@ func TestEvaluateValue(t *testing.T) {
 	for seat, want := range []float64{10 + 0.1*(21-7), -10 + 0.1*(7-21)} {
 		if got := s.Evaluate(seat); math.Abs(got-want) > 1e-9 {
 			t.Errorf("Evaluate(%d) = %v, want %v", seat, got, want)
+		}
+	}
+}
+
+// TestLegalMovesWithRoomKeepTheSlice: a slice with room for a whole list
+// (eight moves) is filled in place; one with less is grown, and moves
+// already in it are kept.
+func TestLegalMovesWithRoomKeepTheSlice(t *testing.T) {
+	s := New()
+	want := []engine.Move{PitMove(0, 0), PitMove(0, 1), PitMove(0, 2), PitMove(0, 3), PitMove(0, 4), PitMove(0, 5), SkipMove(0)}
+	for _, held := range []int{0, 1, 3} {
+		dst := make([]engine.Move, held, held+8)
+		got := s.LegalMoves(dst)
+		if &got[:1][0] != &dst[:1][0] {
+			t.Errorf("%d moves held, room for 8 more: the slice was reallocated", held)
+		}
+		if !slices.Equal(got[held:], want) {
+			t.Errorf("%d held: %v, want %v", held, got[held:], want)
+		}
+		short := make([]engine.Move, held, held+7)
+		if got := s.LegalMoves(short); !slices.Equal(got[held:], want) || len(got) != held+len(want) {
+			t.Errorf("%d held, room for 7: %v", held, got)
 		}
 	}
 }
