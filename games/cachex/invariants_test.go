@@ -47,14 +47,12 @@ func checkDerived(t *testing.T, s *State, what string) {
 // the fewest empty cells colour c must fill to join its two edges.
 func refDistance(s *State, c uint8) int {
 	n := s.g.n
+	// The other colour's stones block; each empty cell costs one.
 	cost := func(i int) int {
-		switch s.cells[i] {
-		case c:
-			return 0
-		case empty:
-			return 1
+		if s.cells[i] == 3-c {
+			return -1
 		}
-		return -1
+		return b2i(s.cells[i] == empty)
 	}
 	onFirst := func(i int) bool { return c == red && i/n == 0 || c == blue && i%n == 0 }
 	onLast := func(i int) bool { return c == red && i/n == n-1 || c == blue && i%n == n-1 }
@@ -165,4 +163,11 @@ func TestCopyFromGivesRoomForAWholeGame(t *testing.T) {
 			t.Errorf("history room %d: copy differs", room)
 		}
 	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
