@@ -177,3 +177,29 @@ func TestDrawAtTheEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestHashIsOfTheBoard: along random games, with lines of every length,
+// the hash is the keys of the crossed cells by owner and of the side to
+// move, recomputed from the board.
+func TestHashIsOfTheBoard(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 6))
+	for game := 0; game < 20; game++ {
+		s := newState(mustGenerate(t, 20+game%14, int64(game)))
+		for !s.Terminal() {
+			moves := s.LegalMoves(nil)
+			s.Apply(moves[r.IntN(len(moves))])
+			var want uint64
+			for i, o := range s.owner {
+				if o != 0 {
+					want ^= zobrist[o-1][i]
+				}
+			}
+			if s.toMove == 1 {
+				want ^= keySecondToMove
+			}
+			if s.Hash() != want {
+				t.Fatalf("game %d ply %d %s: hash %#x, want %#x from the board", game, s.Ply(), s.Text(), s.Hash(), want)
+			}
+		}
+	}
+}
