@@ -71,3 +71,26 @@ func TestMemorySettings(t *testing.T) {
 		t.Fatalf("negative ceiling: %v", err)
 	}
 }
+
+// The memory settings' bounds: 0 switches a rule off, a JVM heap may be
+// as small as 16 MiB and no smaller.
+func TestMemorySettingBounds(t *testing.T) {
+	for _, c := range []struct {
+		setting, value string
+		ok             bool
+	}{
+		{"jvm-heap-mb", "0", true},
+		{"jvm-heap-mb", "15", false},
+		{"jvm-heap-mb", "16", true},
+		{"memory-mb", "0", true},
+		{"python-peak-mb", "0", true},
+		{"python-ceiling-mb", "1048576", true},
+		{"python-ceiling-mb", "1048577", false},
+	} {
+		p := comp424()
+		_, err := p.Apply(c.setting, c.value)
+		if (err == nil) != c.ok {
+			t.Errorf("%s=%s: %v, want accepted %v", c.setting, c.value, err, c.ok)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -391,5 +392,40 @@ func TestFitTotalsSameAsGames(t *testing.T) {
 	}
 	if _, err := FitBTTotals(3, []Totals{{A: 0, B: 1, Games: 1, PointsA: 2}}, Options{}); err == nil {
 		t.Error("2 points in 1 game accepted")
+	}
+}
+
+// TestFitTotalsChecks: each malformed entry is refused by name, and the
+// edges of the valid ranges are accepted.
+func TestFitTotalsChecks(t *testing.T) {
+	ok := Totals{A: 0, B: 1, Games: 2, PointsA: 1}
+	for _, c := range []struct {
+		n    int
+		bad  Totals
+		want string
+	}{
+		{0, ok, "need at least one agent, got 0"},
+		{3, Totals{A: -1, B: 1, Games: 1}, "totals 1: agents -1, 1 not in [0,3)"},
+		{3, Totals{A: 3, B: 1, Games: 1}, "totals 1: agents 3, 1 not in [0,3)"},
+		{3, Totals{A: 0, B: -1, Games: 1}, "totals 1: agents 0, -1 not in [0,3)"},
+		{3, Totals{A: 0, B: 3, Games: 1}, "totals 1: agents 0, 3 not in [0,3)"},
+		{3, Totals{A: 2, B: 2, Games: 1}, "totals 1: agent 2 plays itself"},
+		{3, Totals{A: 0, B: 2, Games: -1, PointsA: 0}, "totals 1: 0 points in -1 games"},
+		{3, Totals{A: 0, B: 2, Games: 1, PointsA: -0.5}, "totals 1: -0.5 points in 1 games"},
+		{3, Totals{A: 0, B: 2, Games: 1, PointsA: 1.5}, "totals 1: 1.5 points in 1 games"},
+	} {
+		_, err := FitBTTotals(c.n, []Totals{ok, c.bad}, Options{Prior: 1})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v on %d agents: %v, want %q", c.bad, c.n, err, c.want)
+		}
+	}
+	// Edges that are valid: agents 0 and n-1, no games, every point.
+	for _, edge := range []Totals{{A: 0, B: 2, Games: 0, PointsA: 0}, {A: 2, B: 0, Games: 3, PointsA: 3}, {A: 1, B: 2, Games: 1, PointsA: 0}} {
+		if _, err := FitBTTotals(3, []Totals{ok, edge}, Options{Prior: 1}); err != nil {
+			t.Errorf("%+v refused: %v", edge, err)
+		}
+	}
+	if f, err := FitBTTotals(1, nil, Options{}); err != nil || len(f.Ratings) != 1 {
+		t.Errorf("one agent: %+v, %v", f, err)
 	}
 }

@@ -81,7 +81,7 @@ type geom struct {
 	centre int // the banned first-move cell, -1 for even n
 	row    [maxCells]uint8
 	col    [maxCells]uint8
-	nb     [maxCells][6]int16 // neighbours in hexSteps order, -1 off the board
+	nb     [maxCells][6]int16 // on-board neighbours in hexSteps order: the first nnb of each
 	nnb    [maxCells]uint8
 	caps   [maxCells][12][3]int16 // on-board capture patterns: O, M1, M2
 	ncaps  [maxCells]uint8
@@ -119,7 +119,6 @@ func newGeom(n int) *geom {
 		for q := 0; q < n; q++ {
 			i := r*n + q
 			g.row[i], g.col[i] = uint8(r), uint8(q)
-			g.nb[i] = [6]int16{-1, -1, -1, -1, -1, -1}
 			for _, s := range hexSteps {
 				if in(r+s[0], q+s[1]) {
 					g.nb[i][g.nnb[i]] = int16((r+s[0])*n + q + s[1])

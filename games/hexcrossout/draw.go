@@ -67,7 +67,7 @@ func (s *State) Draw() string {
 		if y%2 == 1 {
 			line.WriteByte(' ')
 		}
-		for x := x0; x <= x1 && x < len(rows[y]); x++ {
+		for x := x0; x <= x1; x++ {
 			c := rows[y][x]
 			if c == '#' {
 				c = ' '
@@ -104,7 +104,7 @@ func (s *State) SVG() string {
 	var w strings.Builder
 	fmt.Fprintf(&w, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %.0f %.0f" class="board hex-crossout" font-family="sans-serif">`, width, height)
 	for y := y0; y <= y1; y++ {
-		for x := x0; x <= x1 && x < len(rows[y]); x++ {
+		for x := x0; x <= x1; x++ {
 			c := rows[y][x]
 			if c == '#' {
 				continue

@@ -174,48 +174,62 @@ func referee(s *State, x, y, l, dir int) ([]int, bool) {
 func TestCounts(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	for game := 0; game < 60; game++ {
-		s := newState(mustGenerate(t, 12+game%22, int64(game)))
-		for !s.Terminal() {
-			sets := map[string][4]int{}
-			var order [][4]int
-			tuples := 0
-			for x := 0; x < side; x++ {
-				for y := 0; y < side; y++ {
-					for l := 1; l <= 3; l++ {
-						for dir := 1; dir <= 6; dir++ {
-							cells, ok := referee(s, x, y, l, dir)
-							if !ok {
-								continue
-							}
-							tuples++
-							key := fmt.Sprint(cells)
-							if _, seen := sets[key]; !seen {
-								tup := [4]int{x, y, l, dir}
-								if l == 1 {
-									tup[3] = 1
-								}
-								sets[key] = tup
-								order = append(order, tup)
-							}
+		checkCountsAlongAGame(t, r, newState(mustGenerate(t, 12+game%22, int64(game))))
+	}
+}
+
+// checkCountsAlongAGame plays s out with uniform legal moves, checking
+// LegalMoves, LegalCount and legal_tuples at every position.
+func checkCountsAlongAGame(t *testing.T, r *rand.Rand, s *State) {
+	t.Helper()
+	for !s.Terminal() {
+		checkCounts(t, s)
+		moves := s.LegalMoves(nil)
+		s.Apply(moves[r.IntN(len(moves))])
+	}
+}
+
+// checkCounts checks one position against a plain enumeration of every
+// in-range tuple.
+func checkCounts(t *testing.T, s *State) {
+	t.Helper()
+	sets := map[string][4]int{}
+	var order [][4]int
+	tuples := 0
+	for x := 0; x < side; x++ {
+		for y := 0; y < side; y++ {
+			for l := 1; l <= 3; l++ {
+				for dir := 1; dir <= 6; dir++ {
+					cells, ok := referee(s, x, y, l, dir)
+					if !ok {
+						continue
+					}
+					tuples++
+					key := fmt.Sprint(cells)
+					if _, seen := sets[key]; !seen {
+						tup := [4]int{x, y, l, dir}
+						if l == 1 {
+							tup[3] = 1
 						}
+						sets[key] = tup
+						order = append(order, tup)
 					}
 				}
 			}
-			if s.legalTuples() != tuples || s.LegalCount() != len(sets) {
-				t.Fatalf("%s: tuples %d/%d sets %d/%d", s.Text(), s.legalTuples(), tuples, s.LegalCount(), len(sets))
-			}
-			moves := s.LegalMoves(nil)
-			if len(moves) != len(order) {
-				t.Fatalf("%d moves, want %d", len(moves), len(order))
-			}
-			for i, m := range moves {
-				tup := order[i]
-				want := fmt.Sprintf("%d,%d,%d,%d", tup[0], tup[1], tup[2], tup[3])
-				if got := s.FormatMove(m); got != want {
-					t.Fatalf("move %d: %s, want %s (first tuple of its set, ascending)", i, got, want)
-				}
-			}
-			s.Apply(moves[r.IntN(len(moves))])
+		}
+	}
+	if s.legalTuples() != tuples || s.LegalCount() != len(sets) {
+		t.Fatalf("%s: tuples %d/%d sets %d/%d", s.Text(), s.legalTuples(), tuples, s.LegalCount(), len(sets))
+	}
+	moves := s.LegalMoves(nil)
+	if len(moves) != len(order) {
+		t.Fatalf("%d moves, want %d", len(moves), len(order))
+	}
+	for i, m := range moves {
+		tup := order[i]
+		want := fmt.Sprintf("%d,%d,%d,%d", tup[0], tup[1], tup[2], tup[3])
+		if got := s.FormatMove(m); got != want {
+			t.Fatalf("move %d: %s, want %s (first tuple of its set, ascending)", i, got, want)
 		}
 	}
 }
@@ -329,46 +343,8 @@ func TestProfile(t *testing.T) {
 func TestRandomMove(t *testing.T) {
 	s := mustBoard(t, seed3)
 	play(t, s, "4,9,1,1")
-	// Exact distribution: cell 1/F, dir 1/6, length 1/(options).
-	exact := map[engine.Move]float64{}
-	F := float64(s.FreeCells())
-	for c := 0; c < numCells; c++ {
-		if !s.free.has(c) {
-			continue
-		}
-		for dir := 1; dir <= 6; dir++ {
-			max := 1
-			if c2 := int(step[c][dir-1]); c2 >= 0 && s.free.has(c2) {
-				max = 2
-				if c3 := int(step[c2][dir-1]); c3 >= 0 && s.free.has(c3) {
-					max = 3
-				}
-			}
-			for l := 1; l <= max; l++ {
-				exact[canonical(c, l, dir)] += 1 / F / 6 / float64(max)
-			}
-		}
-	}
-	legal := s.LegalMoves(nil)
-	if len(exact) != len(legal) {
-		t.Fatalf("%d reachable sets, %d legal", len(exact), len(legal))
-	}
+	checkRandomMove(t, s, 400000)
 	r := rand.New(rand.NewPCG(1, 2))
-	const draws = 400000
-	got := map[engine.Move]int{}
-	for range draws {
-		m := s.RandomMove(r)
-		if !slices.Contains(legal, m) {
-			t.Fatalf("illegal substitute %s", s.FormatMove(m))
-		}
-		got[m]++
-	}
-	for m, p := range exact {
-		want := p * draws
-		if d := math.Abs(float64(got[m]) - want); d > 5*math.Sqrt(want)+1 {
-			t.Errorf("%s: %d draws, want about %.0f", s.FormatMove(m), got[m], want)
-		}
-	}
 	// Playing only substitutes always finishes the game legally.
 	for g := 0; g < 200; g++ {
 		st, _ := Game{}.NewState(engine.Params{"free": strconv.Itoa(12 + g%22), "seed": strconv.Itoa(g)})

@@ -63,10 +63,7 @@ func (s *State) SVG() string {
 	}
 	for x := 0; x < drawSize; x++ {
 		for y := 0; y < drawSize; y++ {
-			c := byte('.')
-			if i := drawSize*x + y; i < len(text) {
-				c = text[i]
-			}
+			c := text[drawSize*x+y]
 			cx := margin + y*cell + (y/3)*gap + cell/2
 			cy := margin + x*cell + (x/3)*gap + cell/2
 			fill, stroke, kind := "#7d141a", "#5a0e12", "empty"
