@@ -1,7 +1,6 @@
 package host
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"syscall"
@@ -13,16 +12,6 @@ import (
 // extrasGrace is how long KillExtras waits for the killed processes to be
 // gone; the kernel takes milliseconds, so this only bounds a stuck one.
 const extrasGrace = 5 * time.Second
-
-// mainProcess is the agent's own process: the process started, a
-// sandbox's init having become the agent.
-func (p *Process) mainProcess() (proctree.Proc, error) {
-	pr, ok, err := proctree.Of(p.pid)
-	if err != nil || !ok {
-		return proctree.Proc{}, fmt.Errorf("agent %s: process %d: %w", p.Cmd.Ref, p.pid, errors.Join(err, errInitGone))
-	}
-	return pr, nil
-}
 
 // KillExtras ends every process of the agent's tree but its main process
 // (which a sandbox's init became), for a process kept between games: a child it

@@ -558,16 +558,18 @@ func (p *Process) connect(opt Options) error {
 }
 
 // identify notes the processes the arena later tells apart from recycled
-// pids: the sandbox's init and namespace, and the agent's main process.
-// It runs once the handshake is done, while the init surely lives (only
-// the arena reaps it).
+// pids: the agent's main process (the process started: a sandbox's init
+// became the agent), and a sandbox's init and namespace. It runs once the
+// handshake is done, while the process surely lives (only the arena reaps
+// it).
 func (p *Process) identify() error {
+	main, ok, err := proctree.Of(p.pid)
+	if err != nil || !ok {
+		return fmt.Errorf("agent %s: process %d: %w", p.Cmd.Ref, p.pid, cmp.Or(err, errInitGone))
+	}
+	p.main = &main
 	if p.sandboxed {
-		init, ok, err := proctree.Of(p.pid)
-		if err != nil || !ok {
-			return fmt.Errorf("agent %s: sandbox init %d: %w", p.Cmd.Ref, p.pid, cmp.Or(err, errInitGone))
-		}
-		p.init = &init
+		p.init = p.main
 		p.ns, _ = os.Readlink("/proc/" + strconv.Itoa(p.pid) + "/ns/pid")
 		// The init became the agent. On v2 it is in the group from its
 		// start, so its setup (a few milliseconds of CPU) is in the
@@ -577,11 +579,6 @@ func (p *Process) identify() error {
 			p.preJoin = preJoinUsage(p.pid, p.group)
 		}
 	}
-	main, err := p.mainProcess()
-	if err != nil {
-		return err
-	}
-	p.main = &main
 	return nil
 }
 
@@ -746,13 +743,8 @@ func (p *Process) watch(read func() (peak int64, over, stop bool)) {
 		}
 		p.mu.Lock()
 		p.peak = max(p.peak, peak)
-		over = over && !p.overMem
-		if over {
-			p.overMem = true
-		}
 		p.mu.Unlock()
-		if over {
-			close(p.memHit)
+		if over && p.breached() {
 			p.Kill()
 			return
 		}
@@ -921,10 +913,14 @@ func (p *Process) lastGroupMemory() {
 	if !p.groupMem || p.limit <= 0 {
 		return
 	}
-	_, kills, err := p.group.Memory()
-	if err != nil || kills == 0 {
-		return
+	if _, kills, err := p.group.Memory(); err == nil && kills > 0 {
+		p.breached()
 	}
+}
+
+// breached records the agent's memory breach and signals MemoryExceeded,
+// once; it reports whether this call was the first to.
+func (p *Process) breached() bool {
 	p.mu.Lock()
 	first := !p.overMem
 	p.overMem = true
@@ -932,6 +928,7 @@ func (p *Process) lastGroupMemory() {
 	if first {
 		close(p.memHit)
 	}
+	return first
 }
 
 // cleanup removes the private directory and returns the ids, once no
