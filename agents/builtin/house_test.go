@@ -22,7 +22,7 @@ import (
 // most the limit on each of its threads, whatever the wall clock says; one
 // that ignores it uses far more.
 func TestHouseBotsPlayLegalMovesInTime(t *testing.T) {
-	const limit = 400 * time.Millisecond
+	const limit = 200 * time.Millisecond
 	// Each move searches to its deadline; -short checks the first two
 	// moves of every bot and game, the full suite those of sixty plies.
 	plies := 60

@@ -34,18 +34,25 @@ type goBuild struct {
 }
 
 // allPrograms are the packages (relative to this directory) the full run
-// links besides the init the in-process tests start: the arena with its
-// own init beside it, and the agents under testdata. One `go build` links
-// them, loading the module once.
-var allPrograms = []string{".", "../arena-init", "./testdata/sdkagent", "./testdata/checkfixture"}
+// links besides the lean pair the in-process tests start: the arena with
+// its init and lean agent host beside it, as the README's build leaves
+// them, and the agents under testdata. One `go build` links them, loading
+// the module once.
+var allPrograms = []string{".", initPkg, leanHostPkg, "./testdata/sdkagent", "./testdata/checkfixture"}
+
+// leanPrograms are what every in-process test starts: the sandbox's init
+// and the lean agent host. They are linked on their own (a few seconds of
+// CPU), so a test that needs only them does not wait for the arena's link.
+var leanPrograms = []string{initPkg, leanHostPkg}
 
 // binary is the program of the package at pkg (relative to this
-// directory), built on first use. The init alone is linked on its own
-// (under a second of CPU), so a test that needs only the init does not
-// wait for the arena's link.
+// directory), built on first use.
 func (b *goBuilds) binary(pkg string) (string, error) {
 	pkgs := []string{pkg}
-	if pkg != initPkg && slices.Contains(allPrograms, pkg) {
+	switch {
+	case slices.Contains(leanPrograms, pkg):
+		pkgs = leanPrograms
+	case slices.Contains(allPrograms, pkg):
 		pkgs = allPrograms
 	}
 	dir, err := b.programs(pkgs...)
@@ -65,6 +72,11 @@ func (b *goBuilds) binary(pkg string) (string, error) {
 
 // initPkg is the sandbox's init, which every in-process test starts.
 const initPkg = "../arena-init"
+
+// leanHostPkg is the lean agent host (cmd/arena-agent), which serves the
+// in-process tests' built-in, Lua and course agents, as it does beside an
+// installed arena.
+const leanHostPkg = "../arena-agent"
 
 // prefetch starts linking allPrograms in the background when the run is
 // the whole package without -short: the serial tests, which run first and

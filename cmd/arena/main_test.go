@@ -43,10 +43,17 @@ func testEnv(t *testing.T) (*env, *bytes.Buffer, *bytes.Buffer) {
 	e := defaultEnv()
 	var out, errb bytes.Buffer
 	e.stdout, e.stderr = &out, &errb
-	e.launcher.Self = []string{os.Args[0], agents.HostArg}
-	// The lean init starts each sandbox, as beside an installed arena: the
-	// test binary links everything and costs several times as much CPU to
-	// start. TestSandboxInitChoice plays with the agent host as the init.
+	// The lean host serves the agents and the lean init starts each SDK
+	// binary's sandbox, as beside an installed arena: the test binary
+	// links everything and costs more CPU to start (45 ms against 32 ms
+	// on this project's 2-core machine), and hundreds of agents start in
+	// this package. TestSandboxInitChoice plays with the agent host as the
+	// init.
+	host, err := builds.binary(leanHostPkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.launcher.Self = []string{host, agents.HostArg}
 	init, err := builds.binary(initPkg)
 	if err != nil {
 		t.Fatal(err)

@@ -39,12 +39,15 @@ func builtAgents(cacheDir string) cacheage.Cache {
 	return cacheage.Cache{Dir: cacheDir, Entry: builtAgentName, MarkFile: "agent"}
 }
 
-// Package builds the Go package in dir with `go build` into
+// Package builds the Go package in dir with `go build -trimpath` into
 // cacheDir/<key>/agent and returns the binary's path. The key hashes the
 // source files of the package and of every non-standard package it
 // imports (as `go list -deps` finds them), their go.mod and go.sum, and
 // the Go version, so an unchanged agent is built once and any edit, here
-// or in a dependency, builds anew. A use of a built agent is marked on its
+// or in a dependency, builds anew. Files are named in the key by import
+// path, not by where they lie: a trimmed build does not depend on it, so
+// the same sources copied to another folder (a class's submissions
+// unpacked again, a test's temporary directory) are the same build. A use of a built agent is marked on its
 // binary; a new build removes the built agents unused for
 // cacheage.DefaultUnused, since every edit leaves one behind.
 func Package(ctx context.Context, dir, cacheDir string, log io.Writer) (string, error) {
@@ -77,7 +80,7 @@ func packageAt(ctx context.Context, dir, cacheDir string, log io.Writer, now tim
 	// Build beside the final name and rename, so an interrupted build
 	// never leaves a truncated binary under the key.
 	tmp := bin + ".tmp" + fmt.Sprint(os.Getpid())
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", tmp, ".")
+	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", tmp, ".")
 	cmd.Dir = dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -141,7 +144,7 @@ func logf(log io.Writer, format string, args ...any) {
 // sourceKey hashes what a build of the package in dir depends on, and
 // names the package (go list -deps lists it last).
 func sourceKey(ctx context.Context, dir string) (key, name string, err error) {
-	const format = `{{if not .Standard}}{{.Dir}}|{{join .GoFiles ","}}|{{join .CgoFiles ","}}|{{join .EmbedFiles ","}}|{{with .Module}}{{.GoMod}}{{end}}|{{.Name}}{{end}}`
+	const format = `{{if not .Standard}}{{.ImportPath}}|{{.Dir}}|{{join .GoFiles ","}}|{{join .CgoFiles ","}}|{{join .EmbedFiles ","}}|{{with .Module}}{{.Path}}|{{.GoMod}}{{else}}|{{end}}|{{.Name}}{{end}}`
 	cmd := exec.CommandContext(ctx, "go", "list", "-deps", "-f", format, ".")
 	cmd.Dir = dir
 	var stderr bytes.Buffer
@@ -158,35 +161,37 @@ func sourceKey(ctx context.Context, dir string) (key, name string, err error) {
 	modCache := envLines[len(envLines)-1]
 	h := sha256.New()
 	h.Write(env)
-	files := map[string]bool{}
+	// Each file by the name a trimmed build knows it by, to its path here.
+	files := map[string]string{}
 	for _, line := range strings.Split(string(out), "\n") {
 		parts := strings.Split(line, "|")
-		if len(parts) != 6 {
+		if len(parts) != 8 {
 			continue
 		}
-		name = parts[5]
-		pkgDir := parts[0]
-		for _, list := range parts[1:4] {
+		importPath, pkgDir, modPath, gomod := parts[0], parts[1], parts[5], parts[6]
+		name = parts[7]
+		for _, list := range parts[2:5] {
 			for _, f := range strings.Split(list, ",") {
 				if f != "" {
-					files[filepath.Join(pkgDir, f)] = true
+					files[importPath+"/"+f] = filepath.Join(pkgDir, f)
 				}
 			}
 		}
-		if gomod := parts[4]; gomod != "" {
-			files[gomod] = true
-			files[filepath.Join(filepath.Dir(gomod), "go.sum")] = true
+		if gomod != "" {
+			files["module "+modPath+" go.mod"] = gomod
+			files["module "+modPath+" go.sum"] = filepath.Join(filepath.Dir(gomod), "go.sum")
 		}
 	}
 	names := make([]string, 0, len(files))
-	for f := range files {
-		names = append(names, f)
+	for n := range files {
+		names = append(names, n)
 	}
 	sort.Strings(names)
-	for _, f := range names {
+	for _, n := range names {
+		f := files[n]
 		// The module cache is read-only and its paths carry versions.
 		if modCache != "" && strings.HasPrefix(f, modCache+string(filepath.Separator)) {
-			fmt.Fprintf(h, "%s\x00", f)
+			fmt.Fprintf(h, "%s\x00", strings.TrimPrefix(f, modCache))
 			continue
 		}
 		body, err := os.ReadFile(f)
@@ -196,7 +201,7 @@ func sourceKey(ctx context.Context, dir string) (key, name string, err error) {
 		if err != nil {
 			return "", "", fmt.Errorf("hash agent source: %w", err)
 		}
-		fmt.Fprintf(h, "%s\x00%d\x00", f, len(body))
+		fmt.Fprintf(h, "%s\x00%d\x00", n, len(body))
 		h.Write(body)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32], name, nil

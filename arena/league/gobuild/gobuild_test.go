@@ -3,10 +3,13 @@ package gobuild_test
 import (
 	"bytes"
 	"context"
+	"debug/buildinfo"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -35,8 +38,9 @@ func tinyAgent(t *testing.T) (dir, cache string) {
 	return dir, cache
 }
 
-// An unchanged package is built once; an edit builds anew under another
-// key; a library package is refused as not a program.
+// An unchanged package is built once, wherever its folder is; an edit
+// builds anew under another key; a library package is refused as not a
+// program.
 func TestPackageBuildsOncePerSource(t *testing.T) {
 	dir, cache := tinyAgent(t)
 	ctx := context.Background()
@@ -52,6 +56,17 @@ func TestPackageBuildsOncePerSource(t *testing.T) {
 	again, err := gobuild.Package(ctx, dir, cache, &log)
 	if err != nil || again != first || log.Len() != 0 {
 		t.Fatalf("unchanged: %q (%v), log %q; want the cached binary without a build", again, err, log.String())
+	}
+	// The same sources in another folder: the same trimmed build.
+	moved := t.TempDir()
+	write(t, moved, "go.mod", "module tiny\n\ngo 1.22\n")
+	write(t, moved, "main.go", "package main\n\nfunc main() {}\n")
+	elsewhere, err := gobuild.Package(ctx, moved, cache, &log)
+	if err != nil || elsewhere != first || log.Len() != 0 {
+		t.Fatalf("moved: %q (%v), log %q; want the binary built from %s without a build", elsewhere, err, log.String(), dir)
+	}
+	if info, err := buildinfo.ReadFile(first); err != nil || !slices.ContainsFunc(info.Settings, func(s debug.BuildSetting) bool { return s.Key == "-trimpath" && s.Value == "true" }) {
+		t.Fatalf("build settings of %s: %v (%v), want -trimpath", first, info, err)
 	}
 	write(t, dir, "main.go", "package main\n\nfunc main() { println() }\n")
 	edited, err := gobuild.Package(ctx, dir, cache, nil)
