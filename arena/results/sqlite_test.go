@@ -198,4 +198,22 @@ func TestAddGamesBatch(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(done, map[string]bool{"m1": true, "m2": true, "m3": true}) {
 		t.Fatalf("done = %v, %v; want m1-m3 (m4 rolled back with its batch)", done, err)
 	}
+	// Every stored game, in schedule order; an error from fn ends the pass
+	// at that game and is returned.
+	var seen []string
+	if err := s.EachGame(ctx, "L", func(g results.Game) error { seen = append(seen, g.Match.ID); return nil }); err != nil || !reflect.DeepEqual(seen, []string{"m1", "m2", "m3"}) {
+		t.Fatalf("EachGame saw %v, %v; want m1 m2 m3", seen, err)
+	}
+	stop := errors.New("stop")
+	seen = nil
+	err = s.EachGame(ctx, "L", func(g results.Game) error {
+		seen = append(seen, g.Match.ID)
+		if g.Match.ID == "m2" {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) || !reflect.DeepEqual(seen, []string{"m1", "m2"}) {
+		t.Fatalf("EachGame stopped at %v with %v; want m1 m2 and the error", seen, err)
+	}
 }
