@@ -47,9 +47,10 @@ func builtAgents(cacheDir string) cacheage.Cache {
 // or in a dependency, builds anew. Files are named in the key by import
 // path, not by where they lie: a trimmed build does not depend on it, so
 // the same sources copied to another folder (a class's submissions
-// unpacked again, a test's temporary directory) are the same build. A use of a built agent is marked on its
-// binary; a new build removes the built agents unused for
-// cacheage.DefaultUnused, since every edit leaves one behind.
+// unpacked again, a test's temporary directory) are the same build. A use
+// of a built agent is marked on its binary; a new build removes the built
+// agents unused for cacheage.DefaultUnused, since every edit leaves one
+// behind.
 func Package(ctx context.Context, dir, cacheDir string, log io.Writer) (string, error) {
 	return packageAt(ctx, dir, cacheDir, log, time.Now())
 }
