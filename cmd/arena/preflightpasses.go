@@ -36,17 +36,15 @@ func (e *env) preflightKey(it checkItem) string {
 	)
 }
 
-// uncheckedItems are the items the cache holds no pass for, and each
-// item's key (by the item's index in items).
-func (e *env) uncheckedItems(items []checkItem, passes *preflightcache.Cache) ([]checkItem, map[int]string) {
-	var todo []checkItem
-	keys := map[int]string{}
+// uncheckedItems are the items the cache holds no pass for, and the key
+// of each (keys[i] is todo[i]'s).
+func (e *env) uncheckedItems(items []checkItem, passes *preflightcache.Cache) (todo []checkItem, keys []string) {
 	for _, it := range items {
 		k := e.preflightKey(it)
 		if k != "" && passes.Passed(k) {
 			continue
 		}
-		keys[len(todo)] = k
+		keys = append(keys, k)
 		todo = append(todo, it)
 	}
 	if kept := len(items) - len(todo); kept > 0 {
@@ -55,9 +53,9 @@ func (e *env) uncheckedItems(items []checkItem, passes *preflightcache.Cache) ([
 	return todo, keys
 }
 
-// keepPasses records the checked items that passed (todo indexed as keys)
-// and saves the cache.
-func keepPasses(passes *preflightcache.Cache, todo []checkItem, keys map[int]string, fails []checkFailure, now time.Time) error {
+// keepPasses records the checked items that passed (keys[i] is todo[i]'s
+// key) and saves the cache.
+func keepPasses(passes *preflightcache.Cache, todo []checkItem, keys []string, fails []checkFailure, now time.Time) error {
 	failed := map[string]bool{}
 	for _, f := range fails {
 		failed[f.item.label] = true
