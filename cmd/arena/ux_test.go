@@ -478,7 +478,13 @@ func TestReportsReadOnlyForAnotherUser(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(root, "arena.test")
-	if err := os.WriteFile(bin, self, 0o755); err != nil {
+	// Parallel tests fork: a child forked while the copy is open for
+	// writing holds it until its exec, and running the copy then fails
+	// with "text file busy". Forks wait for ForkLock's writers.
+	syscall.ForkLock.RLock()
+	err = os.WriteFile(bin, self, 0o755)
+	syscall.ForkLock.RUnlock()
+	if err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(root, "arena-results", "ro")
