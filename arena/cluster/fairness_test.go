@@ -80,6 +80,9 @@ func workerClasses(t *testing.T, out string) []string {
 // them all, recorded in class standard.
 func TestSlowWorkerIsRefused(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("measures two workers' speed and plays a league: runs without -short (the classes' other cases run)")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	srv := serve(t, "127.0.0.1:0")

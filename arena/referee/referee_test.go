@@ -287,6 +287,9 @@ func TestDeadAgentGetsRandomMovesToTheEnd(t *testing.T) {
 
 func TestStderrFloodIsCapped(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("a whole game of an agent writing megabytes to stderr: runs without -short")
+	}
 	rec := play(t, "builtin:noisy", "builtin:random")
 	if len(rec.Stderr[0]) > 4096+100 {
 		t.Fatalf("stderr tail is %d bytes, cap 4096", len(rec.Stderr[0]))

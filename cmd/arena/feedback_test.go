@@ -13,6 +13,7 @@ import (
 // standard error.
 func TestLeagueReportWritesFeedback(t *testing.T) {
 	t.Parallel() // its own directories and agents; nothing it asserts is timed
+	longRunning(t)
 	dir := t.TempDir()
 	subs := filepath.Join(dir, "submissions")
 	if err := os.MkdirAll(subs, 0o755); err != nil {

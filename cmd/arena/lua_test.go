@@ -32,6 +32,7 @@ func TestPlayReportsLuaSyntaxErrorFirst(t *testing.T) {
 // CLI, the script running in the arena binary as an agent subprocess.
 func TestPlayLuaAgent(t *testing.T) {
 	t.Parallel() // its own processes and directories; mostly waiting on them
+	longRunning(t)
 	e, out, _ := testEnv(t)
 	ref := "lua:../../agents/lua/examples/bohnenspiel.lua?depth=2"
 	if err := run(t, e, "play", "bohnenspiel", ref, "random", "--games", "2", "--seed", "3"); err != nil {

@@ -17,6 +17,7 @@ import (
 // with its line.
 func TestPlayFromOpenings(t *testing.T) {
 	t.Parallel() // its own folder and agent processes; nothing timed
+	longRunning(t)
 	dir := t.TempDir()
 	suite := filepath.Join(dir, "openings.txt")
 	if err := os.WriteFile(suite, []byte("PIT 0 0; PIT 1 0\nPIT 0 5; PIT 1 5\n"), 0o644); err != nil {

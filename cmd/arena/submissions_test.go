@@ -271,6 +271,7 @@ func live(t *testing.T, dir string) ([]results.Game, string) {
 // (it needs the course's Python with numpy).
 func TestSubmissionsCachexPackage(t *testing.T) {
 	t.Parallel() // its own processes and directories; mostly waiting on them
+	longRunning(t)
 	if err := exec.Command("/usr/bin/python3", "-c", "import numpy").Run(); err != nil {
 		t.Skipf("no /usr/bin/python3 with numpy (%v): apt-get install python3 python3-numpy", err)
 	}
