@@ -480,7 +480,8 @@ func TestReportsReadOnlyForAnotherUser(t *testing.T) {
 	bin := filepath.Join(root, "arena.test")
 	// Parallel tests fork: a child forked while the copy is open for
 	// writing holds it until its exec, and running the copy then fails
-	// with "text file busy". Forks wait for ForkLock's writers.
+	// with "text file busy". A fork waits while ForkLock is held for
+	// reading.
 	syscall.ForkLock.RLock()
 	err = os.WriteFile(bin, self, 0o755)
 	syscall.ForkLock.RUnlock()
