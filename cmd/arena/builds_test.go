@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -148,20 +149,30 @@ func builtCopy(t *testing.T, pkg, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := os.Open(src)
-	if err != nil {
+	if err := copyProgram(src, path); err != nil {
 		t.Fatal(err)
 	}
-	defer in.Close()
-	out, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o755)
+}
+
+// copyProgram copies the program at src to a new file dst, executable.
+// Parallel tests fork: a child forked while dst is open for writing holds
+// it until its own exec, and running dst then fails with "text file
+// busy". A fork waits while ForkLock is held for reading.
+func copyProgram(src, dst string) error {
+	in, err := os.Open(src)
 	if err != nil {
-		t.Fatal(err)
+		return err
+	}
+	defer in.Close()
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o755)
+	if err != nil {
+		return err
 	}
 	if _, err := io.Copy(out, in); err != nil {
 		out.Close()
-		t.Fatalf("copy %s to %s: %v", src, path, err)
+		return fmt.Errorf("copy %s to %s: %w", src, dst, err)
 	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
+	return out.Close()
 }

@@ -473,19 +473,8 @@ func TestReportsReadOnlyForAnotherUser(t *testing.T) {
 	}
 	// The test binary stands in for the arena; the other user must be able
 	// to run it.
-	self, err := os.ReadFile(os.Args[0])
-	if err != nil {
-		t.Fatal(err)
-	}
 	bin := filepath.Join(root, "arena.test")
-	// Parallel tests fork: a child forked while the copy is open for
-	// writing holds it until its exec, and running the copy then fails
-	// with "text file busy". A fork waits while ForkLock is held for
-	// reading.
-	syscall.ForkLock.RLock()
-	err = os.WriteFile(bin, self, 0o755)
-	syscall.ForkLock.RUnlock()
-	if err != nil {
+	if err := copyProgram(os.Args[0], bin); err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(root, "arena-results", "ro")

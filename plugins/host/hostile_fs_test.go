@@ -73,6 +73,11 @@ func copyFile(t *testing.T, from, to string, mode os.FileMode) {
 		t.Fatal(err)
 	}
 	defer src.Close()
+	// A child forked by a parallel test while the copy is open for writing
+	// would hold it until its exec, and an agent started from it then
+	// fails with "text file busy": forks wait while ForkLock is read-held.
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
 	dst, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, mode)
 	if err != nil {
 		t.Fatal(err)
