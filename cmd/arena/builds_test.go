@@ -3,15 +3,15 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
+
+	"arena/internal/testexec"
 )
 
 // builds links each Go program the tests run once per test binary run,
@@ -149,30 +149,7 @@ func builtCopy(t *testing.T, pkg, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := copyProgram(src, path); err != nil {
+	if err := testexec.Copy(src, path); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// copyProgram copies the program at src to a new file dst, executable.
-// Parallel tests fork: a child forked while dst is open for writing holds
-// it until its own exec, and running dst then fails with "text file
-// busy". A fork waits while ForkLock is held for reading.
-func copyProgram(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	syscall.ForkLock.RLock()
-	defer syscall.ForkLock.RUnlock()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o755)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return fmt.Errorf("copy %s to %s: %w", src, dst, err)
-	}
-	return out.Close()
 }

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"arena/internal/testexec"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -474,7 +476,7 @@ func TestReportsReadOnlyForAnotherUser(t *testing.T) {
 	// The test binary stands in for the arena; the other user must be able
 	// to run it.
 	bin := filepath.Join(root, "arena.test")
-	if err := copyProgram(os.Args[0], bin); err != nil {
+	if err := testexec.Copy(os.Args[0], bin); err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(root, "arena-results", "ro")

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"arena/internal/testexec"
 	"arena/plugins/host"
 )
 
@@ -59,35 +59,13 @@ func newLeague(t *testing.T, topMode os.FileMode, bin string) league {
 	if err := os.MkdirAll(filepath.Dir(lg.attacker), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	copyFile(t, bin, lg.attacker, 0o755)
+	if err := testexec.Copy(bin, lg.attacker); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Chmod(top, topMode); err != nil {
 		t.Fatal(err)
 	}
 	return lg
-}
-
-func copyFile(t *testing.T, from, to string, mode os.FileMode) {
-	t.Helper()
-	src, err := os.Open(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	// A child forked by a parallel test while the copy is open for writing
-	// would hold it until its exec, and an agent started from it then
-	// fails with "text file busy": forks wait while ForkLock is read-held.
-	syscall.ForkLock.RLock()
-	defer syscall.ForkLock.RUnlock()
-	dst, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, mode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		t.Fatal(err)
-	}
-	if err := dst.Close(); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // A sandboxed agent sees none of the league's files but its own, whatever
