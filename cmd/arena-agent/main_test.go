@@ -44,7 +44,7 @@ func TestLeanHostServesAgents(t *testing.T) {
 	bin := filepath.Join(dir, "arena-agent")
 	// Unstamped, like this test binary: the build id covers the VCS stamp
 	// (arena and arena-agent built by one go build carry the same one).
-	if out, err := exec.Command("go", "build", "-buildvcs=false", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-buildvcs=false", "-ldflags=-w", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	id, err := exec.Command(bin, agents.BuildIDArg).Output()

@@ -47,8 +47,9 @@ func TestAgentOutsideTheModuleAsTheREADMESays(t *testing.T) {
 		cmd := exec.Command("go", args...)
 		cmd.Dir = dir
 		// A go.work above the temporary directory must not join the
-		// agent's module to anything.
-		cmd.Env = append(os.Environ(), "GOWORK=off")
+		// agent's module to anything. No DWARF (-w): a third of the link,
+		// and nothing here debugs the program.
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-ldflags=-w")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			hint := ""

@@ -49,7 +49,7 @@ func hostileAgent(t *testing.T) string {
 			return
 		}
 		hostile.path = filepath.Join(dir, "hostile")
-		out, err := exec.Command("go", "build", "-o", hostile.path, "./testdata/hostile").CombinedOutput()
+		out, err := exec.Command("go", "build", "-ldflags=-w", "-o", hostile.path, "./testdata/hostile").CombinedOutput()
 		if err != nil {
 			hostile.err = fmt.Errorf("build the hostile fixture: %v\n%s", err, out)
 		}

@@ -39,7 +39,8 @@ func builtAgents(cacheDir string) cacheage.Cache {
 	return cacheage.Cache{Dir: cacheDir, Entry: builtAgentName, MarkFile: "agent"}
 }
 
-// Package builds the Go package in dir with `go build -trimpath` into
+// Package builds the Go package in dir with `go build -trimpath -ldflags=-w`
+// (no DWARF: a third less link, and nothing debugs a league's copy) into
 // cacheDir/<key>/agent and returns the binary's path. The key hashes the
 // source files of the package and of every non-standard package it
 // imports (as `go list -deps` finds them), their go.mod and go.sum, and
@@ -81,7 +82,7 @@ func packageAt(ctx context.Context, dir, cacheDir string, log io.Writer, now tim
 	// Build beside the final name and rename, so an interrupted build
 	// never leaves a truncated binary under the key.
 	tmp := bin + ".tmp" + fmt.Sprint(os.Getpid())
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", tmp, ".")
+	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-w", "-o", tmp, ".")
 	cmd.Dir = dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

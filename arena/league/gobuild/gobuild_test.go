@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"debug/buildinfo"
+	"debug/elf"
 	"errors"
 	"io/fs"
 	"os"
@@ -67,6 +68,11 @@ func TestPackageBuildsOncePerSource(t *testing.T) {
 	}
 	if info, err := buildinfo.ReadFile(first); err != nil || !slices.ContainsFunc(info.Settings, func(s debug.BuildSetting) bool { return s.Key == "-trimpath" && s.Value == "true" }) {
 		t.Fatalf("build settings of %s: %v (%v), want -trimpath", first, info, err)
+	}
+	if f, err := elf.Open(first); err != nil || f.Section(".debug_info") != nil {
+		t.Fatalf("%s: %v; want no DWARF (-ldflags=-w)", first, err)
+	} else {
+		f.Close()
 	}
 	write(t, dir, "main.go", "package main\n\nfunc main() { println() }\n")
 	edited, err := gobuild.Package(ctx, dir, cache, nil)
