@@ -48,8 +48,8 @@ func TestAgentOutsideTheModuleAsTheREADMESays(t *testing.T) {
 		cmd.Dir = dir
 		// A go.work above the temporary directory must not join the
 		// agent's module to anything. No DWARF (-w): a third of the link,
-		// and nothing here debugs the program.
-		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-ldflags=-w")
+		// and nothing here debugs the program; the user's GOFLAGS stay.
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -ldflags=-w"))
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			hint := ""

@@ -149,8 +149,9 @@ func buildScaffold(e *env, out, errb *bytes.Buffer, root, game string) (string, 
 		cmd := exec.Command("go", args...)
 		cmd.Dir = student
 		// No DWARF (-w) in the program and the test binary: a third of
-		// each link, and the commands are otherwise the student's.
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod -ldflags=-w")
+		// each link, and the commands are otherwise the student's. The
+		// user's GOFLAGS stay.
+		cmd.Env = append(os.Environ(), "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod -ldflags=-w"))
 		if b, err := cmd.CombinedOutput(); err != nil {
 			return "", fmt.Errorf("%s: go %s: %w\n%s", game, strings.Join(args, " "), err, b)
 		}
