@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"arena/arena/cacheage"
+	"arena/internal/forksafe"
 )
 
 // agentCache keeps the agents a worker fetched from the coordinator's
@@ -201,20 +202,47 @@ func untar(r io.Reader, dir string, limit int64) error {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
-		mode := os.FileMode(0o644)
 		if h.Mode&0o111 != 0 {
-			mode = 0o755
-		}
-		f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, mode)
-		if err != nil {
-			return err
-		}
-		_, err = io.CopyN(f, tr, h.Size)
-		if cerr := f.Close(); err == nil {
-			err = cerr
+			err = unpackProgram(tr, h.Size, p, filepath.Dir(dir))
+		} else {
+			err = unpackFile(tr, h.Size, p, 0o644)
 		}
 		if err != nil {
 			return fmt.Errorf("entry %q: %w", h.Name, err)
 		}
 	}
+}
+
+// unpackFile writes the next size bytes of r to a new file p.
+func unpackFile(r io.Reader, size int64, p string, mode os.FileMode) error {
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, mode)
+	if err != nil {
+		return err
+	}
+	_, err = io.CopyN(f, r, size)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// unpackProgram writes a file the worker may run: first to a staging file
+// in stage, at the object store's pace, then copied to p with forks held
+// off (forksafe.Copy), so that no agent process the worker starts in the
+// meantime keeps p open for writing and the program's own start fails
+// with "text file busy".
+func unpackProgram(r io.Reader, size int64, p, stage string) error {
+	part, err := os.CreateTemp(stage, ".part-")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(part.Name())
+	_, err = io.CopyN(part, r, size)
+	if cerr := part.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return forksafe.Copy(part.Name(), p)
 }

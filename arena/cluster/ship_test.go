@@ -1,11 +1,13 @@
 package cluster
 
 import (
+	"archive/tar"
 	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -190,5 +192,58 @@ func TestPackBoundsAndSkipsVersionControl(t *testing.T) {
 	}
 	if err := untar(bytes.NewReader(s.body), t.TempDir(), 1<<20); err == nil {
 		t.Fatal("an archive over the limit was unpacked")
+	}
+}
+
+// A fetched program is written to its place only while no fork can
+// happen (forksafe.Copy): an agent process started meanwhile by another
+// game must not hold it open for writing, or the program's own start
+// fails with "text file busy". Its data files need no such care.
+func TestUnpackedProgramWaitsForForks(t *testing.T) {
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	body := bytes.Repeat([]byte("#!/bin/sh\n"), 1000)
+	for _, f := range []struct {
+		name string
+		mode int64
+	}{{"data.txt", 0o644}, {"agent", 0o755}} {
+		if err := tw.WriteHeader(&tar.Header{Name: f.name, Mode: f.mode, Size: int64(len(body)), Typeflag: tar.TypeReg}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write(body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	stage := t.TempDir()
+	out := filepath.Join(stage, "agent")
+	syscall.ForkLock.Lock() // as a fork does
+	done := make(chan error, 1)
+	go func() { done <- untar(bytes.NewReader(buf.Bytes()), out, 1<<20) }()
+	// An unpack that ignored the lock would create the program within this
+	// wait; a slow machine can only make the check pass without proving it.
+	time.Sleep(100 * time.Millisecond)
+	_, statErr := os.Stat(filepath.Join(out, "agent"))
+	syscall.ForkLock.Unlock()
+	if statErr == nil {
+		t.Fatal("the program was opened for writing while a fork held ForkLock")
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for name, mode := range map[string]os.FileMode{"data.txt": 0o644, "agent": 0o755} {
+		got, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil || !bytes.Equal(got, body) {
+			t.Fatalf("%s holds %d bytes (%v), want %d", name, len(got), err, len(body))
+		}
+		if fi, err := os.Stat(filepath.Join(out, name)); err != nil || fi.Mode().Perm() != mode {
+			t.Fatalf("%s mode %v (%v), want %v", name, fi.Mode().Perm(), err, mode)
+		}
+	}
+	// The staging file is gone: the stage holds only the unpacked folder.
+	if es, _ := os.ReadDir(stage); len(es) != 1 {
+		t.Fatalf("the stage holds %d entries after the unpack, want 1 (the folder)", len(es))
 	}
 }

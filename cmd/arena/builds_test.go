@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"arena/internal/testexec"
+	"arena/internal/forksafe"
 )
 
 // builds links each Go program the tests run once per test binary run,
@@ -150,7 +150,7 @@ func builtCopy(t *testing.T, pkg, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := testexec.Copy(src, path); err != nil {
+	if err := forksafe.Copy(src, path); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"arena/internal/testexec"
+	"arena/internal/forksafe"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -476,7 +476,7 @@ func TestReportsReadOnlyForAnotherUser(t *testing.T) {
 	// The test binary stands in for the arena; the other user must be able
 	// to run it.
 	bin := filepath.Join(root, "arena.test")
-	if err := testexec.Copy(os.Args[0], bin); err != nil {
+	if err := forksafe.Copy(os.Args[0], bin); err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(root, "arena-results", "ro")

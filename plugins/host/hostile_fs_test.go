@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"arena/internal/testexec"
+	"arena/internal/forksafe"
 	"arena/plugins/host"
 )
 
@@ -59,7 +59,7 @@ func newLeague(t *testing.T, topMode os.FileMode, bin string) league {
 	if err := os.MkdirAll(filepath.Dir(lg.attacker), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := testexec.Copy(bin, lg.attacker); err != nil {
+	if err := forksafe.Copy(bin, lg.attacker); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Chmod(top, topMode); err != nil {

@@ -1,10 +1,11 @@
-// Package testexec copies programs that tests then run. A test binary runs
-// its tests in parallel, and they fork: a child forked while a copy is
-// still open for writing holds that descriptor until its own exec, and
-// running the copy in that moment fails with "text file busy" (ETXTBSY).
-// Every fork in the process takes syscall.ForkLock for writing, so a copy
+// Package forksafe writes programs that the same process then runs. A Go
+// program forks from many goroutines at once (a league's games, a test
+// binary's parallel tests): a child forked while a program file is still
+// open for writing holds that descriptor until its own exec, and running
+// the program in that moment fails with "text file busy" (ETXTBSY).
+// Every fork in the process takes syscall.ForkLock for writing, so a file
 // written under the lock for reading is closed before any child sees it.
-package testexec
+package forksafe
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package testexec_test
+package forksafe_test
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"arena/internal/testexec"
+	"arena/internal/forksafe"
 )
 
 // TestCopyWaitsForForks: while a fork holds ForkLock, the copy is not even
@@ -23,7 +23,7 @@ func TestCopyWaitsForForks(t *testing.T) {
 	dst := filepath.Join(dir, "dst")
 	syscall.ForkLock.Lock() // as a fork does
 	done := make(chan error, 1)
-	go func() { done <- testexec.Copy(src, dst) }()
+	go func() { done <- forksafe.Copy(src, dst) }()
 	// A copy that ignored the lock would create dst within this wait; a
 	// slow machine can only make the check pass without proving it.
 	time.Sleep(100 * time.Millisecond)
@@ -42,7 +42,7 @@ func TestCopyWaitsForForks(t *testing.T) {
 	if fi, err := os.Stat(dst); err != nil || fi.Mode().Perm() != 0o755 {
 		t.Fatalf("copy mode %v (%v), want 0755", fi.Mode().Perm(), err)
 	}
-	if err := testexec.Copy(src, dst); err == nil {
+	if err := forksafe.Copy(src, dst); err == nil {
 		t.Fatal("a copy over an existing file was made")
 	}
 }
