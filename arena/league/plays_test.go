@@ -20,11 +20,10 @@ import (
 // for a process that cannot be kept and start a new one for every game.
 type keptProcess struct{ proc *host.Process }
 
-func (k keptProcess) Pid() int           { return k.proc.Pid() }
-func (k keptProcess) Exited() bool       { return k.proc.Exited() }
-func (k keptProcess) Dir() string        { return k.proc.Dir() }
-func (k keptProcess) SocketPath() string { return k.proc.SocketPath() }
-func (k keptProcess) KillExtras() error  { return k.proc.KillExtras() }
+func (k keptProcess) Pid() int                     { return k.proc.Pid() }
+func (k keptProcess) Exited() bool                 { return k.proc.Exited() }
+func (k keptProcess) Leftovers() ([]string, error) { return k.proc.Leftovers() }
+func (k keptProcess) KillExtras() error            { return k.proc.KillExtras() }
 
 // patientMoves is a league file's overrides for tests whose subject is
 // not the move limit but which want clean games (no late move, no

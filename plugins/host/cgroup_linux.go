@@ -19,6 +19,12 @@ import (
 // threads, fatal to a fork bomb.
 const DefaultMaxTasks = 1024
 
+// DefaultPrivateDirMB bounds what a sandboxed agent writes into its
+// private directory (Launcher.PrivateDirMB): a tmpfs charged to the
+// agent's own memory group, never the machine's disk. No course agent
+// writes more than a few files there; a log of every move fits.
+const DefaultPrivateDirMB = 64
+
 // CgroupsEnv set to 0 keeps agents' trees out of cgroups of their own,
 // reading them through /proc as on a machine without cgroups.
 const CgroupsEnv = "ARENA_CGROUPS"

@@ -27,7 +27,7 @@ func TestChannelRefusesUnauthenticatedClients(t *testing.T) {
 	if filepath.Dir(sock) != p.Dir() {
 		t.Fatalf("socket %s is not in the agent's private directory %s", sock, p.Dir())
 	}
-	conn, err := grpc.Dial("unix://"+sock, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, err := grpc.Dial("unix://"+p.HostPath(filepath.Base(sock)), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,11 +54,11 @@ func TestPrivateDirectoryRemoved(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dir, sock := p.Dir(), p.SocketPath()
-		if _, err := os.Stat(sock); err != nil {
-			t.Fatalf("%s: socket: %v", iso, err)
+		dir, sock := p.Dir(), p.HostPath(filepath.Base(p.SocketPath()))
+		if fi, err := os.Stat(sock); err != nil || fi.Mode()&os.ModeSocket == 0 {
+			t.Fatalf("%s: socket %s: %v", iso, sock, err)
 		}
-		fi, err := os.Stat(dir)
+		fi, err := os.Stat(p.HostPath("."))
 		if err != nil || fi.Mode().Perm() != 0o700 {
 			t.Fatalf("%s: private directory %s: %v %v", iso, dir, fi.Mode(), err)
 		}
@@ -87,7 +87,7 @@ func TestConcurrentAgentsDistinctIDs(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer p.Kill()
-		fi, err := os.Stat(p.Dir())
+		fi, err := os.Stat(p.HostPath("."))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -74,6 +74,9 @@ type Launcher struct {
 	// MaxTasks bounds the processes and threads of one agent's tree where
 	// cgroups are used (default DefaultMaxTasks).
 	MaxTasks int
+	// PrivateDirMB bounds what a sandboxed agent can write into its
+	// private directory, in MiB (default DefaultPrivateDirMB).
+	PrivateDirMB int
 	// Notify receives the one notice that agents run unsandboxed under
 	// IsolationOff (default: standard error).
 	Notify func(msg string)
@@ -239,6 +242,8 @@ type Process struct {
 	tree      *treeSampler   // an unsandboxed agent's accounting
 	moveConn  net.Conn       // the arena's end of the move channel
 	dir       string         // the private directory, removed at the end
+	dirMount  *os.File       // a sandboxed agent's private directory itself (sandbox.PrivateMount); nil: dir on the host
+	sock      string         // the plugin socket the agent announced, once checked (checkAddress)
 	lease     *sandbox.Lease
 	group     *sandbox.Group // the agent's cgroup; nil where /proc is read
 	preJoin   usage          // what the sandbox's init used before it joined its v1 groups
@@ -623,6 +628,13 @@ func (l *Launcher) command(ctx context.Context, p *Process, c Command) (*exec.Cm
 	}
 	p.dir = dir
 	p.sandboxed = true
+	size := l.PrivateDirMB
+	if size <= 0 {
+		size = DefaultPrivateDirMB
+	}
+	if p.dirMount, err = sandbox.PrivateMount(lease.IDs, int64(size)<<20); err != nil {
+		return nil, nil, err
+	}
 	init, err := l.initPath()
 	if err != nil {
 		return nil, nil, err
@@ -646,7 +658,7 @@ func (l *Launcher) command(ctx context.Context, p *Process, c Command) (*exec.Cm
 			return nil, nil, err
 		}
 	}
-	cmd, files, err := sandbox.Command(sandbox.Config{Init: init, Argv: argv, Read: read, Trees: trees, Dir: dir, IDs: lease.IDs, Env: env, Join: join, InProcess: inProcess})
+	cmd, files, err := sandbox.Command(sandbox.Config{Init: init, Argv: argv, Read: read, Trees: trees, Dir: dir, DirMount: p.dirMount, IDs: lease.IDs, Env: env, Join: join, InProcess: inProcess})
 	if err != nil {
 		for _, f := range join {
 			f.Close()
@@ -666,6 +678,7 @@ func (p *Process) checkAddress() error {
 	if rc.Addr.Network() != "unix" || filepath.Dir(rc.Addr.String()) != p.dir {
 		return fmt.Errorf("the agent announced plugin address %s %s, not a socket in its private directory %s", rc.Addr.Network(), rc.Addr, p.dir)
 	}
+	p.sock = rc.Addr.String()
 	return nil
 }
 
@@ -826,15 +839,53 @@ func (p *Process) Pid() int { return p.pid }
 // Sandboxed reports whether the agent runs in a sandbox.
 func (p *Process) Sandboxed() bool { return p.sandboxed }
 
-// Dir is the agent's private directory (removed when the agent ends).
+// Dir is the agent's private directory, as the agent names it (removed
+// when the agent ends). A sandboxed agent's is a tmpfs of its own that
+// the host's tree does not show (HostPath reaches it).
 func (p *Process) Dir() string { return p.dir }
 
-// SocketPath is the plugin socket the arena talks to the agent on.
-func (p *Process) SocketPath() string {
-	if rc := p.client.ReattachConfig(); rc != nil && rc.Addr != nil {
-		return rc.Addr.String()
+// HostPath is where the arena reaches name, a path relative to the
+// agent's private directory: through the sandbox's private mount where
+// it has one, else in Dir on the host. The path is good in this process
+// only, while the agent runs.
+func (p *Process) HostPath(name string) string {
+	if p.dirMount != nil {
+		return filepath.Join("/proc/self/fd", strconv.Itoa(int(p.dirMount.Fd())), name)
 	}
-	return ""
+	return filepath.Join(p.dir, name)
+}
+
+// Leftovers lists what the agent's private directory holds besides its
+// plugin socket.
+func (p *Process) Leftovers() ([]string, error) {
+	entries, err := os.ReadDir(p.HostPath("."))
+	if err != nil {
+		return nil, err
+	}
+	sock := filepath.Base(p.SocketPath())
+	var out []string
+	for _, e := range entries {
+		if e.Name() != sock {
+			out = append(out, e.Name())
+		}
+	}
+	return out, nil
+}
+
+// SocketPath is the plugin socket the agent announced, as the agent names
+// it (HostPath of its base name reaches it).
+func (p *Process) SocketPath() string { return p.sock }
+
+// dialSocket connects to the agent's plugin socket through HostPath: a
+// sandboxed agent's is in its private mount, which has no host path. It
+// runs while go-plugin holds its client's lock, so it reads the address
+// checkAddress kept, not the client's.
+func (p *Process) dialSocket(ctx context.Context, _ string) (net.Conn, error) {
+	if p.sock == "" {
+		return nil, errors.New("no plugin address after the handshake")
+	}
+	var d net.Dialer
+	return d.DialContext(ctx, "unix", p.HostPath(filepath.Base(p.sock)))
 }
 
 // Pids lists the host process ids of every process of the agent now:
@@ -940,6 +991,11 @@ func (p *Process) cleanup() {
 		for p.sandboxAlive() && time.Now().Before(deadline) {
 			time.Sleep(5 * time.Millisecond)
 		}
+	}
+	if p.dirMount != nil {
+		// The last reference to the tmpfs once the sandbox is gone: its
+		// files go with it.
+		p.dirMount.Close()
 	}
 	if p.dir != "" {
 		_ = os.RemoveAll(p.dir)

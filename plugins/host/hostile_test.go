@@ -525,6 +525,41 @@ func TestHostileSnoops(t *testing.T) {
 	checkGone(t, hg)
 }
 
+// An agent that writes its private directory until it can write no more
+// is stopped at the directory's size (host.DefaultPrivateDirMB), with "no
+// space left on device", and the machine's disk never sees it: the
+// directory is a tmpfs of the sandbox's own, not a folder of the host's.
+// The attacker plays on; its opponent is unaffected.
+func TestPrivateDirectoryIsBounded(t *testing.T) {
+	t.Parallel() // its own agents; mostly waiting on them
+	if !launcher().Sandboxed() {
+		t.Skip("no sandboxes here: " + launcher().Support().Unsupported)
+	}
+	g, prof := bohnenspielGame(t)
+	hg := playHostile(t, "fill-dir", g, nil, prof, nil)
+	e := hg.rec.Stderr[0]
+	i := strings.Index(e, "attack: filled ")
+	if i < 0 {
+		t.Fatalf("no fill report:\n%s", e)
+	}
+	var mib int
+	line := e[i+len("attack: filled "):]
+	line = line[:strings.IndexByte(line, '\n')]
+	if _, err := fmt.Sscanf(line, "%d MiB", &mib); err != nil {
+		t.Fatalf("fill report %q: %v", line, err)
+	}
+	if mib > host.DefaultPrivateDirMB || mib < host.DefaultPrivateDirMB/2 || !strings.Contains(line, "no space left on device") {
+		t.Errorf("the agent wrote %q into its private directory, want at most %d MiB and stopped by no space left", line, host.DefaultPrivateDirMB)
+	}
+	for _, m := range hg.rec.Moves {
+		if m.Seat == 0 && m.Source != record.SourceAgent {
+			t.Errorf("the attacker's move at ply %d came from %s: the full directory cost it its moves", m.Ply, m.Source)
+		}
+	}
+	checkOpponent(t, hg)
+	checkGone(t, hg)
+}
+
 // A flood of stderr (written as fast as the agent can, from its first
 // move to the end) costs the flooder only: the arena reads it at its
 // bounded rate, the flooder's writes wait, its moves are answered as

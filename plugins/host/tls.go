@@ -35,6 +35,8 @@ func (l *Launcher) clientConfig(cmd *exec.Cmd, p *Process, version uint, opt Opt
 		Logger:           hclog.NewNullLogger(),
 		GRPCDialOptions: []grpc.DialOption{
 			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(protocol.RecvLimit(opt.MaxReplyBytes))),
+			// After go-plugin's own dialer, so it takes its place.
+			grpc.WithContextDialer(p.dialSocket),
 		},
 	}, nil
 }

@@ -90,7 +90,12 @@ type Config struct {
 	// Dir is the agent's private directory, already created and owned by
 	// IDs.Agent with mode 0700.
 	Dir string
-	IDs IDs
+	// DirMount, when set, is what the agent is shown at Dir: a detached
+	// mount (PrivateMount) instead of the host's folder Dir, which then
+	// stays an empty mount point. The caller keeps its descriptor; the
+	// command gets a copy of its own.
+	DirMount *os.File
+	IDs      IDs
 	// Env is the agent's whole environment.
 	Env []string
 	// Join are the agent's cgroup.procs files, opened for writing
@@ -141,7 +146,7 @@ func Command(c Config) (*exec.Cmd, []*os.File, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("sandbox: init binary: %w", err)
 	}
-	v, err := newView(c.Argv[0], c.Read, c.Trees, c.Dir, 4)
+	v, err := newView(c.Argv[0], c.Read, c.Trees, c.Dir, c.DirMount, 4)
 	if err != nil {
 		initFile.Close()
 		return nil, nil, err

@@ -116,10 +116,23 @@ func (v *view) add(p string, writable bool, firstFD int) error {
 	return nil
 }
 
+// addMount shows a copy of the detached mount m as the writable folder
+// at p.
+func (v *view) addMount(m *os.File, p string, firstFD int) error {
+	f, err := dupFile(m, p)
+	if err != nil {
+		return fmt.Errorf("sandbox: show %s: %w", p, err)
+	}
+	v.mounts = append(v.mounts, Mount{FD: firstFD + len(v.files), Path: p, Dir: true, Writable: true})
+	v.files = append(v.files, f)
+	return nil
+}
+
 // newView is the root of an agent that reads the files read and the
-// folders trees, runs program and writes only dir. A path under another
+// folders trees, runs program and writes only dir: the host's folder, or
+// the detached mount dirMount where it is not nil. A path under another
 // shown one is reached through it.
-func newView(program string, read, trees []string, dir string, firstFD int) (*view, error) {
+func newView(program string, read, trees []string, dir string, dirMount *os.File, firstFD int) (*view, error) {
 	paths := append(append(append(RuntimePaths(), program), read...), trees...)
 	for i, p := range paths {
 		paths[i] = filepath.Clean(p)
@@ -138,7 +151,13 @@ func newView(program string, read, trees []string, dir string, firstFD int) (*vi
 	}
 	// The private directory last: it is the one writable mount, over
 	// whatever shown folder might hold it.
-	if err := v.add(dir, true, firstFD); err != nil {
+	var err error
+	if dirMount != nil {
+		err = v.addMount(dirMount, dir, firstFD)
+	} else {
+		err = v.add(dir, true, firstFD)
+	}
+	if err != nil {
 		v.close()
 		return nil, err
 	}

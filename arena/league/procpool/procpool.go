@@ -6,7 +6,6 @@ package procpool
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -141,22 +140,13 @@ func (h *pooled) alive() bool {
 	}
 	pr, ok := h.Handle.(interface {
 		Exited() bool
-		Dir() string
-		SocketPath() string
+		Leftovers() ([]string, error)
 	})
 	if !ok || pr.Exited() {
 		return false
 	}
-	entries, err := os.ReadDir(pr.Dir())
-	if err != nil {
-		return false
-	}
-	for _, e := range entries {
-		if pr.Dir()+"/"+e.Name() != pr.SocketPath() {
-			return false
-		}
-	}
-	return true
+	left, err := pr.Leftovers()
+	return err == nil && len(left) == 0
 }
 
 // Release returns the process to its worker's pool at the game's end.

@@ -35,8 +35,22 @@ func (f *fakeProc) CPUTime() (time.Duration, error)                            {
 func (f *fakeProc) MemoryExceeded() <-chan struct{}                            { return nil }
 func (f *fakeProc) Stderr() string                                             { return f.stderr }
 func (f *fakeProc) Exited() bool                                               { return f.exited || f.killed }
-func (f *fakeProc) Dir() string                                                { return f.dir }
-func (f *fakeProc) SocketPath() string                                         { return filepath.Join(f.dir, "plugin.sock") }
+
+// Leftovers lists the directory's files besides the plugin socket, as
+// host.Process does.
+func (f *fakeProc) Leftovers() ([]string, error) {
+	entries, err := os.ReadDir(f.dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if e.Name() != "plugin.sock" {
+			out = append(out, e.Name())
+		}
+	}
+	return out, nil
+}
 
 // launcher starts fake processes and keeps them, in order.
 type launcher struct {

@@ -98,6 +98,8 @@ func (b *bot) first() {
 	switch b.attack {
 	case "signal":
 		signalAll()
+	case "fill-dir":
+		fillDir()
 	case "socket":
 		target := os.Getenv("HOSTILE_TARGET")
 		c, err := net.DialTimeout("unix", target, time.Second)
@@ -310,6 +312,26 @@ func files() {
 		_, err := os.ReadFile(p)
 		report("open %s: %v", p, err)
 	}
+}
+
+// fillDir writes its private directory (its TMPDIR) a MiB at a time,
+// up to 256 MiB, and reports how much it wrote and why it stopped. The
+// file stays for the rest of the game.
+func fillDir() {
+	f, err := os.Create(filepath.Join(os.Getenv("TMPDIR"), "fill"))
+	if err != nil {
+		report("filled 0 MiB: %v", err)
+		return
+	}
+	defer f.Close()
+	chunk := make([]byte, 1<<20)
+	n := 0
+	for ; n < 256; n++ {
+		if _, err = f.Write(chunk); err != nil {
+			break
+		}
+	}
+	report("filled %d MiB: %v", n, err)
 }
 
 // widenAffinity asks for every CPU the kernel may have and reports which
