@@ -560,6 +560,26 @@ func TestPrivateDirectoryIsBounded(t *testing.T) {
 	checkGone(t, hg)
 }
 
+// A sandboxed agent can dump no core: its core file limit is zero, soft
+// and hard, so a crash writes nothing to the machine's disk, or to a
+// core helper's, and the agent cannot raise the limit.
+func TestNoCoreDumps(t *testing.T) {
+	t.Parallel() // its own agents; mostly waiting on them
+	if !launcher().Sandboxed() {
+		t.Skip("no sandboxes here: " + launcher().Support().Unsupported)
+	}
+	g, prof := bohnenspielGame(t)
+	hg := playHostile(t, "core", g, nil, prof, nil)
+	e := hg.rec.Stderr[0]
+	for _, want := range []string{"attack: core limit 0 0: <nil>", "attack: raise core limit: operation not permitted"} {
+		if !strings.Contains(e, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, e)
+		}
+	}
+	checkOpponent(t, hg)
+	checkGone(t, hg)
+}
+
 // A flood of stderr (written as fast as the agent can, from its first
 // move to the end) costs the flooder only: the arena reads it at its
 // bounded rate, the flooder's writes wait, its moves are answered as

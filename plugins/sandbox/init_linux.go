@@ -46,6 +46,10 @@ func runInit(arg string) (argv []string, code int) {
 		fmt.Fprintln(os.Stderr, "sandbox init:", err)
 		return nil, 125
 	}
+	if err := noCoreDumps(); err != nil {
+		fmt.Fprintln(os.Stderr, "sandbox init:", err)
+		return nil, 125
+	}
 	// Last, since setting up needs nothing it forbids; inherited by the
 	// agent and everything it starts.
 	if err := lockAffinity(); err != nil {
@@ -273,6 +277,18 @@ func readOnly() error {
 	err := unix.MountSetattr(unix.AT_FDCWD, "/", unix.AT_RECURSIVE, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID})
 	if err != nil {
 		return fmt.Errorf("make / read-only (mount_setattr): %w", err)
+	}
+	return nil
+}
+
+// noCoreDumps sets the core file size limit to zero, soft and hard, for
+// the agent and everything it starts: a crash then writes no core, and
+// the agent cannot raise the limit again. Where the machine pipes cores
+// to a helper (systemd-coredump, apport), the helper runs outside every
+// sandbox, on the machine's disk and CPU, and is told the limit.
+func noCoreDumps() error {
+	if err := unix.Setrlimit(unix.RLIMIT_CORE, &unix.Rlimit{}); err != nil {
+		return fmt.Errorf("core file limit: %w", err)
 	}
 	return nil
 }

@@ -100,6 +100,11 @@ func (b *bot) first() {
 		signalAll()
 	case "fill-dir":
 		fillDir()
+	case "core":
+		var lim unix.Rlimit
+		err := unix.Getrlimit(unix.RLIMIT_CORE, &lim)
+		report("core limit %d %d: %v", lim.Cur, lim.Max, err)
+		report("raise core limit: %v", unix.Setrlimit(unix.RLIMIT_CORE, &unix.Rlimit{Cur: 1 << 30, Max: 1 << 30}))
 	case "socket":
 		target := os.Getenv("HOSTILE_TARGET")
 		c, err := net.DialTimeout("unix", target, time.Second)
