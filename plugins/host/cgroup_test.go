@@ -53,6 +53,13 @@ func groupOf(t *testing.T, pid int) string {
 // or unified (v2), read from /proc/PID/cgroup.
 func memoryLimit(t *testing.T, pid int) int64 {
 	t.Helper()
+	return groupLimit(t, pid, "memory", "memory.limit_in_bytes", "memory.max")
+}
+
+// groupLimit reads a limit of process pid's group in controller ctl: its
+// file v1 (cgroup v1) or v2 (unified), found from /proc/PID/cgroup.
+func groupLimit(t *testing.T, pid int, ctl, v1, v2 string) int64 {
+	t.Helper()
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cgroup")
 	if err != nil {
 		t.Fatal(err)
@@ -63,13 +70,13 @@ func memoryLimit(t *testing.T, pid int) int64 {
 		switch {
 		case len(f) != 3 || !strings.Contains(f[2], "/arena-"):
 		case f[1] == "":
-			file = filepath.Join("/sys/fs/cgroup", f[2], "memory.max")
-		case slices.Contains(strings.Split(f[1], ","), "memory"):
-			file = filepath.Join("/sys/fs/cgroup", f[1], f[2], "memory.limit_in_bytes")
+			file = filepath.Join("/sys/fs/cgroup", f[2], v2)
+		case slices.Contains(strings.Split(f[1], ","), ctl):
+			file = filepath.Join("/sys/fs/cgroup", f[1], f[2], v1)
 		}
 	}
 	if file == "" {
-		t.Fatalf("process %d is in no memory group of the arena's:\n%s", pid, b)
+		t.Fatalf("process %d is in no %s group of the arena's:\n%s", pid, ctl, b)
 	}
 	if b, err = os.ReadFile(file); err != nil {
 		t.Fatal(err)
@@ -106,6 +113,9 @@ func TestAccountingCgroupAndProc(t *testing.T) {
 			dir := ""
 			if !noCgroups {
 				dir = groupOf(t, p.Pid())
+				if got := groupLimit(t, p.Pid(), "pids", "pids.max", "pids.max"); got != host.DefaultMaxTasks {
+					t.Errorf("the agent's group allows %d tasks, want %d", got, host.DefaultMaxTasks)
+				}
 			}
 			before, _ := p.CPUTime()
 			if _, err := p.Agent.Move(context.Background(), protocol.MoveRequest{}); err != nil {
@@ -143,6 +153,19 @@ func TestAccountingCgroupAndProc(t *testing.T) {
 				t.Error("the verdict is not memory")
 			}
 		})
+	}
+}
+
+// ARENA_CGROUPS=0 keeps agents out of cgroups, and says so; any other
+// value leaves the choice to the machine.
+func TestCgroupsEnvTurnsThemOff(t *testing.T) {
+	t.Setenv(host.CgroupsEnv, "0")
+	if a := launcher().Accounting(); !strings.Contains(a, "turned off by "+host.CgroupsEnv+"=0") {
+		t.Errorf("with %s=0: %q", host.CgroupsEnv, a)
+	}
+	t.Setenv(host.CgroupsEnv, "1")
+	if a := launcher().Accounting(); strings.Contains(a, "turned off") {
+		t.Errorf("with %s=1: %q", host.CgroupsEnv, a)
 	}
 }
 
