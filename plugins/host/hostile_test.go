@@ -580,6 +580,27 @@ func TestNoCoreDumps(t *testing.T) {
 	checkGone(t, hg)
 }
 
+// A sandboxed agent can make no System V shared memory segment, message
+// queue or semaphore set: memory held there would be in no process's
+// resident size. (A set of one semaphore is refused as too large for
+// the namespace's limit of none.)
+func TestNoSysVIPC(t *testing.T) {
+	t.Parallel() // its own agents; mostly waiting on them
+	if !launcher().Sandboxed() {
+		t.Skip("no sandboxes here: " + launcher().Support().Unsupported)
+	}
+	g, prof := bohnenspielGame(t)
+	hg := playHostile(t, "sysv", g, nil, prof, nil)
+	e := hg.rec.Stderr[0]
+	for _, want := range []string{"attack: shmget 1 GiB: no space left on device", "attack: msgget: no space left on device", "attack: semget: invalid argument"} {
+		if !strings.Contains(e, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, e)
+		}
+	}
+	checkOpponent(t, hg)
+	checkGone(t, hg)
+}
+
 // A flood of stderr (written as fast as the agent can, from its first
 // move to the end) costs the flooder only: the arena reads it at its
 // bounded rate, the flooder's writes wait, its moves are answered as

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -159,6 +160,9 @@ func setup(spec Spec) error {
 	if err := noNestedNamespaces(root + "/proc"); err != nil {
 		return err
 	}
+	if err := noSysVIPC(root + "/proc"); err != nil {
+		return err
+	}
 	if err := loopbackUp(); err != nil {
 		return err
 	}
@@ -267,6 +271,35 @@ func mountProc() error {
 func noNestedNamespaces(proc string) error {
 	if err := os.WriteFile(proc+"/sys/user/max_user_namespaces", []byte("0\n"), 0); err != nil {
 		return fmt.Errorf("forbid nested user namespaces: %w", err)
+	}
+	return nil
+}
+
+// noSysVIPC lets the agent make no System V shared memory segment,
+// message queue or semaphore set: the limits are per IPC namespace, and
+// a sandbox's start at the kernel's defaults, which allow terabytes. A
+// segment's pages outlive its last attachment and are in no process's
+// resident size, so a course agent, whose memory rule reads /proc and
+// whose group holds no limit, could otherwise hold the machine's memory
+// unseen. No course's runtime uses them (Python's multiprocessing and
+// shared memory need /dev/shm, which no agent has either). Kernels before
+// 5.19 let only the machine's root set these limits: there the write is
+// refused and the agent keeps the kernel's defaults rather than losing
+// its sandbox.
+func noSysVIPC(proc string) error {
+	for file, v := range map[string]string{
+		"/sys/kernel/shmmni": "0",
+		"/sys/kernel/msgmni": "0",
+		// SEMMSL SEMMNS SEMOPM SEMMNI
+		"/sys/kernel/sem": "0 0 0 0",
+	} {
+		err := os.WriteFile(proc+file, []byte(v+"\n"), 0)
+		if errors.Is(err, fs.ErrPermission) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("forbid System V IPC: %w", err)
+		}
 	}
 	return nil
 }

@@ -100,6 +100,13 @@ func (b *bot) first() {
 		signalAll()
 	case "fill-dir":
 		fillDir()
+	case "sysv":
+		_, err := unix.SysvShmGet(unix.IPC_PRIVATE, 1<<30, unix.IPC_CREAT|0o600)
+		report("shmget 1 GiB: %v", err)
+		_, _, errno := unix.Syscall(unix.SYS_MSGGET, unix.IPC_PRIVATE, unix.IPC_CREAT|0o600, 0)
+		report("msgget: %v", errno)
+		_, _, errno = unix.Syscall(unix.SYS_SEMGET, unix.IPC_PRIVATE, 1, unix.IPC_CREAT|0o600)
+		report("semget: %v", errno)
 	case "core":
 		var lim unix.Rlimit
 		err := unix.Getrlimit(unix.RLIMIT_CORE, &lim)
