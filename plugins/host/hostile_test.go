@@ -562,7 +562,8 @@ func TestPrivateDirectoryIsBounded(t *testing.T) {
 
 // A sandboxed agent can dump no core: its core file limit is zero, soft
 // and hard, so a crash writes nothing to the machine's disk, or to a
-// core helper's, and the agent cannot raise the limit.
+// core helper's, and the agent cannot raise the limit. Its open files are
+// bounded too (sandbox.OpenFiles), whatever the machine allows.
 func TestNoCoreDumps(t *testing.T) {
 	t.Parallel() // its own agents; mostly waiting on them
 	if !launcher().Sandboxed() {
@@ -571,10 +572,21 @@ func TestNoCoreDumps(t *testing.T) {
 	g, prof := bohnenspielGame(t)
 	hg := playHostile(t, "core", g, nil, prof, nil)
 	e := hg.rec.Stderr[0]
-	for _, want := range []string{"attack: core limit 0 0: <nil>", "attack: raise core limit: operation not permitted"} {
+	for _, want := range []string{
+		"attack: core limit 0 0: <nil>", "attack: raise core limit: operation not permitted",
+		"attack: raise open files limit: operation not permitted",
+	} {
 		if !strings.Contains(e, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, e)
 		}
+	}
+	// A Go program raises its own soft limit towards the hard one at
+	// start; the hard one is the sandbox's.
+	var soft, hard uint64
+	if i := strings.Index(e, "attack: open files limit "); i < 0 {
+		t.Errorf("no open files report:\n%s", e)
+	} else if _, err := fmt.Sscanf(e[i:], "attack: open files limit %d %d", &soft, &hard); err != nil || hard != sandbox.OpenFiles || soft > hard {
+		t.Errorf("open files limit %d %d (%v), want at most %d", soft, hard, err, sandbox.OpenFiles)
 	}
 	checkOpponent(t, hg)
 	checkGone(t, hg)

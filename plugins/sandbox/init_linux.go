@@ -318,13 +318,33 @@ func readOnly() error {
 // the agent and everything it starts: a crash then writes no core, and
 // the agent cannot raise the limit again. Where the machine pipes cores
 // to a helper (systemd-coredump, apport), the helper runs outside every
-// sandbox, on the machine's disk and CPU, and is told the limit.
+// sandbox, on the machine's disk and CPU, and is told the limit. It also
+// bounds the agent's open files (OpenFiles).
 func noCoreDumps() error {
 	if err := unix.Setrlimit(unix.RLIMIT_CORE, &unix.Rlimit{}); err != nil {
 		return fmt.Errorf("core file limit: %w", err)
 	}
+	var files unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &files); err != nil {
+		return fmt.Errorf("open files limit: %w", err)
+	}
+	files.Max = min(files.Max, OpenFiles)
+	files.Cur = min(files.Cur, OpenFilesSoft, files.Max)
+	if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &files); err != nil {
+		return fmt.Errorf("open files limit: %w", err)
+	}
 	return nil
 }
+
+// OpenFiles is the hard limit of a sandboxed agent's open files, and
+// OpenFilesSoft the soft one it starts with (a shell's usual 1,024). Each
+// open pipe or socket holds kernel memory that no process's resident size
+// shows; the machine's own hard limit (often a million) would let a
+// course agent, whose memory rule reads /proc, hold gigabytes of it.
+const (
+	OpenFiles     = 4096
+	OpenFilesSoft = 1024
+)
 
 // loopbackUp brings lo up: in a new network namespace it starts down, and
 // an agent talking to itself over 127.0.0.1 would fail.

@@ -112,6 +112,10 @@ func (b *bot) first() {
 		err := unix.Getrlimit(unix.RLIMIT_CORE, &lim)
 		report("core limit %d %d: %v", lim.Cur, lim.Max, err)
 		report("raise core limit: %v", unix.Setrlimit(unix.RLIMIT_CORE, &unix.Rlimit{Cur: 1 << 30, Max: 1 << 30}))
+		var files unix.Rlimit
+		err = unix.Getrlimit(unix.RLIMIT_NOFILE, &files)
+		report("open files limit %d %d: %v", files.Cur, files.Max, err)
+		report("raise open files limit: %v", unix.Setrlimit(unix.RLIMIT_NOFILE, &unix.Rlimit{Cur: 1 << 20, Max: 1 << 20}))
 	case "socket":
 		target := os.Getenv("HOSTILE_TARGET")
 		c, err := net.DialTimeout("unix", target, time.Second)
