@@ -613,6 +613,26 @@ func TestNoSysVIPC(t *testing.T) {
 	checkGone(t, hg)
 }
 
+// A sandboxed agent's calls to kernel interfaces no course runtime uses,
+// and the way in of many kernel exploits, are refused with EPERM, as is
+// every call through the x32 ABI.
+func TestRefusedKernelCalls(t *testing.T) {
+	t.Parallel() // its own agents; mostly waiting on them
+	if !launcher().Sandboxed() {
+		t.Skip("no sandboxes here: " + launcher().Support().Unsupported)
+	}
+	g, prof := bohnenspielGame(t)
+	hg := playHostile(t, "syscalls", g, nil, prof, nil)
+	e := hg.rec.Stderr[0]
+	for _, call := range []string{"io_uring_setup", "keyctl", "userfaultfd", "perf_event_open", "bpf", "x32 getpid"} {
+		if want := "attack: " + call + ": operation not permitted"; !strings.Contains(e, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, e)
+		}
+	}
+	checkOpponent(t, hg)
+	checkGone(t, hg)
+}
+
 // A flood of stderr (written as fast as the agent can, from its first
 // move to the end) costs the flooder only: the arena reads it at its
 // bounded rate, the flooder's writes wait, its moves are answered as

@@ -20,44 +20,39 @@ var auditArch = map[string]uint32{
 }
 
 // x32Bit marks x32 system calls on amd64, which share the architecture
-// value: sched_setaffinity through that ABI must be refused too.
+// value: no agent needs that ABI, and its numbers would slip past the
+// ones below, so every x32 call is refused.
 const x32Bit = 0x40000000
+
+// refused are the system calls the filter answers with EPERM: beside
+// sched_setaffinity (below), kernel interfaces no course runtime uses
+// (the JVM, CPython, a Go program) that an unprivileged process can
+// still reach and that have been the way in of many kernel exploits:
+// io_uring, bpf, userfaultfd, perf events and the key store.
+var refused = []uint32{
+	unix.SYS_SCHED_SETAFFINITY,
+	unix.SYS_IO_URING_SETUP, unix.SYS_IO_URING_ENTER, unix.SYS_IO_URING_REGISTER,
+	unix.SYS_BPF, unix.SYS_USERFAULTFD, unix.SYS_PERF_EVENT_OPEN,
+	unix.SYS_KEYCTL, unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY,
+}
 
 // lockAffinity installs, for the calling process and every process it
 // later starts, a seccomp filter that answers sched_setaffinity with
 // EPERM: an agent pinned to its CPUs cannot widen its own mask and burn
-// CPU during its opponent's turns. A system call of another architecture
-// (a 32-bit binary on a 64-bit kernel) is killed, its numbers being
-// different. no_new_privs, which an unprivileged filter needs, is set
-// first; it also keeps set-user-id programs from gaining anything.
+// CPU during its opponent's turns. The other refused calls get EPERM
+// too. A system call of another architecture (a 32-bit binary on a
+// 64-bit kernel) is killed, its numbers being different. no_new_privs,
+// which an unprivileged filter needs, is set first; it also keeps
+// set-user-id programs from gaining anything.
 func lockAffinity() error {
 	arch, ok := auditArch[runtime.GOARCH]
 	if !ok {
 		return fmt.Errorf("no seccomp architecture known for %s", runtime.GOARCH)
 	}
-	nr := uint32(unix.SYS_SCHED_SETAFFINITY)
-	x32 := nr | x32Bit
-	if runtime.GOARCH != "amd64" {
-		x32 = nr
-	}
-	const (
-		ld  = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
-		jeq = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
-		ret = unix.BPF_RET | unix.BPF_K
-	)
-	filter := []unix.SockFilter{
-		{Code: ld, K: 4}, // seccomp_data.arch
-		{Code: jeq, K: arch, Jt: 1},
-		{Code: ret, K: unix.SECCOMP_RET_KILL_PROCESS},
-		{Code: ld, K: 0}, // seccomp_data.nr
-		{Code: jeq, K: nr, Jt: 1},
-		{Code: jeq, K: x32, Jf: 1},
-		{Code: ret, K: unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)},
-		{Code: ret, K: unix.SECCOMP_RET_ALLOW},
-	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
+	filter := seccompFilter(arch, runtime.GOARCH == "amd64")
 	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
 	// TSYNC: every thread of the (multi-threaded) init gets the filter,
 	// whichever of them forks the agent.
@@ -67,4 +62,39 @@ func lockAffinity() error {
 		return fmt.Errorf("seccomp filter: %w", errno)
 	}
 	return nil
+}
+
+// seccompFilter is the filter's program: kill another architecture's
+// calls, refuse x32 calls (where x32 is set) and the refused ones, allow
+// the rest.
+func seccompFilter(arch uint32, x32 bool) []unix.SockFilter {
+	const (
+		ld   = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+		jeq  = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+		jset = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
+		ret  = unix.BPF_RET | unix.BPF_K
+	)
+	f := []unix.SockFilter{
+		{Code: ld, K: 4}, // seccomp_data.arch
+		{Code: jeq, K: arch, Jt: 1},
+		{Code: ret, K: unix.SECCOMP_RET_KILL_PROCESS},
+		{Code: ld, K: 0}, // seccomp_data.nr
+	}
+	// Every test jumps, when it holds, to the EPERM at the end: past the
+	// tests after it and the ALLOW.
+	tests := len(refused)
+	if x32 {
+		tests++
+	}
+	toRefuse := func() uint8 { return uint8(tests - (len(f) - 4) - 1 + 1) }
+	if x32 {
+		f = append(f, unix.SockFilter{Code: jset, K: x32Bit, Jt: toRefuse()})
+	}
+	for _, nr := range refused {
+		f = append(f, unix.SockFilter{Code: jeq, K: nr, Jt: toRefuse()})
+	}
+	return append(f,
+		unix.SockFilter{Code: ret, K: unix.SECCOMP_RET_ALLOW},
+		unix.SockFilter{Code: ret, K: unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)},
+	)
 }

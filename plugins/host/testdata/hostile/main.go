@@ -18,6 +18,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -107,6 +108,8 @@ func (b *bot) first() {
 		report("msgget: %v", errno)
 		_, _, errno = unix.Syscall(unix.SYS_SEMGET, unix.IPC_PRIVATE, 1, unix.IPC_CREAT|0o600)
 		report("semget: %v", errno)
+	case "syscalls":
+		refusedCalls()
 	case "core":
 		var lim unix.Rlimit
 		err := unix.Getrlimit(unix.RLIMIT_CORE, &lim)
@@ -328,6 +331,27 @@ func files() {
 		_, err := os.ReadFile(p)
 		report("open %s: %v", p, err)
 	}
+}
+
+// refusedCalls makes, with harmless arguments, the kernel calls a sandbox
+// refuses, and reports each one's error.
+func refusedCalls() {
+	var params [120]byte // struct io_uring_params, zeroed
+	_, _, e := unix.Syscall(unix.SYS_IO_URING_SETUP, 1, uintptr(unsafe.Pointer(&params)), 0)
+	report("io_uring_setup: %v", e)
+	session := int32(unix.KEY_SPEC_SESSION_KEYRING) // negative
+	_, _, e = unix.Syscall(unix.SYS_KEYCTL, unix.KEYCTL_GET_KEYRING_ID, uintptr(session), 0)
+	report("keyctl: %v", e)
+	const uffdUserModeOnly = 1
+	_, _, e = unix.Syscall(unix.SYS_USERFAULTFD, unix.O_CLOEXEC|uffdUserModeOnly, 0, 0)
+	report("userfaultfd: %v", e)
+	attr := unix.PerfEventAttr{Type: unix.PERF_TYPE_SOFTWARE, Config: unix.PERF_COUNT_SW_CPU_CLOCK, Size: uint32(unsafe.Sizeof(unix.PerfEventAttr{})), Bits: unix.PerfBitDisabled | unix.PerfBitExcludeKernel | unix.PerfBitExcludeHv}
+	_, _, e = unix.Syscall6(unix.SYS_PERF_EVENT_OPEN, uintptr(unsafe.Pointer(&attr)), 0, ^uintptr(0), ^uintptr(0), 0, 0)
+	report("perf_event_open: %v", e)
+	_, _, e = unix.Syscall(unix.SYS_BPF, 0, 0, 0)
+	report("bpf: %v", e)
+	_, _, e = unix.Syscall(0x40000000|unix.SYS_GETPID, 0, 0, 0)
+	report("x32 getpid: %v", e)
 }
 
 // fillDir writes its private directory (its TMPDIR) a MiB at a time,
