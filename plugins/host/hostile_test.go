@@ -615,7 +615,8 @@ func TestNoSysVIPC(t *testing.T) {
 
 // A sandboxed agent's calls to kernel interfaces no course runtime uses,
 // and the way in of many kernel exploits, are refused with EPERM, as is
-// every call through the x32 ABI.
+// every call through the x32 ABI and a vsock socket (which no network
+// namespace confines) or a kernel crypto socket; other sockets are not.
 func TestRefusedKernelCalls(t *testing.T) {
 	t.Parallel() // its own agents; mostly waiting on them
 	if !launcher().Sandboxed() {
@@ -624,10 +625,13 @@ func TestRefusedKernelCalls(t *testing.T) {
 	g, prof := bohnenspielGame(t)
 	hg := playHostile(t, "syscalls", g, nil, prof, nil)
 	e := hg.rec.Stderr[0]
-	for _, call := range []string{"io_uring_setup", "keyctl", "userfaultfd", "perf_event_open", "bpf", "x32 getpid"} {
+	for _, call := range []string{"io_uring_setup", "keyctl", "userfaultfd", "perf_event_open", "bpf", "x32 getpid", "vsock socket", "alg socket"} {
 		if want := "attack: " + call + ": operation not permitted"; !strings.Contains(e, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, e)
 		}
+	}
+	if !strings.Contains(e, "attack: unix socket: <nil>") {
+		t.Errorf("a Unix socket was refused too:\n%s", e)
 	}
 	checkOpponent(t, hg)
 	checkGone(t, hg)

@@ -36,6 +36,12 @@ var refused = []uint32{
 	unix.SYS_KEYCTL, unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY,
 }
 
+// refusedFamilies are the socket families socket(2) refuses with EPERM:
+// vsock, which no network namespace confines (in a virtual machine it
+// reaches the host), and the kernel's crypto interface, kernel surface
+// no course runtime uses.
+var refusedFamilies = []uint32{unix.AF_VSOCK, unix.AF_ALG}
+
 // lockAffinity installs, for the calling process and every process it
 // later starts, a seccomp filter that answers sched_setaffinity with
 // EPERM: an agent pinned to its CPUs cannot widen its own mask and burn
@@ -52,7 +58,13 @@ func lockAffinity() error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
-	filter := seccompFilter(arch, runtime.GOARCH == "amd64")
+	// The low half of socket(2)'s first argument: seccomp_data.args[0]
+	// is at 16, its low word after the high one on big-endian s390x.
+	family := uint32(16)
+	if runtime.GOARCH == "s390x" {
+		family = 20
+	}
+	filter := seccompFilter(arch, runtime.GOARCH == "amd64", family)
 	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
 	// TSYNC: every thread of the (multi-threaded) init gets the filter,
 	// whichever of them forks the agent.
@@ -65,9 +77,10 @@ func lockAffinity() error {
 }
 
 // seccompFilter is the filter's program: kill another architecture's
-// calls, refuse x32 calls (where x32 is set) and the refused ones, allow
-// the rest.
-func seccompFilter(arch uint32, x32 bool) []unix.SockFilter {
+// calls, refuse x32 calls (where x32 is set), the refused ones and
+// sockets of the refused families (whose number is read at offset
+// family), allow the rest.
+func seccompFilter(arch uint32, x32 bool, family uint32) []unix.SockFilter {
 	const (
 		ld   = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
 		jeq  = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
@@ -81,17 +94,28 @@ func seccompFilter(arch uint32, x32 bool) []unix.SockFilter {
 		{Code: ld, K: 0}, // seccomp_data.nr
 	}
 	// Every test jumps, when it holds, to the EPERM at the end: past the
-	// tests after it and the ALLOW.
+	// tests after it, the socket family's (two and one a family) and the
+	// ALLOW.
 	tests := len(refused)
 	if x32 {
 		tests++
 	}
-	toRefuse := func() uint8 { return uint8(tests - (len(f) - 4) - 1 + 1) }
+	sockets := 2 + len(refusedFamilies)
+	toRefuse := func() uint8 { return uint8(tests - (len(f) - 4) + sockets) }
 	if x32 {
 		f = append(f, unix.SockFilter{Code: jset, K: x32Bit, Jt: toRefuse()})
 	}
 	for _, nr := range refused {
 		f = append(f, unix.SockFilter{Code: jeq, K: nr, Jt: toRefuse()})
+	}
+	// socket(2): not that call, allow; else its family decides.
+	fams := len(refusedFamilies)
+	f = append(f,
+		unix.SockFilter{Code: jeq, K: unix.SYS_SOCKET, Jf: uint8(fams + 1)},
+		unix.SockFilter{Code: ld, K: family},
+	)
+	for i, fam := range refusedFamilies {
+		f = append(f, unix.SockFilter{Code: jeq, K: fam, Jt: uint8(fams - i)})
 	}
 	return append(f,
 		unix.SockFilter{Code: ret, K: unix.SECCOMP_RET_ALLOW},

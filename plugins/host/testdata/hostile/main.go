@@ -352,6 +352,15 @@ func refusedCalls() {
 	report("bpf: %v", e)
 	_, _, e = unix.Syscall(0x40000000|unix.SYS_GETPID, 0, 0, 0)
 	report("x32 getpid: %v", e)
+	_, err := unix.Socket(unix.AF_VSOCK, unix.SOCK_STREAM, 0)
+	report("vsock socket: %v", err)
+	_, err = unix.Socket(unix.AF_ALG, unix.SOCK_SEQPACKET, 0)
+	report("alg socket: %v", err)
+	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	if err == nil {
+		unix.Close(fd)
+	}
+	report("unix socket: %v", err)
 }
 
 // fillDir writes its private directory (its TMPDIR) a MiB at a time,
