@@ -114,6 +114,25 @@ func TestCachexBrokenPackages(t *testing.T) {
 	}
 }
 
+// A course Python agent holding memory where no resident size shows it (a
+// memfd written and never mapped) is stopped by its group's backstop, twice
+// its tree ceiling: with a 100 MiB ceiling it cannot hold 600 MiB, and dies
+// for it, costing its own game only. Its group holds no other memory rule:
+// the course's own rule is the space check.
+func TestCachexMemoryOutsideTheResidentSizeIsBounded(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
+	needPython(t)
+	tune := func(p *engine.Profile) { p.PythonCeilingMB = 100 }
+	rec := play(t, match{game: "cachex", params: engine.Params{"n": "5"}, refs: [2]string{cx + "memfd", "builtin:random"}, seed: 3, tune: tune})
+	if strings.Contains(rec.Stderr[0], "memfd: wrote 600 MiB") {
+		t.Fatalf("the agent held 600 MiB outside its resident size under a 100 MiB ceiling:\n%s", events(rec))
+	}
+	if ev := firstEvent(rec, 0); ev == nil || ev.Kind != string(engine.FailDead) || ev.Penalty != string(engine.Loss) || rec.Result.Winner != 1 {
+		t.Fatalf("want the memfd agent killed and its game lost, got %+v:\n%s", rec.Result, events(rec))
+	}
+}
+
 // TestCachexPrintsStayOffTheChannel: a package printing on stdout plays a
 // normal game; its prints are in the stderr log.
 func TestCachexPrintsStayOffTheChannel(t *testing.T) {

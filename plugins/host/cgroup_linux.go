@@ -76,6 +76,32 @@ func (l *Launcher) kernelMemory(c Command) bool {
 	return c.Kind != "course" && l.cg != nil && (l.cg.Version == 2 || l.Sandboxed())
 }
 
+// backstopFactor is how far above a course agent's tree ceiling its
+// group's memory limit sits (groupMemoryMB).
+const backstopFactor = 2
+
+// groupMemoryMB is the memory limit of an agent's group, in MiB (0: none).
+// An agent whose group holds its memory rule (kernel) gets its limit. A
+// course agent keeps its course's rule, read from /proc, and its group a
+// backstop twice its tree ceiling: memory no resident size shows (a
+// memfd written and never mapped, kernel buffers) is charged to the
+// group, and without a limit there a course agent could hold the
+// machine's memory unseen. The backstop is far above anything the
+// course's rule lets the agent use, so the course's verdicts (a JVM's
+// OutOfMemoryError, Python's space check) come first; only memory the
+// rule cannot see meets it, and the kernel then kills the agent. Where
+// the arena's own threads may be in the group (cgroup v1, unsandboxed)
+// there is none, as for kernelMemory.
+func (l *Launcher) groupMemoryMB(c Command, opt Options, kernel bool) int {
+	switch {
+	case kernel:
+		return opt.MemoryMB
+	case c.Kind == "course" && opt.MemoryMB > 0 && l.cg != nil && (l.cg.Version == 2 || l.Sandboxed()):
+		return backstopFactor * opt.MemoryMB
+	}
+	return 0 // no limit in the group: memory is read from /proc
+}
+
 // newGroup makes the cgroup of one agent with its limits, or returns nil
 // where cgroups are not used or the group cannot be made: the agent is
 // then read through /proc, as on a machine without cgroups.

@@ -452,12 +452,8 @@ func (l *Launcher) Start(ctx context.Context, c Command, opt Options) (*Process,
 	}
 	p := &Process{Cmd: c, stderr: NewTail(l.StderrBytes), stdout: NewTail(l.StderrBytes), stop: make(chan struct{}), memHit: make(chan struct{}), cleaned: make(chan struct{})}
 	p.errIn = newThrottle(p.stderr, l.StderrRate, p.stop)
-	groupMB := 0 // no limit in the group: memory is read from /proc
 	kernel := l.kernelMemory(c)
-	if kernel {
-		groupMB = opt.MemoryMB
-	}
-	p.group = l.newGroup(groupMB)
+	p.group = l.newGroup(l.groupMemoryMB(c, opt, kernel))
 	p.groupMem = p.group != nil && kernel
 	cmd, files, err := l.command(ctx, p, c)
 	if err != nil {
