@@ -133,6 +133,19 @@ func TestCachexMemoryOutsideTheResidentSizeIsBounded(t *testing.T) {
 	}
 }
 
+// A package using multiprocessing's semaphores (POSIX named semaphores,
+// made in /dev/shm) plays a clean game: the sandbox has a /dev/shm of its
+// own, as the machine the course's referee ran on had.
+func TestCachexMultiprocessingLock(t *testing.T) {
+	longRunning(t)
+	t.Parallel()
+	needPython(t)
+	rec := play(t, match{game: "cachex", params: engine.Params{"n": "5"}, refs: [2]string{cx + "semlock", "builtin:random"}, seed: 5})
+	if len(rec.Events) > 0 {
+		t.Fatalf("want a clean game:\n%s", events(rec))
+	}
+}
+
 // TestCachexPrintsStayOffTheChannel: a package printing on stdout plays a
 // normal game; its prints are in the stderr log.
 func TestCachexPrintsStayOffTheChannel(t *testing.T) {

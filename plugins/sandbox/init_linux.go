@@ -187,14 +187,42 @@ func setup(spec Spec) error {
 			return fmt.Errorf("write %s: %w", p, err)
 		}
 	}
+	if err := sharedMemory(root); err != nil {
+		return err
+	}
 	if err := pivot(root); err != nil {
 		return err
 	}
 	if err := readOnly(); err != nil {
 		return err
 	}
-	if err := unix.MountSetattr(unix.AT_FDCWD, spec.Dir, 0, &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}); err != nil {
-		return fmt.Errorf("make %s writable: %w", spec.Dir, err)
+	for _, dir := range []string{spec.Dir, ShmDir} {
+		if err := unix.MountSetattr(unix.AT_FDCWD, dir, 0, &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}); err != nil {
+			return fmt.Errorf("make %s writable: %w", dir, err)
+		}
+	}
+	return nil
+}
+
+// ShmDir is where a sandbox has a POSIX shared memory directory of its
+// own, and ShmMB its size: Python's multiprocessing makes its semaphores
+// there (sem_open), and a course agent that uses it played under its
+// course's referee. Its pages are charged to the agent's memory group.
+const (
+	ShmDir = "/dev/shm"
+	ShmMB  = 64
+)
+
+// sharedMemory mounts the sandbox's own empty ShmDir in root: a tmpfs
+// of ShmMB, mode 1777 as on the host, which no other sandbox sees.
+func sharedMemory(root string) error {
+	at := root + ShmDir
+	if err := os.MkdirAll(at, 0o755); err != nil {
+		return fmt.Errorf("%s: %w", ShmDir, err)
+	}
+	opts := fmt.Sprintf("mode=1777,size=%dm,nr_inodes=4096", ShmMB)
+	if err := unix.Mount("tmpfs", at, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, opts); err != nil {
+		return fmt.Errorf("mount %s: %w", ShmDir, err)
 	}
 	return nil
 }

@@ -265,8 +265,16 @@ func TestRootHoldsOnlyTheView(t *testing.T) {
 			t.Errorf("the root holds /%s:\n%s", name, parts[0])
 		}
 	}
-	if got := strings.Join(strings.Fields(parts[1]), " "); got != "fd null random stderr stdin stdout urandom zero" {
+	if got := strings.Join(strings.Fields(parts[1]), " "); got != "fd null random shm stderr stdin stdout urandom zero" {
 		t.Errorf("/dev holds %s", got)
+	}
+	// The sandbox's own /dev/shm: empty, writable, bounded.
+	out, err = runInside(t, 410, []string{"/bin/sh", "-c", "ls -A /dev/shm; echo --; echo x > /dev/shm/a && echo written; head -c 70000000 /dev/zero > /dev/shm/big; echo $?"}, mine)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if parts := strings.Split(out, "--\n"); len(parts) != 2 || strings.TrimSpace(parts[0]) != "" || !strings.HasPrefix(parts[1], "written\n") || strings.TrimSpace(strings.TrimPrefix(parts[1], "written\n")) == "0" {
+		t.Errorf("/dev/shm: want empty, writable and under 70 MB:\n%s", out)
 	}
 }
 
