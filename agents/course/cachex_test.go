@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"arena/arena/record"
 	"arena/engine"
 )
 
@@ -36,16 +37,25 @@ func TestCachexPackagePlaysFullGames(t *testing.T) {
 	}
 }
 
+// cleanCachexGame plays the package pkg of testdata/cachex against the
+// built-in random on a board of 5, and fails the test unless the game
+// had no event.
+func cleanCachexGame(t *testing.T, pkg string, seed uint64) *record.Game {
+	t.Helper()
+	rec := play(t, match{game: "cachex", params: engine.Params{"n": "5"}, refs: [2]string{cx + pkg, "builtin:random"}, seed: seed})
+	if len(rec.Events) > 0 {
+		t.Fatalf("want a clean game:\n%s", events(rec))
+	}
+	return rec
+}
+
 // TestCachexCPUCountsThePythonProcess: CPU the package burns in turn()
 // (while the opponent is on move) is charged to it, as the course did.
 func TestCachexCPUCountsThePythonProcess(t *testing.T) {
 	longRunning(t)
 	t.Parallel()
 	needPython(t)
-	rec := play(t, match{game: "cachex", params: engine.Params{"n": "5"}, refs: [2]string{cx + "thinks", "builtin:random"}, seed: 2})
-	if len(rec.Events) > 0 {
-		t.Fatalf("want a clean game:\n%s", events(rec))
-	}
+	rec := cleanCachexGame(t, "thinks", 2)
 	// Before its reply at move i it was notified of the i earlier actions,
 	// 20 ms of CPU each, all in the Python process.
 	var checked bool
@@ -140,10 +150,7 @@ func TestCachexMultiprocessingLock(t *testing.T) {
 	longRunning(t)
 	t.Parallel()
 	needPython(t)
-	rec := play(t, match{game: "cachex", params: engine.Params{"n": "5"}, refs: [2]string{cx + "semlock", "builtin:random"}, seed: 5})
-	if len(rec.Events) > 0 {
-		t.Fatalf("want a clean game:\n%s", events(rec))
-	}
+	cleanCachexGame(t, "semlock", 5)
 }
 
 // TestCachexPrintsStayOffTheChannel: a package printing on stdout plays a
@@ -152,10 +159,7 @@ func TestCachexPrintsStayOffTheChannel(t *testing.T) {
 	longRunning(t)
 	t.Parallel()
 	needPython(t)
-	rec := play(t, match{game: "cachex", params: engine.Params{"n": "5"}, refs: [2]string{cx + "prints", "builtin:random"}, seed: 4})
-	if len(rec.Events) > 0 {
-		t.Fatalf("want a clean game:\n%s", events(rec))
-	}
+	rec := cleanCachexGame(t, "prints", 4)
 	if !strings.Contains(rec.Stderr[0], "my action: ('PLACE', ") {
 		t.Fatalf("the print is not in the stderr log: %q", rec.Stderr[0])
 	}
