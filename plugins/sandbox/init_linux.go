@@ -47,7 +47,7 @@ func runInit(arg string) (argv []string, code int) {
 		fmt.Fprintln(os.Stderr, "sandbox init:", err)
 		return nil, 125
 	}
-	if err := noCoreDumps(); err != nil {
+	if err := limitResources(); err != nil {
 		fmt.Fprintln(os.Stderr, "sandbox init:", err)
 		return nil, 125
 	}
@@ -310,7 +310,7 @@ func noNestedNamespaces(proc string) error {
 // resident size, so a course agent, whose memory rule reads /proc and
 // whose group holds no limit, could otherwise hold the machine's memory
 // unseen. No course's runtime uses them (Python's multiprocessing and
-// shared memory need /dev/shm, which no agent has either). Kernels before
+// shared memory use POSIX objects in the sandbox's /dev/shm). Kernels before
 // 5.19 let only the machine's root set these limits: there the write is
 // refused and the agent keeps the kernel's defaults rather than losing
 // its sandbox.
@@ -342,13 +342,13 @@ func readOnly() error {
 	return nil
 }
 
-// noCoreDumps sets the core file size limit to zero, soft and hard, for
-// the agent and everything it starts: a crash then writes no core, and
-// the agent cannot raise the limit again. Where the machine pipes cores
-// to a helper (systemd-coredump, apport), the helper runs outside every
-// sandbox, on the machine's disk and CPU, and is told the limit. It also
-// bounds the agent's open files (OpenFiles).
-func noCoreDumps() error {
+// limitResources sets the agent's resource limits, inherited by
+// everything it starts and out of its reach to raise: the core file size
+// zero, soft and hard, so a crash writes no core (where the machine pipes
+// cores to a helper, systemd-coredump or apport, the helper runs outside
+// every sandbox, on the machine's disk and CPU, and is told the limit);
+// and its open files (OpenFiles).
+func limitResources() error {
 	if err := unix.Setrlimit(unix.RLIMIT_CORE, &unix.Rlimit{}); err != nil {
 		return fmt.Errorf("core file limit: %w", err)
 	}
