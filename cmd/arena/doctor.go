@@ -39,7 +39,8 @@ func printView(w io.Writer) {
 	for _, p := range sandbox.RuntimePaths() {
 		fmt.Fprintf(w, "  %s\n", p)
 	}
-	fmt.Fprintln(w, "  /proc of its own PID namespace; its private directory, writable")
+	fmt.Fprintln(w, "  /proc of its own PID namespace")
+	fmt.Fprintf(w, "  and, writable, its private directory (%d MiB) and %s (%d MiB): tmpfs mounts of its own\n", host.DefaultPrivateDirMB, sandbox.ShmDir, sandbox.ShmMB)
 	for _, p := range slices.Sorted(maps.Keys(sandbox.Files)) {
 		fmt.Fprintf(w, "  %s, written for it (names localhost only)\n", p)
 	}
@@ -70,7 +71,9 @@ func printSupport(w io.Writer, e *env) {
 			fmt.Fprintf(w, "loopback up:                 %s\n", state(r.Loopback))
 			fmt.Fprintf(w, "no nested user namespaces:   %s\n", state(r.Nested))
 			fmt.Fprintf(w, "mount_setattr (read-only /): %s\n", state(r.ReadOnly))
-			fmt.Fprintf(w, "CPU affinity locked:         %s (seccomp: sched_setaffinity answers EPERM)\n", state(r.Affinity))
+			fmt.Fprintf(w, "CPU affinity locked:         %s (seccomp: sched_setaffinity answers EPERM, as do io_uring, bpf, userfaultfd, perf events, the key store, x32 calls and vsock sockets)\n", state(r.Affinity))
+			fmt.Fprintf(w, "no System V IPC:             %s\n", state(r.SysVIPC))
+			fmt.Fprintf(w, "limits:                      core files 0, open files %d, tasks %d (with cgroups)\n", sandbox.OpenFiles, host.DefaultMaxTasks)
 		}
 	}
 	for i, c := range r.Cgroups {

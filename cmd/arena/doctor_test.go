@@ -13,7 +13,8 @@ func TestDoctorSaysWhatWorks(t *testing.T) {
 	if err := run(t, e, "doctor"); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"agents run: sandboxed", "an agent sees, read-only:", "  /usr\n", "lua      agents also:", "  /etc/hosts, written for it"}
+	want := []string{"agents run: sandboxed", "an agent sees, read-only:", "  /usr\n", "lua      agents also:", "  /etc/hosts, written for it",
+		"its private directory (64 MiB) and /dev/shm (64 MiB)", "no System V IPC:", "open files 4096"}
 	if !e.launcher.Sandboxed() {
 		want = []string{"agents run: not at all", "--isolation off"}
 	}

@@ -160,7 +160,7 @@ func setup(spec Spec) error {
 	if err := noNestedNamespaces(root + "/proc"); err != nil {
 		return err
 	}
-	if err := noSysVIPC(root + "/proc"); err != nil {
+	if _, err := noSysVIPC(root + "/proc"); err != nil {
 		return err
 	}
 	if err := loopbackUp(); err != nil {
@@ -313,8 +313,8 @@ func noNestedNamespaces(proc string) error {
 // shared memory use POSIX objects in the sandbox's /dev/shm). Kernels before
 // 5.19 let only the machine's root set these limits: there the write is
 // refused and the agent keeps the kernel's defaults rather than losing
-// its sandbox.
-func noSysVIPC(proc string) error {
+// its sandbox (applied is false).
+func noSysVIPC(proc string) (applied bool, err error) {
 	for file, v := range map[string]string{
 		"/sys/kernel/shmmni": "0",
 		"/sys/kernel/msgmni": "0",
@@ -323,13 +323,13 @@ func noSysVIPC(proc string) error {
 	} {
 		err := os.WriteFile(proc+file, []byte(v+"\n"), 0)
 		if errors.Is(err, fs.ErrPermission) {
-			return nil
+			return false, nil
 		}
 		if err != nil {
-			return fmt.Errorf("forbid System V IPC: %w", err)
+			return false, fmt.Errorf("forbid System V IPC: %w", err)
 		}
 	}
-	return nil
+	return true, nil
 }
 
 // readOnly makes every mount read-only, recursively: a plain read-only
@@ -412,6 +412,14 @@ func checkAffinityLocked() error {
 	return nil
 }
 
+// cmpOr is s, or else when s is empty.
+func cmpOr(s, otherwise string) string {
+	if s != "" {
+		return s
+	}
+	return otherwise
+}
+
 // probe tries each step and reports on stdout.
 func probe(spec Spec) int {
 	var r probeResult
@@ -428,6 +436,9 @@ func probe(spec Spec) int {
 	}
 	r.Loopback = str(loopbackUp())
 	r.Nested = str(noNestedNamespaces("/proc"))
+	if applied, err := noSysVIPC("/proc"); err != nil || !applied {
+		r.SysVIPC = cmpOr(str(err), "the kernel lets only the machine's root set them (before Linux 5.19)")
+	}
 	r.ReadOnly = str(readOnly())
 	r.Affinity = str(checkAffinityLocked())
 	_ = json.NewEncoder(os.Stdout).Encode(r)

@@ -296,6 +296,7 @@ type Report struct {
 	Nested      error    // forbidding nested user namespaces
 	ReadOnly    error    // mount_setattr(AT_RECURSIVE, MOUNT_ATTR_RDONLY)
 	Affinity    error    // a seccomp filter refusing sched_setaffinity
+	SysVIPC     error    // the IPC namespace's System V limits set to zero (not required: the kernel's defaults stay where it refuses)
 	Root        bool     // whether distinct host ids can be mapped (running as root)
 	Cgroups     []string // DescribeCgroups of this machine
 	Unsupported string   // why sandboxes cannot be used here; "" when they can
@@ -308,6 +309,7 @@ type probeResult struct {
 	Nested   string `json:"nested"`
 	ReadOnly string `json:"read_only"`
 	Affinity string `json:"affinity"`
+	SysVIPC  string `json:"sysv_ipc,omitempty"`
 }
 
 func errOf(s string) error {
@@ -354,6 +356,7 @@ func Probe(init string, ids IDs) Report {
 		return r
 	}
 	r.Proc, r.Loopback, r.Nested, r.ReadOnly, r.Affinity = errOf(pr.Proc), errOf(pr.Loopback), errOf(pr.Nested), errOf(pr.ReadOnly), errOf(pr.Affinity)
+	r.SysVIPC = errOf(pr.SysVIPC)
 	var missing []string
 	for _, s := range []struct {
 		what string
