@@ -533,9 +533,7 @@ func TestHostileSnoops(t *testing.T) {
 // The attacker plays on; its opponent is unaffected.
 func TestPrivateDirectoryIsBounded(t *testing.T) {
 	t.Parallel() // its own agents; mostly waiting on them
-	if !launcher().Sandboxed() {
-		t.Skip("no sandboxes here: " + launcher().Support().Unsupported)
-	}
+	requireSandbox(t)
 	g, prof := bohnenspielGame(t)
 	hg := playHostile(t, "fill-dir", g, nil, prof, nil)
 	e := hg.rec.Stderr[0]
@@ -586,9 +584,7 @@ func TestNoCoreDumps(t *testing.T) {
 // left no process behind, and returns that stderr.
 func sandboxedAttack(t *testing.T, attack string, want ...string) string {
 	t.Helper()
-	if !launcher().Sandboxed() {
-		t.Skip("no sandboxes here: " + launcher().Support().Unsupported)
-	}
+	requireSandbox(t)
 	g, prof := bohnenspielGame(t)
 	hg := playHostile(t, attack, g, nil, prof, nil)
 	e := hg.rec.Stderr[0]
