@@ -71,7 +71,7 @@ func printSupport(w io.Writer, e *env) {
 			fmt.Fprintf(w, "loopback up:                 %s\n", state(r.Loopback))
 			fmt.Fprintf(w, "no nested user namespaces:   %s\n", state(r.Nested))
 			fmt.Fprintf(w, "mount_setattr (read-only /): %s\n", state(r.ReadOnly))
-			fmt.Fprintf(w, "CPU affinity locked:         %s (seccomp: sched_setaffinity answers EPERM, as do io_uring, bpf, userfaultfd, perf events, the key store, x32 calls and vsock sockets)\n", state(r.Affinity))
+			fmt.Fprintf(w, "CPU affinity locked:         %s (seccomp: sched_setaffinity answers EPERM, as do io_uring, bpf, userfaultfd, perf events, the key store, x32 calls, vsock and kernel crypto sockets)\n", state(r.Affinity))
 			fmt.Fprintf(w, "no System V IPC:             %s\n", state(r.SysVIPC))
 			fmt.Fprintf(w, "limits:                      core files 0, open files %d, tasks %d (with cgroups)\n", sandbox.OpenFiles, host.DefaultMaxTasks)
 		}

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,8 +54,8 @@ func runInit(arg string) (argv []string, code int) {
 	}
 	// Last, since setting up needs nothing it forbids; inherited by the
 	// agent and everything it starts.
-	if err := lockAffinity(); err != nil {
-		fmt.Fprintln(os.Stderr, "sandbox init: lock CPU affinity:", err)
+	if err := installFilter(); err != nil {
+		fmt.Fprintln(os.Stderr, "sandbox init: seccomp filter:", err)
 		return nil, 125
 	}
 	if err := joinGroups(spec.Join); err != nil {
@@ -399,7 +400,7 @@ func loopbackUp() error {
 // checkAffinityLocked installs the filter and checks that it refuses
 // sched_setaffinity.
 func checkAffinityLocked() error {
-	if err := lockAffinity(); err != nil {
+	if err := installFilter(); err != nil {
 		return err
 	}
 	var set unix.CPUSet
@@ -410,14 +411,6 @@ func checkAffinityLocked() error {
 		return fmt.Errorf("sched_setaffinity answered %v under the filter, not EPERM", err)
 	}
 	return nil
-}
-
-// cmpOr is s, or else when s is empty.
-func cmpOr(s, otherwise string) string {
-	if s != "" {
-		return s
-	}
-	return otherwise
 }
 
 // probe tries each step and reports on stdout.
@@ -437,7 +430,7 @@ func probe(spec Spec) int {
 	r.Loopback = str(loopbackUp())
 	r.Nested = str(noNestedNamespaces("/proc"))
 	if applied, err := noSysVIPC("/proc"); err != nil || !applied {
-		r.SysVIPC = cmpOr(str(err), "the kernel lets only the machine's root set them (before Linux 5.19)")
+		r.SysVIPC = cmp.Or(str(err), "the kernel lets only the machine's root set them (before Linux 5.19)")
 	}
 	r.ReadOnly = str(readOnly())
 	r.Affinity = str(checkAffinityLocked())

@@ -42,7 +42,7 @@ var refused = []uint32{
 // no course runtime uses.
 var refusedFamilies = []uint32{unix.AF_VSOCK, unix.AF_ALG}
 
-// lockAffinity installs, for the calling process and every process it
+// installFilter installs, for the calling process and every process it
 // later starts, a seccomp filter that answers sched_setaffinity with
 // EPERM: an agent pinned to its CPUs cannot widen its own mask and burn
 // CPU during its opponent's turns. The other refused calls get EPERM
@@ -50,7 +50,7 @@ var refusedFamilies = []uint32{unix.AF_VSOCK, unix.AF_ALG}
 // 64-bit kernel) is killed, its numbers being different. no_new_privs,
 // which an unprivileged filter needs, is set first; it also keeps
 // set-user-id programs from gaining anything.
-func lockAffinity() error {
+func installFilter() error {
 	arch, ok := auditArch[runtime.GOARCH]
 	if !ok {
 		return fmt.Errorf("no seccomp architecture known for %s", runtime.GOARCH)
