@@ -77,7 +77,7 @@ func checkPython(ctx context.Context, r Ref, entry string, roots ...string) erro
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, py, append([]string{"-", "check", entry}, roots...)...)
+	cmd := tool(ctx, py, append([]string{"-", "check", entry}, roots...)...)
 	cmd.Stdin = strings.NewReader(pyHost)
 	cmd.Dir = "/"
 	out, err := cmd.Output()
@@ -111,7 +111,7 @@ func checkNumpy(ctx context.Context, r Ref) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if out, err := exec.CommandContext(ctx, py, "-c", "import numpy").CombinedOutput(); err != nil {
+	if out, err := tool(ctx, py, "-c", "import numpy").CombinedOutput(); err != nil {
 		return fmt.Errorf("%s cannot import numpy: %s (Debian: %s)", py, strings.TrimSpace(string(out)), aptPython)
 	}
 	return nil

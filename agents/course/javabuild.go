@@ -10,7 +10,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -119,7 +118,7 @@ func buildJava(ctx context.Context, r Ref, class string, progress io.Writer) (ja
 	args = append(args, files...)
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(cctx, javac, args...)
+	cmd := tool(cctx, javac, args...)
 	cmd.Dir = root
 	done := phase(progress, "compiling course repository "+r.Path+" (javac)")
 	msg, err := cmd.CombinedOutput()
