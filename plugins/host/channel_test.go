@@ -17,11 +17,17 @@ import (
 	pb "arena/plugins/proto"
 )
 
-// Even a process that can reach an agent's socket (here the arena's own
-// user) cannot talk to the agent without the arena's client certificate.
+// Without a sandbox an agent's socket is in a host folder that other
+// processes of the arena's user can reach; even they cannot talk to the
+// agent without the arena's client certificate.
 func TestChannelRefusesUnauthenticatedClients(t *testing.T) {
 	t.Parallel() // its own agents; mostly waiting on them
-	p := launch(t, "echo", host.Options{})
+	l := launcher()
+	l.Isolation = host.IsolationOff
+	p, err := l.Launch(context.Background(), "echo", host.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer p.Kill()
 	sock := p.SocketPath()
 	if filepath.Dir(sock) != p.Dir() {
@@ -38,6 +44,33 @@ func TestChannelRefusesUnauthenticatedClients(t *testing.T) {
 		t.Fatal("an unauthenticated client was served")
 	}
 	// The arena's own channel still works.
+	if _, err := p.Agent.Describe(context.Background()); err != nil {
+		t.Fatalf("the arena's channel: %v", err)
+	}
+}
+
+// A sandboxed agent's socket, which its channel's plain gRPC relies on
+// being out of reach, has no path on the host: the folder it names there
+// holds nothing, and only the private mount's descriptor, which the arena
+// holds, leads to it.
+func TestSandboxedSocketHasNoHostPath(t *testing.T) {
+	t.Parallel() // its own agent; mostly waiting on it
+	requireSandbox(t)
+	p := launch(t, "echo", host.Options{})
+	defer p.Kill()
+	sock := p.SocketPath()
+	if filepath.Dir(sock) != p.Dir() {
+		t.Fatalf("socket %s is not in the agent's private directory %s", sock, p.Dir())
+	}
+	if _, err := os.Lstat(sock); !os.IsNotExist(err) {
+		t.Fatalf("socket %s is on the host's tree: %v", sock, err)
+	}
+	if entries, err := os.ReadDir(p.Dir()); err == nil && len(entries) > 0 {
+		t.Fatalf("the host's %s holds %d entries, want none", p.Dir(), len(entries))
+	}
+	if fi, err := os.Stat(p.HostPath(filepath.Base(sock))); err != nil || fi.Mode()&os.ModeSocket == 0 {
+		t.Fatalf("the socket through the arena's descriptor: %v", err)
+	}
 	if _, err := p.Agent.Describe(context.Background()); err != nil {
 		t.Fatalf("the arena's channel: %v", err)
 	}

@@ -129,6 +129,23 @@ func serve(name string) {
 		cfg.Plugins = protocol.Plugins(a)
 		cfg.TLSProvider = nil
 		servePlugin(cfg)
+	case "certannouncer":
+		// Announces a certificate of its own on its handshake line and
+		// serves TLS with it (go-plugin's AutoMTLS, set off by itself),
+		// where the arena gave it none.
+		a.move = func() (string, error) { return "PIT 0 0", nil }
+		if os.Getenv("PLUGIN_CLIENT_CERT") == "" {
+			own, err := protocol.NewCredentials()
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(2)
+			}
+			os.Setenv("PLUGIN_CLIENT_CERT", string(own.ArenaCertPEM()))
+		}
+		cfg := sdk.ServeConfig(nil)
+		cfg.Plugins = protocol.Plugins(a)
+		cfg.TLSProvider = nil
+		servePlugin(cfg)
 	case "tlsprobe":
 		// Replies whether its channel's TLS came from the arena's
 		// credentials (protocol.ServerTLS) and refuses an arena that
@@ -181,7 +198,7 @@ func serve(name string) {
 }
 
 func launcher() *host.Launcher {
-	return &host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: []string{"echo", "hog", "burner", "spawner", "slowstart", "automtls", "tlsprobe", "strangekey"}}
+	return &host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: []string{"echo", "hog", "burner", "spawner", "slowstart", "automtls", "tlsprobe", "strangekey", "certannouncer"}}
 }
 
 func launch(t testing.TB, name string, opt host.Options) *host.Process {

@@ -7,20 +7,19 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 
 	"arena/plugins/protocol"
 )
 
 // clientConfig is go-plugin's configuration for one agent process: the
-// handshake of the protocol version, gRPC only, the channel's TLS
-// (channelTLS, its variables added to cmd's environment), the process's
-// output kept by p.
+// handshake of the protocol version, gRPC only, the channel's security
+// (channelSecurity), the process's output kept by p.
 func (l *Launcher) clientConfig(cmd *exec.Cmd, p *Process, version uint, opt Options) (*plugin.ClientConfig, error) {
-	tlsEnv, tlsConfig, err := l.channelTLS()
+	tlsConfig, transport, err := l.channelSecurity(cmd, p)
 	if err != nil {
 		return nil, err
 	}
-	cmd.Env = append(cmd.Env, tlsEnv...)
 	return &plugin.ClientConfig{
 		HandshakeConfig:  protocol.Handshake(version),
 		Plugins:          protocol.Plugins(nil),
@@ -33,12 +32,41 @@ func (l *Launcher) clientConfig(cmd *exec.Cmd, p *Process, version uint, opt Opt
 		SyncStderr:       p.errIn,
 		SyncStdout:       p.stdout,
 		Logger:           hclog.NewNullLogger(),
-		GRPCDialOptions: []grpc.DialOption{
+		GRPCDialOptions: append([]grpc.DialOption{
 			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(protocol.RecvLimit(opt.MaxReplyBytes))),
 			// After go-plugin's own dialer, so it takes its place.
 			grpc.WithContextDialer(p.dialSocket),
-		},
+		}, transport...),
 	}, nil
+}
+
+// channelSecurity chooses how the agent's gRPC channel is authenticated.
+//
+// A sandboxed agent serves on a socket in its private tmpfs, a mount
+// with no path on the host: only the arena (through the mount's
+// descriptor) and the agent's own sandbox can reach it, so the kernel
+// authenticates both ends, as it does for the move channel's socket
+// pair. Its channel is plain gRPC: TLS would add nothing but a handshake
+// with the cold agent (about 4 ms of each start, docs/performance.md).
+// The returned TLS configuration is then never used for the transport
+// (the insecure transport credentials come after go-plugin's and take
+// their place); it is there because go-plugin writes a certificate an
+// agent announces on its handshake line into the configuration it has,
+// and would dereference a nil one.
+//
+// An agent without a sandbox serves on a socket in a folder of the host
+// that other processes of the arena's user can reach: its channel is
+// mutually authenticated TLS (channelTLS).
+func (l *Launcher) channelSecurity(cmd *exec.Cmd, p *Process) (*tls.Config, []grpc.DialOption, error) {
+	if p.dirMount != nil {
+		return &tls.Config{MinVersion: tls.VersionTLS13}, []grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}, nil
+	}
+	env, cfg, err := l.channelTLS()
+	if err != nil {
+		return nil, nil, err
+	}
+	cmd.Env = append(cmd.Env, env...)
+	return cfg, nil, nil
 }
 
 // channelTLS returns the environment and client configuration of one

@@ -2,6 +2,7 @@ package host_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -9,9 +10,11 @@ import (
 	"arena/plugins/protocol"
 )
 
-// An agent's channel is authenticated with the keys the arena made
-// (protocol.ServerTLS), sandboxed or not, and gRPC calls go through it.
-func TestChannelUsesArenaCredentials(t *testing.T) {
+// An agent's channel: without a sandbox, TLS with the keys the arena
+// made (protocol.ServerTLS); in a sandbox, plain gRPC on the socket of its
+// private mount, which nothing else can reach, so no key is made or
+// handed to it. gRPC calls go through either.
+func TestChannelSecurity(t *testing.T) {
 	t.Parallel() // its own agents; mostly waiting on them
 	for _, isolation := range []string{host.IsolationAuto, host.IsolationOff} {
 		l := launcher()
@@ -27,22 +30,54 @@ func TestChannelUsesArenaCredentials(t *testing.T) {
 		reply, err := p.Agent.Move(ctx, protocol.MoveRequest{})
 		cancel()
 		p.Kill()
-		if err != nil || reply != "arena credentials: true" {
-			t.Errorf("isolation %s (sandboxed %v): %q, %v", isolation, p.Sandboxed(), reply, err)
+		want := fmt.Sprint("arena credentials: ", !p.Sandboxed())
+		if err != nil || reply != want {
+			t.Errorf("isolation %s (sandboxed %v): %q, %v; want %q", isolation, p.Sandboxed(), reply, err, want)
 		}
 	}
 }
 
-// An agent served without protocol.ServerTLS still starts: it
-// authenticates the arena through go-plugin's AutoMTLS.
+// An agent served without protocol.ServerTLS still starts: without a
+// sandbox it authenticates the arena through go-plugin's AutoMTLS; in
+// one it is given no certificate and serves plain gRPC.
 func TestChannelFallsBackToAutoMTLS(t *testing.T) {
 	longRunning(t)
-	p := launch(t, "automtls", host.Options{})
+	for _, isolation := range []string{host.IsolationAuto, host.IsolationOff} {
+		l := launcher()
+		l.Isolation = isolation
+		p, err := l.Launch(context.Background(), "automtls", host.Options{})
+		if err != nil {
+			t.Fatalf("isolation %s: launch: %v", isolation, err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		_, err = p.Agent.Describe(ctx)
+		cancel()
+		p.Kill()
+		if err != nil {
+			t.Fatalf("isolation %s: Describe over gRPC: %v", isolation, err)
+		}
+	}
+}
+
+// A sandboxed agent that announces a certificate on its handshake line
+// and serves TLS, where the arena gave it none, is not talked to, and the
+// arena carries on: go-plugin writes an announced certificate into the
+// client's TLS configuration, which a nil one would have made a panic.
+func TestSandboxedAgentAnnouncingACertificate(t *testing.T) {
+	t.Parallel()
+	l := launcher()
+	if !l.Sandboxed() {
+		t.Skip("no sandbox on this machine: agents' channels are TLS there")
+	}
+	p, err := l.Launch(context.Background(), "certannouncer", host.Options{StartTimeout: 20 * time.Second})
+	if err != nil {
+		return // refused at the start
+	}
 	defer p.Kill()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if _, err := p.Agent.Describe(ctx); err != nil {
-		t.Fatalf("Describe over gRPC: %v", err)
+	if _, err := p.Agent.Describe(ctx); err == nil {
+		t.Fatal("Describe succeeded over a channel the agent wrapped in TLS of its own")
 	}
 }
 
