@@ -3,9 +3,11 @@ package host_test
 import (
 	"context"
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -73,6 +75,48 @@ func TestSandboxedSocketHasNoHostPath(t *testing.T) {
 	}
 	if _, err := p.Agent.Describe(context.Background()); err != nil {
 		t.Fatalf("the arena's channel: %v", err)
+	}
+}
+
+// An agent that announces as its socket a symbolic link to a socket of
+// the arena's file system is refused, sandboxed or not, and the arena
+// never connects there: connecting would follow the link, and a
+// sandboxed agent's channel, plain gRPC, would talk to whatever serves
+// at the other end.
+func TestSocketSymlinkRefused(t *testing.T) {
+	t.Parallel() // its own agents; mostly waiting on them
+	target := filepath.Join(t.TempDir(), "target.sock")
+	ln, err := net.Listen("unix", target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var accepted atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			c.Close()
+		}
+	}()
+	for _, iso := range []string{host.IsolationAuto, host.IsolationOff} {
+		l := launcher()
+		l.Isolation = iso
+		l.Env = []string{"SYMLINK_TARGET=" + target}
+		p, err := l.Launch(context.Background(), "symlinker", host.Options{StartTimeout: 20 * time.Second})
+		if err == nil {
+			p.Kill()
+			t.Fatalf("isolation %s: an agent whose socket is a link to %s started", iso, target)
+		}
+		if !strings.Contains(err.Error(), "not a socket") {
+			t.Errorf("isolation %s: %v; want the address refused as not a socket", iso, err)
+		}
+	}
+	if n := accepted.Load(); n != 0 {
+		t.Fatalf("the arena connected %d time(s) to the socket the agent's link named", n)
 	}
 }
 

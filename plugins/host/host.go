@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-plugin"
+	"golang.org/x/sys/unix"
 
 	"arena/plugins/host/proctree"
 	"arena/plugins/protocol"
@@ -674,6 +675,15 @@ func (p *Process) checkAddress() error {
 	if rc.Addr.Network() != "unix" || filepath.Dir(rc.Addr.String()) != p.dir {
 		return fmt.Errorf("the agent announced plugin address %s %s, not a socket in its private directory %s", rc.Addr.Network(), rc.Addr, p.dir)
 	}
+	// A link is refused here, where the start can say so; dialSocket
+	// holds to it at every connect, where the name could have changed.
+	fi, err := os.Lstat(p.HostPath(filepath.Base(rc.Addr.String())))
+	if err != nil {
+		return fmt.Errorf("the agent announced plugin address %s: %w", rc.Addr, err)
+	}
+	if fi.Mode()&os.ModeSocket == 0 {
+		return fmt.Errorf("the agent announced plugin address %s, which is not a socket (%s): refused", rc.Addr, fi.Mode().Type())
+	}
 	p.sock = rc.Addr.String()
 	return nil
 }
@@ -876,12 +886,31 @@ func (p *Process) SocketPath() string { return p.sock }
 // sandboxed agent's is in its private mount, which has no host path. It
 // runs while go-plugin holds its client's lock, so it reads the address
 // checkAddress kept, not the client's.
+//
+// The agent owns the folder the socket is in, so the name it announced
+// may be a symbolic link, which the arena's connect would follow into
+// its own file system: to another process's socket, which a sandboxed
+// agent's plain channel would then talk to. The name is opened without
+// following links, must be a socket, and is connected to through that
+// descriptor, so it cannot be swapped between the check and the connect.
 func (p *Process) dialSocket(ctx context.Context, _ string) (net.Conn, error) {
 	if p.sock == "" {
 		return nil, errors.New("no plugin address after the handshake")
 	}
+	fd, err := unix.Open(p.HostPath(filepath.Base(p.sock)), unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("the agent's plugin socket %s: %w", p.sock, err)
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return nil, fmt.Errorf("the agent's plugin socket %s: %w", p.sock, err)
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFSOCK {
+		return nil, fmt.Errorf("the agent's plugin address %s is not a socket (mode %#o): refused", p.sock, st.Mode)
+	}
 	var d net.Dialer
-	return d.DialContext(ctx, "unix", p.HostPath(filepath.Base(p.sock)))
+	return d.DialContext(ctx, "unix", "/proc/self/fd/"+strconv.Itoa(fd))
 }
 
 // Pids lists the host process ids of every process of the agent now:

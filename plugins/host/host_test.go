@@ -129,6 +129,21 @@ func serve(name string) {
 		cfg.Plugins = protocol.Plugins(a)
 		cfg.TLSProvider = nil
 		servePlugin(cfg)
+	case "symlinker":
+		// Announces as its plugin address a symbolic link in its private
+		// directory to $SYMLINK_TARGET, a socket of the arena's file
+		// system, and serves nothing.
+		wd, err := os.Getwd()
+		if err == nil {
+			err = os.Symlink(os.Getenv("SYMLINK_TARGET"), filepath.Join(wd, "plugin.sock"))
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		versions := strings.Split(os.Getenv("PLUGIN_PROTOCOL_VERSIONS"), ",")
+		fmt.Printf("1|%s|unix|%s|grpc|\n", versions[len(versions)-1], filepath.Join(wd, "plugin.sock"))
+		time.Sleep(time.Hour)
 	case "certannouncer":
 		// Announces a certificate of its own on its handshake line and
 		// serves TLS with it (go-plugin's AutoMTLS, set off by itself),
@@ -198,7 +213,7 @@ func serve(name string) {
 }
 
 func launcher() *host.Launcher {
-	return &host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: []string{"echo", "hog", "burner", "spawner", "slowstart", "automtls", "tlsprobe", "strangekey", "certannouncer"}}
+	return &host.Launcher{Self: []string{os.Args[0], hostArg}, Builtins: []string{"echo", "hog", "burner", "spawner", "slowstart", "automtls", "tlsprobe", "strangekey", "certannouncer", "symlinker"}}
 }
 
 func launch(t testing.TB, name string, opt host.Options) *host.Process {
