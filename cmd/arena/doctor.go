@@ -93,6 +93,9 @@ func printSupport(w io.Writer, e *env) {
 	default:
 		fmt.Fprintf(w, "agents run: not at all: no sandbox here (%s); %s\n", r.Unsupported, host.NoSandboxFix)
 	}
+	if e.launcher.Sandboxed() || e.launcher.Isolation == host.IsolationOff {
+		fmt.Fprintf(w, "agent channel:               %s\n", e.launcher.Channel())
+	}
 	if len(e.launcher.Self) > 0 {
 		how := "this arena binary (no " + LeanHostName + " of the same build beside it)"
 		if filepath.Base(e.launcher.Self[0]) == LeanHostName {

@@ -14,7 +14,7 @@ func TestDoctorSaysWhatWorks(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"agents run: sandboxed", "an agent sees, read-only:", "  /usr\n", "lua      agents also:", "  /etc/hosts, written for it",
-		"its private directory (64 MiB) and /dev/shm (64 MiB)", "no System V IPC:", "open files 4096"}
+		"its private directory (64 MiB) and /dev/shm (64 MiB)", "no System V IPC:", "open files 4096", "agent channel:               plain gRPC on a socket in the agent's private mount"}
 	if !e.launcher.Sandboxed() {
 		want = []string{"agents run: not at all", "--isolation off"}
 	}

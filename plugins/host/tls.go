@@ -69,6 +69,15 @@ func (l *Launcher) channelSecurity(cmd *exec.Cmd, p *Process) (*tls.Config, []gr
 	return cfg, nil, nil
 }
 
+// Channel says how this launcher's agents' gRPC channels are secured
+// (channelSecurity), for arena doctor.
+func (l *Launcher) Channel() string {
+	if l.Sandboxed() {
+		return "plain gRPC on a socket in the agent's private mount, which only the arena and that sandbox can reach"
+	}
+	return "gRPC over mutually authenticated TLS 1.3, with keys the arena makes"
+}
+
 // channelTLS returns the environment and client configuration of one
 // agent's mutually authenticated gRPC channel (protocol.Credentials): the
 // arena's key is made once per launcher, the agent's per process. The
