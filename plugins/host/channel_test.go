@@ -24,12 +24,7 @@ import (
 // agent without the arena's client certificate.
 func TestChannelRefusesUnauthenticatedClients(t *testing.T) {
 	t.Parallel() // its own agents; mostly waiting on them
-	l := launcher()
-	l.Isolation = host.IsolationOff
-	p, err := l.Launch(context.Background(), "echo", host.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := launchIn(t, host.IsolationOff, "echo")
 	defer p.Kill()
 	sock := p.SocketPath()
 	if filepath.Dir(sock) != p.Dir() {

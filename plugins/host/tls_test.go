@@ -17,12 +17,7 @@ import (
 func TestChannelSecurity(t *testing.T) {
 	t.Parallel() // its own agents; mostly waiting on them
 	for _, isolation := range []string{host.IsolationAuto, host.IsolationOff} {
-		l := launcher()
-		l.Isolation = isolation
-		p, err := l.Launch(context.Background(), "tlsprobe", host.Options{})
-		if err != nil {
-			t.Fatalf("isolation %s: launch: %v", isolation, err)
-		}
+		p := launchIn(t, isolation, "tlsprobe")
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		if _, err := p.Agent.Describe(ctx); err != nil {
 			t.Errorf("isolation %s: Describe over gRPC: %v", isolation, err)
@@ -43,14 +38,9 @@ func TestChannelSecurity(t *testing.T) {
 func TestChannelFallsBackToAutoMTLS(t *testing.T) {
 	longRunning(t)
 	for _, isolation := range []string{host.IsolationAuto, host.IsolationOff} {
-		l := launcher()
-		l.Isolation = isolation
-		p, err := l.Launch(context.Background(), "automtls", host.Options{})
-		if err != nil {
-			t.Fatalf("isolation %s: launch: %v", isolation, err)
-		}
+		p := launchIn(t, isolation, "automtls")
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		_, err = p.Agent.Describe(ctx)
+		_, err := p.Agent.Describe(ctx)
 		cancel()
 		p.Kill()
 		if err != nil {
@@ -79,6 +69,18 @@ func TestSandboxedAgentAnnouncingACertificate(t *testing.T) {
 	if _, err := p.Agent.Describe(ctx); err == nil {
 		t.Fatal("Describe succeeded over a channel the agent wrapped in TLS of its own")
 	}
+}
+
+// launchIn launches the test agent name under an isolation setting.
+func launchIn(t *testing.T, isolation, name string) *host.Process {
+	t.Helper()
+	l := launcher()
+	l.Isolation = isolation
+	p, err := l.Launch(context.Background(), name, host.Options{})
+	if err != nil {
+		t.Fatalf("isolation %s: launch %s: %v", isolation, name, err)
+	}
+	return p
 }
 
 // An agent presenting a certificate the arena did not issue for it is not
