@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"arena/internal/childcmd"
 )
 
 // CheckRef is the arena's pre-flight for course references: it finds the
@@ -77,7 +79,7 @@ func checkPython(ctx context.Context, r Ref, entry string, roots ...string) erro
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	cmd := tool(ctx, py, append([]string{"-", "check", entry}, roots...)...)
+	cmd := childcmd.Command(ctx, py, append([]string{"-", "check", entry}, roots...)...)
 	cmd.Stdin = strings.NewReader(pyHost)
 	cmd.Dir = "/"
 	out, err := cmd.Output()
@@ -111,7 +113,7 @@ func checkNumpy(ctx context.Context, r Ref) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if out, err := tool(ctx, py, "-c", "import numpy").CombinedOutput(); err != nil {
+	if out, err := childcmd.Command(ctx, py, "-c", "import numpy").CombinedOutput(); err != nil {
 		return fmt.Errorf("%s cannot import numpy: %s (Debian: %s)", py, strings.TrimSpace(string(out)), aptPython)
 	}
 	return nil

@@ -15,6 +15,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"arena/internal/childcmd"
 )
 
 // defaultStudentClass is the class the course's Autoplay and tournament
@@ -118,7 +120,7 @@ func buildJava(ctx context.Context, r Ref, class string, progress io.Writer) (ja
 	args = append(args, files...)
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	cmd := tool(cctx, javac, args...)
+	cmd := childcmd.Command(cctx, javac, args...)
 	cmd.Dir = root
 	done := phase(progress, "compiling course repository "+r.Path+" (javac)")
 	msg, err := cmd.CombinedOutput()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"arena/engine"
+	"arena/internal/childcmd"
 )
 
 // Debian install commands named in errors about a missing runtime.
@@ -72,7 +73,7 @@ var javacVersion = regexp.MustCompile(`javac (\d+)`)
 func checkJavac(ctx context.Context, javac string) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	out, err := tool(ctx, javac, "-version").CombinedOutput()
+	out, err := childcmd.Command(ctx, javac, "-version").CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("%s -version: %v: %s (Debian: %s)", javac, err, bytes.TrimSpace(out), aptJava)
 	}

@@ -5,13 +5,13 @@ import (
 	debugbuildinfo "debug/buildinfo"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"arena/agents"
 	"arena/arena/buildinfo"
+	"arena/internal/childcmd"
 )
 
 // LeanHostName is the lean agent host's file name (cmd/arena-agent). Built
@@ -97,7 +97,7 @@ func sameBuild(self, lean string) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, lean, agents.BuildIDArg).Output()
+	out, err := childcmd.Command(ctx, lean, agents.BuildIDArg).Output()
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", lean, agents.BuildIDArg, err)
 	}

@@ -9,7 +9,6 @@ import (
 	"go/format"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -17,6 +16,8 @@ import (
 	"text/template"
 
 	"github.com/spf13/cobra"
+
+	"arena/internal/childcmd"
 )
 
 //go:embed templates
@@ -171,7 +172,7 @@ func runNewAgent(ctx context.Context, e *env, out io.Writer, dir string, o newAg
 		fmt.Fprintf(out, "run go mod tidy in %s before the first build\n%s", dir, next)
 		return nil
 	}
-	tidy := exec.CommandContext(ctx, "go", "mod", "tidy")
+	tidy := childcmd.Command(ctx, "go", "mod", "tidy")
 	tidy.Dir = abs
 	if msg, err := tidy.CombinedOutput(); err != nil {
 		return fmt.Errorf("the agent is written, but go mod tidy failed in %s (run it there again once the module proxy is reachable): %w\n%s", abs, err, msg)

@@ -12,7 +12,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -20,6 +19,7 @@ import (
 	"time"
 
 	"arena/arena/cacheage"
+	"arena/internal/childcmd"
 )
 
 // NotCommandError refuses a Go package directory that is not a program.
@@ -82,7 +82,7 @@ func packageAt(ctx context.Context, dir, cacheDir string, log io.Writer, now tim
 	// Build beside the final name and rename, so an interrupted build
 	// never leaves a truncated binary under the key.
 	tmp := bin + ".tmp" + fmt.Sprint(os.Getpid())
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-w", "-o", tmp, ".")
+	cmd := childcmd.Command(ctx, "go", "build", "-trimpath", "-ldflags=-w", "-o", tmp, ".")
 	cmd.Dir = dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -147,7 +147,7 @@ func logf(log io.Writer, format string, args ...any) {
 // names the package (go list -deps lists it last).
 func sourceKey(ctx context.Context, dir string) (key, name string, err error) {
 	const format = `{{if not .Standard}}{{.ImportPath}}|{{.Dir}}|{{join .GoFiles ","}}|{{join .CgoFiles ","}}|{{join .EmbedFiles ","}}|{{with .Module}}{{.Path}}|{{.GoMod}}{{else}}|{{end}}|{{.Name}}{{end}}`
-	cmd := exec.CommandContext(ctx, "go", "list", "-deps", "-f", format, ".")
+	cmd := childcmd.Command(ctx, "go", "list", "-deps", "-f", format, ".")
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -155,7 +155,7 @@ func sourceKey(ctx context.Context, dir string) (key, name string, err error) {
 	if err != nil {
 		return "", "", fmt.Errorf("go list in %s: %v\n%s", dir, err, strings.TrimSpace(stderr.String()))
 	}
-	env, err := exec.CommandContext(ctx, "go", "env", "GOVERSION", "GOOS", "GOARCH", "GOMODCACHE").Output()
+	env, err := childcmd.Command(ctx, "go", "env", "GOVERSION", "GOOS", "GOARCH", "GOMODCACHE").Output()
 	if err != nil {
 		return "", "", fmt.Errorf("go env: %w", err)
 	}
