@@ -47,7 +47,8 @@ func (l *Launcher) clientConfig(cmd *exec.Cmd, p *Process, version uint, opt Opt
 // descriptor) and the agent's own sandbox can reach it, so the kernel
 // authenticates both ends, as it does for the move channel's socket
 // pair. Its channel is plain gRPC: TLS would add nothing but a handshake
-// with the cold agent (about 4 ms of each start, docs/performance.md).
+// with the cold agent (7–11 ms of an SDK agent's start in the bench,
+// docs/performance.md).
 // The returned TLS configuration is then never used for the transport
 // (the insecure transport credentials come after go-plugin's and take
 // their place); it is there because go-plugin writes a certificate an
