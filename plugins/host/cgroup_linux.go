@@ -72,8 +72,15 @@ func (l *Launcher) Accounting() string {
 // task in the group. A sandbox's init joins its groups by itself
 // (sandbox.Config.Join), so no arena thread is ever in them.
 func (l *Launcher) kernelMemory(c Command) bool {
+	return c.Kind != "course" && l.groupsMayLimitMemory()
+}
+
+// groupsMayLimitMemory says whether an agent's group may hold a memory
+// limit: there are groups, and no arena thread is ever in them (v2, or a
+// sandbox's init joining them itself).
+func (l *Launcher) groupsMayLimitMemory() bool {
 	l.prepare()
-	return c.Kind != "course" && l.cg != nil && (l.cg.Version == 2 || l.Sandboxed())
+	return l.cg != nil && (l.cg.Version == 2 || l.Sandboxed())
 }
 
 // backstopFactor is how far above a course agent's tree ceiling its
@@ -96,7 +103,7 @@ func (l *Launcher) groupMemoryMB(c Command, opt Options, kernel bool) int {
 	switch {
 	case kernel:
 		return opt.MemoryMB
-	case c.Kind == "course" && opt.MemoryMB > 0 && l.cg != nil && (l.cg.Version == 2 || l.Sandboxed()):
+	case c.Kind == "course" && opt.MemoryMB > 0 && l.groupsMayLimitMemory():
 		return backstopFactor * opt.MemoryMB
 	}
 	return 0 // no limit in the group: memory is read from /proc

@@ -677,14 +677,13 @@ func (p *Process) checkAddress() error {
 	}
 	// A link is refused here, where the start can say so; dialSocket
 	// holds to it at every connect, where the name could have changed.
-	fi, err := os.Lstat(p.HostPath(filepath.Base(rc.Addr.String())))
-	if err != nil {
-		return fmt.Errorf("the agent announced plugin address %s: %w", rc.Addr, err)
-	}
-	if fi.Mode()&os.ModeSocket == 0 {
-		return fmt.Errorf("the agent announced plugin address %s, which is not a socket (%s): refused", rc.Addr, fi.Mode().Type())
-	}
 	p.sock = rc.Addr.String()
+	fd, err := p.openSocket()
+	if err != nil {
+		p.sock = ""
+		return err
+	}
+	unix.Close(fd)
 	return nil
 }
 
@@ -897,20 +896,32 @@ func (p *Process) dialSocket(ctx context.Context, _ string) (net.Conn, error) {
 	if p.sock == "" {
 		return nil, errors.New("no plugin address after the handshake")
 	}
-	fd, err := unix.Open(p.HostPath(filepath.Base(p.sock)), unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	fd, err := p.openSocket()
 	if err != nil {
-		return nil, fmt.Errorf("the agent's plugin socket %s: %w", p.sock, err)
+		return nil, err
 	}
 	defer unix.Close(fd)
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		return nil, fmt.Errorf("the agent's plugin socket %s: %w", p.sock, err)
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFSOCK {
-		return nil, fmt.Errorf("the agent's plugin address %s is not a socket (mode %#o): refused", p.sock, st.Mode)
-	}
 	var d net.Dialer
 	return d.DialContext(ctx, "unix", "/proc/self/fd/"+strconv.Itoa(fd))
+}
+
+// openSocket opens the agent's plugin socket without following a link
+// (O_PATH), and refuses any name there that is not a socket.
+func (p *Process) openSocket() (int, error) {
+	fd, err := unix.Open(p.HostPath(filepath.Base(p.sock)), unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, fmt.Errorf("the agent's plugin socket %s: %w", p.sock, err)
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return -1, fmt.Errorf("the agent's plugin socket %s: %w", p.sock, err)
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFSOCK {
+		unix.Close(fd)
+		return -1, fmt.Errorf("the agent's plugin address %s is not a socket (mode %#o): refused", p.sock, st.Mode)
+	}
+	return fd, nil
 }
 
 // Pids lists the host process ids of every process of the agent now:
