@@ -533,9 +533,7 @@ func TestHostileSnoops(t *testing.T) {
 // The attacker plays on; its opponent is unaffected.
 func TestPrivateDirectoryIsBounded(t *testing.T) {
 	t.Parallel() // its own agents; mostly waiting on them
-	requireSandbox(t)
-	g, prof := bohnenspielGame(t)
-	hg := playHostile(t, "fill-dir", g, nil, prof, nil)
+	hg := sandboxedAttack(t, "fill-dir")
 	e := hg.rec.Stderr[0]
 	i := strings.Index(e, "attack: filled ")
 	if i < 0 {
@@ -555,8 +553,6 @@ func TestPrivateDirectoryIsBounded(t *testing.T) {
 			t.Errorf("the attacker's move at ply %d came from %s: the full directory cost it its moves", m.Ply, m.Source)
 		}
 	}
-	checkOpponent(t, hg)
-	checkGone(t, hg)
 }
 
 // A sandboxed agent can dump no core: its core file limit is zero, soft
@@ -567,7 +563,7 @@ func TestNoCoreDumps(t *testing.T) {
 	t.Parallel() // its own agents; mostly waiting on them
 	e := sandboxedAttack(t, "core",
 		"attack: core limit 0 0: <nil>", "attack: raise core limit: operation not permitted",
-		"attack: raise open files limit: operation not permitted")
+		"attack: raise open files limit: operation not permitted").rec.Stderr[0]
 	// A Go program raises its own soft limit towards the hard one at
 	// start; the hard one is the sandbox's.
 	var soft, hard uint64
@@ -581,8 +577,8 @@ func TestNoCoreDumps(t *testing.T) {
 // sandboxedAttack plays attack in a sandbox (skipping where there is
 // none) against an honest agent, checks that the attacker's stderr holds
 // every line of want and that the attack cost its opponent nothing and
-// left no process behind, and returns that stderr.
-func sandboxedAttack(t *testing.T, attack string, want ...string) string {
+// left no process behind, and returns the game.
+func sandboxedAttack(t *testing.T, attack string, want ...string) hostileGame {
 	t.Helper()
 	requireSandbox(t)
 	g, prof := bohnenspielGame(t)
@@ -595,7 +591,7 @@ func sandboxedAttack(t *testing.T, attack string, want ...string) string {
 	}
 	checkOpponent(t, hg)
 	checkGone(t, hg)
-	return e
+	return hg
 }
 
 // A sandboxed agent can make no System V shared memory segment, message

@@ -16,15 +16,7 @@ import (
 // included, is allowed.
 func TestSeccompProgram(t *testing.T) {
 	const arch, other = unix.AUDIT_ARCH_X86_64, unix.AUDIT_ARCH_I386
-	raw := seccompFilter(arch, true, 16)
-	prog := make([]bpf.Instruction, len(raw))
-	for i, r := range raw {
-		prog[i] = bpf.RawInstruction{Op: r.Code, Jt: r.Jt, Jf: r.Jf, K: r.K}.Disassemble()
-	}
-	vm, err := bpf.NewVM(prog)
-	if err != nil {
-		t.Fatal(err)
-	}
+	vm := newVM(t, seccompFilter(arch, true, 16))
 	run := func(a, nr, arg0 uint32) uint32 {
 		data := make([]byte, 64)
 		binary.BigEndian.PutUint32(data[0:], nr)
@@ -70,18 +62,25 @@ func TestSeccompProgram(t *testing.T) {
 	}
 	// Without x32 (another architecture's build), x32 numbers are just
 	// unknown calls.
-	raw = seccompFilter(arch, false, 16)
-	prog = prog[:0]
-	for _, r := range raw {
-		prog = append(prog, bpf.RawInstruction{Op: r.Code, Jt: r.Jt, Jf: r.Jf, K: r.K}.Disassemble())
-	}
-	if vm, err = bpf.NewVM(prog); err != nil {
-		t.Fatal(err)
-	}
+	vm = newVM(t, seccompFilter(arch, false, 16))
 	if got := run(arch, x32Bit|unix.SYS_GETPID, 0); got != allow {
 		t.Errorf("x32 getpid without the x32 test: %#x, want allow", got)
 	}
 	if got := run(arch, unix.SYS_BPF, 0); got != eperm {
 		t.Errorf("bpf without the x32 test: %#x, want EPERM", got)
 	}
+}
+
+// newVM loads the seccomp program raw into x/net's BPF interpreter.
+func newVM(t *testing.T, raw []unix.SockFilter) *bpf.VM {
+	t.Helper()
+	prog := make([]bpf.Instruction, len(raw))
+	for i, r := range raw {
+		prog[i] = bpf.RawInstruction{Op: r.Code, Jt: r.Jt, Jf: r.Jf, K: r.K}.Disassemble()
+	}
+	vm, err := bpf.NewVM(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vm
 }
