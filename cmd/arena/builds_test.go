@@ -19,12 +19,24 @@ import (
 // run it as a command, the sandbox's init, and the agents under testdata.
 // Linking is most of what those tests cost, and every test runs the same
 // program.
-var builds = &goBuilds{built: map[string]*goBuild{}}
+var builds = newGoBuilds()
 
 type goBuilds struct {
+	// src is the package's directory, which the packages' relative paths
+	// are from: the working directory the test binary starts in, taken
+	// before any test moves it (t.Chdir).
+	src   string
 	mu    sync.Mutex
 	dir   string
 	built map[string]*goBuild
+}
+
+func newGoBuilds() *goBuilds {
+	src, err := os.Getwd()
+	if err != nil {
+		panic(fmt.Sprintf("the test's working directory: %v", err))
+	}
+	return &goBuilds{src: src, built: map[string]*goBuild{}}
 }
 
 // goBuild is one `go build` of one or more packages into its own folder.
@@ -60,11 +72,7 @@ func (b *goBuilds) binary(pkg string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	abs, err := filepath.Abs(pkg)
-	if err != nil {
-		return "", fmt.Errorf("program of %s: %w", pkg, err)
-	}
-	bin := filepath.Join(dir, filepath.Base(abs))
+	bin := filepath.Join(dir, filepath.Base(filepath.Join(b.src, pkg)))
 	if _, err := os.Stat(bin); err != nil {
 		return "", fmt.Errorf("go build %s: no program %s: %w", pkg, bin, err)
 	}
@@ -126,7 +134,9 @@ func (b *goBuilds) programs(pkgs ...string) (string, error) {
 		}
 		// No DWARF (-w): nothing debugs these, and it is a third of a link.
 		args := append([]string{"build", "-ldflags=-w", "-o", g.dir + string(filepath.Separator)}, pkgs...)
-		if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = b.src
+		if out, err := cmd.CombinedOutput(); err != nil {
 			g.err = fmt.Errorf("go build %s: %v\n%s", strings.Join(pkgs, " "), err, out)
 		}
 	})
