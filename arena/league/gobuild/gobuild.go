@@ -80,10 +80,18 @@ func packageAt(ctx context.Context, dir, cacheDir string, log io.Writer, now tim
 	start := time.Now()
 	logf(log, "building agent %s into %s…\n", dir, filepath.Dir(bin))
 	// Build beside the final name and rename, so an interrupted build
-	// never leaves a truncated binary under the key.
-	tmp := bin + ".tmp" + fmt.Sprint(os.Getpid())
+	// never leaves a truncated binary under the key; a killed build's
+	// files go at the next build (leftovers.go).
+	sweep(filepath.Dir(bin), filepath.Base(bin)+".tmp-", "")
+	tmp := bin + tmpSuffix()
+	work, err := newWorkDir(workRoot(cacheDir))
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(work)
 	cmd := childcmd.Command(ctx, "go", "build", "-trimpath", "-ldflags=-w", "-o", tmp, ".")
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOTMPDIR="+work)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
