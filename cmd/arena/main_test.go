@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 	// collector target to 400 % (leagueGC); its heap then grows to about
 	// 250 MB, and every sandboxed start forks it, copying its page tables
 	// (bench/forkcost: 5 ms more per 100 MB here). Left at the default,
-	// the package took 3–7 % less CPU in three alternated runs.
+	// the package took 2–7 % less CPU in three alternated runs.
 	// TestLeagueGCTarget still checks leagueGC with GOGC unset.
 	if os.Getenv("GOGC") == "" {
 		os.Setenv("GOGC", "100")
