@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"arena/arena/slots"
+	"arena/bench/internal/loadavg"
 )
 
 type options struct {
@@ -162,7 +163,7 @@ func run(ctx context.Context, o options) error {
 	want := func(s string) bool {
 		return o.only == "" || slices.Contains(strings.Split(o.only, ","), s)
 	}
-	startLoad := loadavg()
+	startLoad := loadavg.Now()
 	fmt.Fprintf(os.Stderr, "bench: building on %s/%s, %d CPUs, load %s\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), startLoad)
 	// CPU slots are lock files shared by every arena process of the
 	// machine: with the host-wide directory, the league rows would wait
@@ -205,9 +206,9 @@ func run(ctx context.Context, o options) error {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
 		took.add(s.name, time.Since(t0))
-		fmt.Fprintf(os.Stderr, "bench: %s took %v (load %s)\n", s.name, time.Since(t0).Round(100*time.Millisecond), loadavg())
+		fmt.Fprintf(os.Stderr, "bench: %s took %v (load %s)\n", s.name, time.Since(t0).Round(100*time.Millisecond), loadavg.Now())
 	}
-	endLoad := loadavg()
+	endLoad := loadavg.Now()
 	fmt.Printf("arena bench: %s/%s, %d CPUs, load average %s at the start, %s at the end, %s, CPU slots in %s (this run's own)\n",
 		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), startLoad, endLoad, time.Since(began).Round(time.Second), slotDir)
 	fmt.Println("wall time by section:", took.String())
@@ -261,18 +262,6 @@ func busyWarning(start, end string, cpus int) string {
 		return ""
 	}
 	return fmt.Sprintf("MACHINE BUSY: the 1-minute load average exceeded the %d CPUs at the start or the end; wall-clock rows include other programs' work (the engine rows count CPU time and compare within the run)", cpus)
-}
-
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
 }
 
 // quantile of sorted durations (nearest rank).

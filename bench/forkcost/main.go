@@ -29,6 +29,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"arena/bench/internal/loadavg"
 	"arena/plugins/sandbox"
 )
 
@@ -68,7 +69,7 @@ func ways() []way {
 var kept [][]byte
 
 func run(n int, heaps, prog string) error {
-	fmt.Printf("load average at the start: %s\n", loadavg())
+	fmt.Printf("load average at the start: %s\n", loadavg.Now())
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "heap MB\tway\twall per start\tstarter's CPU per start\tstarter's minor faults per start\t")
 	for _, f := range strings.Split(heaps, ",") {
@@ -98,7 +99,7 @@ func run(n int, heaps, prog string) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Printf("load average at the end: %s\n", loadavg())
+	fmt.Printf("load average at the end: %s\n", loadavg.Now())
 	return nil
 }
 
@@ -138,15 +139,3 @@ func self() (time.Duration, int64) {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
-}

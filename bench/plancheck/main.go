@@ -20,12 +20,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"arena/arena/league/leaguefile"
 	"arena/arena/league/plan"
 	"arena/arena/results"
+	"arena/bench/internal/loadavg"
 	"arena/games/all"
 )
 
@@ -155,23 +155,14 @@ func (r timedRun) String() string {
 
 // runLeague times `arena league run file` end to end.
 func runLeague(ctx context.Context, arena, file string) (timedRun, error) {
-	r := timedRun{before: loadAvg()}
+	r := timedRun{before: loadavg.OneMinute()}
 	start := time.Now()
 	out, err := exec.CommandContext(ctx, arena, "league", "run", file, "--quiet").CombinedOutput()
 	if err != nil {
 		return r, fmt.Errorf("arena league run %s: %w\n%s", file, err, out)
 	}
 	r.wall = time.Since(start)
-	r.after = loadAvg()
+	r.after = loadavg.OneMinute()
 	r.withheld = bytes.Count(out, []byte("withheld, to be played again"))
 	return r, nil
-}
-
-// loadAvg is the one-minute load average.
-func loadAvg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	return strings.Fields(string(b))[0]
 }

@@ -34,6 +34,7 @@ import (
 	"arena/agents/builtin"
 	"arena/arena/record"
 	"arena/arena/referee"
+	"arena/bench/internal/loadavg"
 	"arena/engine"
 	"arena/games/all"
 	"arena/plugins/host"
@@ -97,7 +98,7 @@ func main() {
 	gameNames, ladder := gamesAndLadder(*only, *pairs)
 
 	start := time.Now()
-	loadStart := loadavg()
+	loadStart := loadavg.Now()
 	var report strings.Builder
 	writeHeader(&report, start)
 	for _, name := range gameNames {
@@ -126,7 +127,7 @@ func main() {
 		}
 	}
 	fmt.Fprintf(&report, "\nLoad average (1, 5, 15 min) at the start: %s; at the end: %s. Wall-clock limits are judged on this\n"+
-		"machine as it was, other jobs included; a late reply inside a cushion is a substitute move, not a loss.\n", loadStart, loadavg())
+		"machine as it was, other jobs included; a late reply inside a cushion is a substitute move, not a loss.\n", loadStart, loadavg.Now())
 	if *out == "" {
 		return
 	}
@@ -318,17 +319,4 @@ func wilson(points float64, n int) (float64, float64) {
 func fatal(err error) {
 	fmt.Fprintln(os.Stderr, "strength:", err)
 	os.Exit(1)
-}
-
-// loadavg is the machine's load average, where the system tells it.
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
 }
