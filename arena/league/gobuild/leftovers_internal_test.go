@@ -24,7 +24,7 @@ func deadPid(t *testing.T) int {
 // host's stay.
 func TestKilledBuildsLeftoversSwept(t *testing.T) {
 	cache := t.TempDir()
-	root := workRoot(cache)
+	root := filepath.Join(cache, "gotmp") // not workRoot: the user's GOTMPDIR stays untouched
 	dead := strconv.Itoa(deadPid(t))
 	own := strconv.Itoa(os.Getpid())
 	h := host()
