@@ -26,6 +26,7 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"golang.org/x/sys/unix"
 
+	"arena/internal/pidsweep"
 	"arena/plugins/host/proctree"
 	"arena/plugins/protocol"
 	"arena/plugins/sandbox"
@@ -318,28 +319,7 @@ const privatePrefix = "arena-agent-"
 // sweepPrivateDirs removes from tmp the unsandboxed agents' private
 // directories of arenas that are gone (killed before they could remove
 // them), and says how many it removed.
-func sweepPrivateDirs(tmp string) int {
-	entries, err := os.ReadDir(tmp)
-	if err != nil {
-		return 0
-	}
-	n := 0
-	for _, e := range entries {
-		rest, ok := strings.CutPrefix(e.Name(), privatePrefix)
-		if !ok || !e.IsDir() {
-			continue
-		}
-		ps, _, ok := strings.Cut(rest, "-")
-		pid, err := strconv.Atoi(ps)
-		if !ok || err != nil || pid <= 0 || pid == os.Getpid() || syscall.Kill(pid, 0) != syscall.ESRCH {
-			continue
-		}
-		if os.RemoveAll(filepath.Join(tmp, e.Name())) == nil {
-			n++
-		}
-	}
-	return n
-}
+func sweepPrivateDirs(tmp string) int { return pidsweep.Dir(tmp, privatePrefix, "-", true) }
 
 // NoSandboxFix is how a user runs agents where they cannot be sandboxed.
 const NoSandboxFix = "to run agents anyway, contained by process groups only (each can then read whatever this user can, other entrants' code and the results included), say so: isolation: off in the league file, or --isolation off (docs/security.md)"

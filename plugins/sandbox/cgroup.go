@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"arena/internal/pidsweep"
 )
 
 // The controllers an agent's group needs: exact CPU time of the whole
@@ -526,7 +528,7 @@ func (r *CgroupRoot) Sweep() {
 		entries, _ := os.ReadDir(parent)
 		for _, e := range entries {
 			pid, ok := arenaPid(e.Name())
-			if !ok || !e.IsDir() || pid == os.Getpid() || syscall.Kill(pid, 0) != syscall.ESRCH {
+			if !ok || !e.IsDir() || !pidsweep.Gone(pid) {
 				continue
 			}
 			removeTree(r.Version, filepath.Join(parent, e.Name()))
@@ -560,15 +562,4 @@ func outsideArenaGroups(path string) string {
 }
 
 // arenaPid reads the arena's pid from a group name "arena-PID-N".
-func arenaPid(name string) (int, bool) {
-	rest, ok := strings.CutPrefix(name, groupPrefix)
-	if !ok {
-		return 0, false
-	}
-	p, _, ok := strings.Cut(rest, "-")
-	if !ok {
-		return 0, false
-	}
-	pid, err := strconv.Atoi(p)
-	return pid, err == nil && pid > 0
-}
+func arenaPid(name string) (int, bool) { return pidsweep.Pid(name, groupPrefix, "-") }

@@ -20,6 +20,7 @@ import (
 
 	"arena/arena/cacheage"
 	"arena/internal/childcmd"
+	"arena/internal/pidsweep"
 )
 
 // NotCommandError refuses a Go package directory that is not a program.
@@ -82,7 +83,7 @@ func packageAt(ctx context.Context, dir, cacheDir string, log io.Writer, now tim
 	// Build beside the final name and rename, so an interrupted build
 	// never leaves a truncated binary under the key; a killed build's
 	// files go at the next build (leftovers.go).
-	sweep(filepath.Dir(bin), filepath.Base(bin)+".tmp-", "")
+	pidsweep.Dir(filepath.Dir(bin), filepath.Base(bin)+".tmp-"+host()+"-", "", false)
 	tmp := bin + tmpSuffix()
 	work, err := newWorkDir(workRoot(cacheDir))
 	if err != nil {

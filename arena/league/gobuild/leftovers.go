@@ -1,13 +1,11 @@
 package gobuild
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"syscall"
+
+	"arena/internal/pidsweep"
 )
 
 // A build killed mid-way (an arena or a cluster worker killed, its go
@@ -52,45 +50,10 @@ func newWorkDir(root string) (string, error) {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return "", fmt.Errorf("go's work folder: %w", err)
 	}
-	sweep(root, workPrefix, "-")
+	pidsweep.Dir(root, workPrefix+host()+"-", "-", true)
 	d, err := os.MkdirTemp(root, workPrefix+owner()+"-")
 	if err != nil {
 		return "", fmt.Errorf("go's work folder: %w", err)
 	}
 	return d, nil
-}
-
-// sweep removes the entries of dir named prefix+host+"-"+pid+end… whose
-// host is this one and whose pid no longer runs. What cannot be read or
-// removed stays: a sweep never fails a build.
-func sweep(dir, prefix, end string) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	mine := prefix + host() + "-"
-	for _, e := range entries {
-		rest, ok := strings.CutPrefix(e.Name(), mine)
-		if !ok {
-			continue
-		}
-		digits := rest
-		if end != "" {
-			if digits, _, ok = strings.Cut(rest, end); !ok {
-				continue
-			}
-		}
-		pid, err := strconv.Atoi(digits)
-		if err != nil || pid <= 0 || alive(pid) {
-			continue
-		}
-		_ = os.RemoveAll(filepath.Join(dir, e.Name()))
-	}
-}
-
-// alive reports whether a process with pid runs (a recycled pid only
-// delays a sweep).
-func alive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }

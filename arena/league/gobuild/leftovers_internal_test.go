@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"arena/internal/pidsweep"
 )
 
 // deadPid is the pid of a process that has ended.
@@ -73,7 +75,7 @@ func TestKilledBuildsLeftoversSwept(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sweep(key, "agent.tmp-", "")
+	pidsweep.Dir(key, "agent.tmp-"+h+"-", "", false)
 	for name, swept := range bins {
 		if _, err := os.Stat(filepath.Join(key, name)); (err == nil) == swept {
 			t.Errorf("%s: present %v, want swept %v", name, err == nil, swept)
