@@ -2,27 +2,18 @@ package pidsweep
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
-)
 
-// deadPid is the pid of a process that has ended.
-func deadPid(t *testing.T) int {
-	t.Helper()
-	c := exec.Command("true")
-	if err := c.Run(); err != nil {
-		t.Fatal(err)
-	}
-	return c.Process.Pid
-}
+	"arena/internal/childcmd/childcmdtest"
+)
 
 func TestGone(t *testing.T) {
 	if Gone(os.Getpid()) || Gone(os.Getppid()) || Gone(0) || Gone(-1) {
 		t.Fatal("this process, its parent or no pid taken for gone")
 	}
-	if !Gone(deadPid(t)) {
+	if !Gone(childcmdtest.EndedPid(t)) {
 		t.Fatal("an ended process not taken for gone")
 	}
 }
@@ -30,7 +21,7 @@ func TestGone(t *testing.T) {
 // Only entries named prefix, a gone pid and end go; with dirsOnly, only
 // folders.
 func TestDir(t *testing.T) {
-	dead, own := strconv.Itoa(deadPid(t)), strconv.Itoa(os.Getpid())
+	dead, own := strconv.Itoa(childcmdtest.EndedPid(t)), strconv.Itoa(os.Getpid())
 	for _, c := range []struct {
 		end      string
 		dirsOnly bool

@@ -2,23 +2,13 @@ package gobuild
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
 
+	"arena/internal/childcmd/childcmdtest"
 	"arena/internal/pidsweep"
 )
-
-// deadPid is the pid of a process that has ended.
-func deadPid(t *testing.T) int {
-	t.Helper()
-	c := exec.Command("true")
-	if err := c.Run(); err != nil {
-		t.Fatal(err)
-	}
-	return c.Process.Pid
-}
 
 // A killed build's leftovers on this host go at the next build: go's
 // work folder and the binary's temporary file, named by a pid that no
@@ -27,7 +17,7 @@ func deadPid(t *testing.T) int {
 func TestKilledBuildsLeftoversSwept(t *testing.T) {
 	cache := t.TempDir()
 	root := filepath.Join(cache, "gotmp") // not workRoot: the user's GOTMPDIR stays untouched
-	dead := strconv.Itoa(deadPid(t))
+	dead := strconv.Itoa(childcmdtest.EndedPid(t))
 	own := strconv.Itoa(os.Getpid())
 	h := host()
 	deadWork := workPrefix + h + "-" + dead + "-123"
@@ -110,7 +100,7 @@ func TestBuildSweepsLeftovers(t *testing.T) {
 	}
 	// A build of the same agent killed since: its binary's temporary
 	// file, and go's work folder.
-	dead := strconv.Itoa(deadPid(t))
+	dead := strconv.Itoa(childcmdtest.EndedPid(t))
 	tmp := bin + ".tmp-" + host() + "-" + dead
 	work := filepath.Join(root, workPrefix+host()+"-"+dead+"-1", "go-build2")
 	if err := os.WriteFile(tmp, []byte("half a binary"), 0o755); err != nil {

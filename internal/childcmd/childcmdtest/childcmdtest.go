@@ -95,6 +95,17 @@ func waitForPid(t testing.TB, file string, done <-chan error, stderr *bytes.Buff
 	return 0
 }
 
+// EndedPid is the pid of a process that has ended (and been reaped), for
+// tests of what is left behind by processes that are gone.
+func EndedPid(t testing.TB) int {
+	t.Helper()
+	c := exec.Command("true")
+	if err := c.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return c.Process.Pid
+}
+
 // alive says whether pid runs (a zombie has ended).
 func alive(pid int) bool {
 	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
