@@ -1,6 +1,7 @@
 package league_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math"
@@ -333,5 +334,17 @@ func TestResumePlaysOnlyMissingGames(t *testing.T) {
 		if !all[m.ID] {
 			t.Errorf("match %s never stored", m.ID)
 		}
+	}
+
+	// Third run, of the complete league: nothing to play, and nothing
+	// said of a sequential test this league does not run.
+	var log bytes.Buffer
+	starts.Store(0)
+	err = league.Run(ctx, spec, league.RunOptions{Launch: playCounting(&starts), Slots: pool, Log: &log})
+	if err != nil || starts.Load() != 0 {
+		t.Fatalf("complete league run again: %v, %d agents started", err, starts.Load())
+	}
+	if strings.Contains(log.String(), "SPRT") {
+		t.Errorf("a complete round-robin's run says:\n%s", log.String())
 	}
 }
