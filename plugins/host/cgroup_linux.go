@@ -111,22 +111,27 @@ func (l *Launcher) groupMemoryMB(c Command, opt Options, kernel bool) int {
 
 // newGroup makes the cgroup of one agent with its limits, or returns nil
 // where cgroups are not used or the group cannot be made: the agent is
-// then read through /proc, as on a machine without cgroups.
+// then read through /proc, as on a machine without cgroups, and the first
+// such failure is told (Notify): the agent then has no task limit.
 func (l *Launcher) newGroup(memoryMB int) *sandbox.Group {
 	l.prepare()
 	if l.cg == nil {
 		return nil
 	}
 	g, err := l.cg.New()
+	if err == nil {
+		tasks := l.MaxTasks
+		if tasks == 0 {
+			tasks = DefaultMaxTasks
+		}
+		if err = g.SetLimits(int64(memoryMB)<<20, tasks); err != nil {
+			_ = g.Remove(time.Second)
+		}
+	}
 	if err != nil {
-		return nil
-	}
-	tasks := l.MaxTasks
-	if tasks == 0 {
-		tasks = DefaultMaxTasks
-	}
-	if err := g.SetLimits(int64(memoryMB)<<20, tasks); err != nil {
-		_ = g.Remove(time.Second)
+		l.cgWarn.Do(func() {
+			l.notify("arena: an agent's cgroup could not be made, so agents without one are read through /proc, without its task limit: " + err.Error())
+		})
 		return nil
 	}
 	return g

@@ -14,11 +14,22 @@ import (
 
 	"arena/plugins/host"
 	"arena/plugins/protocol"
+	"arena/plugins/sandbox"
 )
 
 // requireCgroups skips where agents' trees cannot get cgroups of their
 // own (no writable v1 or delegated v2 hierarchy), as on many CI
 // containers; the /proc readings are tested there instead.
+// cgroupVersion is the version of the cgroups agents are put in here.
+func cgroupVersion(t *testing.T) int {
+	t.Helper()
+	root, err := sandbox.MachineCgroupRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root.Version
+}
+
 func requireCgroups(t *testing.T) {
 	t.Helper()
 	if a := launcher().Accounting(); !strings.HasPrefix(a, "cgroup") {
@@ -91,18 +102,28 @@ func groupLimit(t *testing.T, pid int, ctl, v1, v2 string) int64 {
 // Both ways of reading an agent measure the CPU its move burnt and kill
 // it over its memory limit: its cgroup where the machine has them, /proc
 // where it has not (NoCgroups stands for such a machine). The group is
-// gone once the agent is. The two ways run side by side: the verdicts
-// are the agents' own CPU time and memory, which a busy CPU does not
-// change.
+// gone once the agent is. An unsandboxed agent in a group on cgroup v1
+// has its memory read through /proc (the arena's starting thread was in
+// its group), and is killed over its limit all the same. The ways run
+// side by side: the verdicts are the agents' own CPU time and memory,
+// which a busy CPU does not change.
 func TestAccountingCgroupAndProc(t *testing.T) {
-	for _, noCgroups := range []bool{false, true} {
-		t.Run(map[bool]string{false: "cgroup", true: "proc"}[noCgroups], func(t *testing.T) {
+	for _, way := range []struct {
+		name               string
+		noCgroups, unboxed bool
+	}{{"cgroup", false, false}, {"proc", true, false}, {"cgroup-unsandboxed", false, true}} {
+		noCgroups := way.noCgroups
+		t.Run(way.name, func(t *testing.T) {
 			t.Parallel()
 			if !noCgroups {
 				requireCgroups(t)
 			}
 			l := launcher()
 			l.NoCgroups = noCgroups
+			if way.unboxed {
+				l.Isolation = host.IsolationOff
+				l.Notify = func(string) {}
+			}
 			if a := l.Accounting(); strings.HasPrefix(a, "cgroup") == noCgroups {
 				t.Fatalf("accounting %q with NoCgroups %v", a, noCgroups)
 			}
@@ -136,11 +157,17 @@ func TestAccountingCgroupAndProc(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer hog.Kill()
-			if !noCgroups {
-				// The kernel holds a sandboxed agent to its limit, on v1
-				// as on v2: no thread of the arena's is in its group.
+			switch {
+			case noCgroups:
+			case !way.unboxed || cgroupVersion(t) == 2:
+				// The kernel holds the agent to its limit where no
+				// thread of the arena's is ever in its group.
 				if got := memoryLimit(t, hog.Pid()); got != 100<<20 {
 					t.Errorf("the hog's group has memory limit %d, want %d", got, 100<<20)
+				}
+			default:
+				if got := memoryLimit(t, hog.Pid()); got == 100<<20 {
+					t.Error("an unsandboxed agent's v1 group holds its memory limit: the kernel could kill the arena's starting thread")
 				}
 			}
 			go hog.Agent.Move(context.Background(), protocol.MoveRequest{})

@@ -80,7 +80,8 @@ type Launcher struct {
 	// private directory, in MiB (default DefaultPrivateDirMB).
 	PrivateDirMB int
 	// Notify receives the one notice that agents run unsandboxed under
-	// IsolationOff (default: standard error).
+	// IsolationOff, and the first time an agent's cgroup could not be made
+	// (default: standard error).
 	Notify func(msg string)
 
 	once    sync.Once
@@ -90,6 +91,7 @@ type Launcher struct {
 	hint    atomic.Int64
 	cg      *sandbox.CgroupRoot // nil: agents are read through /proc
 	cgErr   error               // why cg is nil
+	cgWarn  sync.Once           // the notice of a group that could not be made
 
 	tlsOnce  sync.Once
 	creds    *protocol.Credentials // the arena's side of every agent's channel

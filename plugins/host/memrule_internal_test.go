@@ -2,7 +2,9 @@ package host
 
 import (
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"arena/plugins/sandbox"
 )
@@ -63,5 +65,29 @@ func TestMemoryLimitPlacement(t *testing.T) {
 				t.Errorf("course agent without a limit: group limit %d MiB, want none", got)
 			}
 		})
+	}
+}
+
+// An agent whose cgroup cannot be made is read through /proc, and the
+// launcher says so, once: without its group the agent has no task limit.
+func TestGroupThatCannotBeMadeIsTold(t *testing.T) {
+	root, err := sandbox.MachineCgroupRoot()
+	if err != nil {
+		t.Skipf("no writable cgroups here: %v", err)
+	}
+	var notes []string
+	// A task limit no kernel takes (pids.max stops at 4,194,304): the
+	// group is made, its limits refused, and it is removed again.
+	l := &Launcher{MaxTasks: 1 << 40, Notify: func(msg string) { notes = append(notes, msg) }}
+	l.once.Do(func() {}) // decided: prepare does nothing more
+	l.cg = root
+	for range 2 {
+		if g := l.newGroup(100); g != nil {
+			g.Remove(time.Second)
+			t.Fatal("a group made with a task limit the kernel refuses")
+		}
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "could not be made") || !strings.Contains(notes[0], "pids") {
+		t.Fatalf("notices %q, want one naming the failure", notes)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -215,9 +216,30 @@ type Group struct {
 	cpu *os.File // kept open: read around every move; nil once removed
 }
 
-// New makes an empty group for one agent.
+// nameTries bounds how many taken group names New passes over.
+const nameTries = 1000
+
+// New makes an empty group for one agent, named after the arena's pid and
+// the next number not yet taken. A name may be taken: every CgroupRoot of
+// a process numbers its groups (a process running two launchers has two),
+// and a killed arena that had this pid may have left its groups (Sweep
+// leaves them while the pid lives). Such a group is never shared: an
+// agent put in another's group would be charged its CPU and memory, and
+// the group would be removed under it.
 func (r *CgroupRoot) New() (*Group, error) {
-	name := groupPrefix + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(r.seq.Add(1), 10)
+	for range nameTries {
+		name := groupPrefix + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(r.seq.Add(1), 10)
+		g, err := r.newNamed(name)
+		if !errors.Is(err, fs.ErrExist) {
+			return g, err
+		}
+	}
+	return nil, fmt.Errorf("cgroup: %d group names in a row taken (%s%d-N in %s)", nameTries, groupPrefix, os.Getpid(), r.parent[r.names[0]])
+}
+
+// newNamed makes the group name in every controller; where one holds it
+// already, it removes what it made and fails with fs.ErrExist.
+func (r *CgroupRoot) newNamed(name string) (*Group, error) {
 	g := &Group{version: r.Version, dirs: map[string]string{}, home: r.parent}
 	for _, c := range r.names {
 		dir := filepath.Join(r.parent[c], name)

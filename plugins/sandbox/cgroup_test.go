@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -293,5 +294,47 @@ func TestGroupKillSparesTheArena(t *testing.T) {
 	err = cmd.Wait()
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() {
 		t.Fatalf("the group's other process was not killed: %v", err)
+	}
+}
+
+// Every group is an agent's own: two roots of one process (two
+// launchers) number their groups alike, and a group a killed arena with
+// this pid left behind holds a name too; New passes over taken names and
+// never hands out a group that exists already.
+func TestNewNeverSharesAGroup(t *testing.T) {
+	a, b := machineRoot(t), machineRoot(t)
+	// A leftover with the name b would give its next group, in the last
+	// controller only: New must remove what it made in the others.
+	next := groupPrefix + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(b.seq.Load()+1, 10)
+	last := b.parent[b.names[len(b.names)-1]]
+	stale := filepath.Join(last, next)
+	if err := os.Mkdir(stale, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(stale)
+	seen := map[string]bool{stale: true}
+	for range 3 {
+		for _, r := range []*CgroupRoot{a, b} {
+			g, err := r.New()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer g.Remove(time.Second)
+			for _, d := range g.dirs {
+				if seen[d] {
+					t.Fatalf("group %s handed out twice", d)
+				}
+				seen[d] = true
+			}
+		}
+	}
+	if len(b.names) > 1 {
+		for _, c := range b.names[:len(b.names)-1] {
+			if d := filepath.Join(b.parent[c], next); d != stale {
+				if _, err := os.Stat(d); !os.IsNotExist(err) {
+					t.Errorf("%s, made while its name was taken elsewhere, remains: %v", d, err)
+				}
+			}
+		}
 	}
 }
