@@ -18,11 +18,11 @@ import (
 // checked on any machine.
 func TestMemoryLimitPlacement(t *testing.T) {
 	decided := func(version int, sandboxed bool) *Launcher {
-		l := &Launcher{}
-		l.once.Do(func() {}) // decided: prepare does nothing more
+		var cg *sandbox.CgroupRoot
 		if version > 0 {
-			l.cg = &sandbox.CgroupRoot{Version: version}
+			cg = &sandbox.CgroupRoot{Version: version}
 		}
+		l := decidedLauncher(&Launcher{}, cg)
 		if !sandboxed {
 			l.support.Unsupported = "isolation is off"
 		}
@@ -78,9 +78,7 @@ func TestGroupThatCannotBeMadeIsTold(t *testing.T) {
 	var notes []string
 	// A task limit no kernel takes (pids.max stops at 4,194,304): the
 	// group is made, its limits refused, and it is removed again.
-	l := &Launcher{MaxTasks: 1 << 40, Notify: func(msg string) { notes = append(notes, msg) }}
-	l.once.Do(func() {}) // decided: prepare does nothing more
-	l.cg = root
+	l := decidedLauncher(&Launcher{MaxTasks: 1 << 40, Notify: func(msg string) { notes = append(notes, msg) }}, root)
 	for range 2 {
 		if g := l.newGroup(100); g != nil {
 			g.Remove(time.Second)
@@ -90,4 +88,12 @@ func TestGroupThatCannotBeMadeIsTold(t *testing.T) {
 	if len(notes) != 1 || !strings.Contains(notes[0], "could not be made") || !strings.Contains(notes[0], "pids") {
 		t.Fatalf("notices %q, want one naming the failure", notes)
 	}
+}
+
+// decidedLauncher is l with its machine decided by hand: agents' groups
+// under cg (nil: none), sandboxed; prepare does nothing more.
+func decidedLauncher(l *Launcher, cg *sandbox.CgroupRoot) *Launcher {
+	l.once.Do(func() {})
+	l.cg = cg
+	return l
 }

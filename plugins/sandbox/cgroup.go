@@ -228,13 +228,17 @@ const nameTries = 1000
 // the group would be removed under it.
 func (r *CgroupRoot) New() (*Group, error) {
 	for range nameTries {
-		name := groupPrefix + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(r.seq.Add(1), 10)
-		g, err := r.newNamed(name)
+		g, err := r.newNamed(groupName(r.seq.Add(1)))
 		if !errors.Is(err, fs.ErrExist) {
 			return g, err
 		}
 	}
 	return nil, fmt.Errorf("cgroup: %d group names in a row taken (%s%d-N in %s)", nameTries, groupPrefix, os.Getpid(), r.parent[r.names[0]])
+}
+
+// groupName is the name of this arena's seq-th group.
+func groupName(seq int64) string {
+	return groupPrefix + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(seq, 10)
 }
 
 // newNamed makes the group name in every controller; where one holds it

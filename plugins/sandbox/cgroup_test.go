@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -305,7 +304,7 @@ func TestNewNeverSharesAGroup(t *testing.T) {
 	a, b := machineRoot(t), machineRoot(t)
 	// A leftover with the name b would give its next group, in the last
 	// controller only: New must remove what it made in the others.
-	next := groupPrefix + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(b.seq.Load()+1, 10)
+	next := groupName(b.seq.Load() + 1)
 	last := b.parent[b.names[len(b.names)-1]]
 	stale := filepath.Join(last, next)
 	if err := os.Mkdir(stale, 0o755); err != nil {
