@@ -219,8 +219,16 @@ func TestPreJoinUsageIsTheAgents(t *testing.T) {
 	groupPeak := number("memory", "memory.max_usage_in_bytes")
 	// The Go runtime's own start alone holds over 512 KiB of anonymous
 	// pages (measured: 1.7 MB for this host before it joins).
-	if peak := p.PeakRSS(); peak < groupPeak+512<<10 {
+	peak := p.PeakRSS()
+	if peak < groupPeak+512<<10 {
 		t.Errorf("peak %d bytes: want the group's %d and the anonymous memory of the init's start besides", peak, groupPeak)
+	}
+	// From above: the init's share is its anonymous memory less what the
+	// group holds, so the whole is about the agent's anonymous memory now
+	// (it is idle), not that and the group's peak again. Half the group's
+	// peak is room for what the agent's runtime returned since.
+	if anon := statusKB(t, p.Pid(), "RssAnon:") << 10; peak > anon+groupPeak/2 {
+		t.Errorf("peak %d bytes: want about the agent's %d bytes of anonymous memory, not that and the group's %d again", peak, anon, groupPeak)
 	}
 }
 
@@ -244,4 +252,24 @@ func threadsRan(t *testing.T, pid int) time.Duration {
 		}
 	}
 	return sum
+}
+
+// statusKB reads a field of /proc/PID/status given in kB.
+func statusKB(t *testing.T, pid int, field string) int64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, field); ok {
+			n, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+	}
+	t.Fatalf("no %s in /proc/%d/status", field, pid)
+	return 0
 }
