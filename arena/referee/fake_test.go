@@ -1,6 +1,7 @@
 package referee_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -27,7 +28,8 @@ type step struct {
 	wait  time.Duration // time this move's threads waited for a CPU
 	oom   bool          // killed by the host for its memory while thinking
 	// breach: the host reports a memory breach after the agent thought
-	// for 300 ms (within any limit) and kills it, which fails the call.
+	// for think, or 300 ms (within any limit), and kills it, which fails
+	// the call.
 	breach bool
 	// unseenOOM: the kernel killed the agent for its memory and the call
 	// failed, but the host's watcher has not ticked since: the breach
@@ -148,7 +150,7 @@ func (f *fakeAgent) Move(ctx context.Context, req protocol.MoveRequest) (string,
 	if s.breach {
 		// The host's watcher catches the breach after the agent has
 		// thought a while, and kills it: the call fails.
-		f.clk.reply(300 * time.Millisecond)
+		f.clk.reply(cmp.Or(s.think, 300*time.Millisecond))
 		close(f.mem)
 		return "", errors.New("move channel: read unix @->@: read: connection reset by peer")
 	}

@@ -220,6 +220,23 @@ func TestOOMKillSeenFirstAsADeathIsMemory(t *testing.T) {
 	}
 }
 
+// An agent killed for its memory is judged for its memory even when the
+// failed call comes back past the move's limit (inside the cushion): the
+// breach ended the move, not the clock.
+func TestMemoryBreachPastTheLimitIsMemory(t *testing.T) {
+	p := comp424(t) // 700 ms a move and a 1 s cushion; the first move 30 s
+	rec, _, _ := fakeMatch(t, p, []step{{}, {breach: true, think: 1200 * time.Millisecond}}, nil)
+	var kinds []string
+	for _, e := range rec.Events {
+		if e.Seat == 0 {
+			kinds = append(kinds, e.Kind)
+		}
+	}
+	if fmt.Sprint(kinds) != "[memory]" {
+		t.Fatalf("seat 0's events %v, want [memory] and no late reply", kinds)
+	}
+}
+
 // releasingFake is a fake a league would keep: the referee releases it at
 // the game's end instead of killing it.
 type releasingFake struct {
