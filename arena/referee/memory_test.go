@@ -2,6 +2,7 @@ package referee_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -115,6 +116,55 @@ func TestSpaceBreachOnlyFromCoursePython(t *testing.T) {
 			t.Fatalf("%q: events %+v result %+v, want %s", rt, rec.Events, rec.Result, want)
 		}
 		if rt == engine.RuntimeCoursePython && (rec.Result.Reason != "player 1 exceeded space limit" || !strings.Contains(rec.Events[0].Detail, "250 MiB")) {
+			t.Fatalf("result %+v, event %+v", rec.Result, rec.Events[0])
+		}
+	}
+}
+
+// failingStart is a fake whose game opening fails with err.
+type failingStart struct {
+	*fakeAgent
+	err error
+}
+
+func (f *failingStart) Start(context.Context, protocol.StartInfo) error { return f.err }
+
+// TestSpaceBreachAtStartOnlyFromCoursePython: a course Python agent whose
+// constructor passed the course's space limit came and lost for space,
+// told by the text the protocol returns for a failed opening; the same
+// text from an agent not under that rule is a failed handshake (no-show).
+func TestSpaceBreachAtStartOnlyFromCoursePython(t *testing.T) {
+	for _, rt := range []engine.Runtime{engine.RuntimeCoursePython, engine.RuntimeNative} {
+		prof := cpuProfile()
+		prof.PythonPeakMB, prof.PythonCeilingMB = 200, 2048
+		prof.Reasons[engine.FailMemory] = "player {player} exceeded space limit"
+		clk := newReplyClock(time.Unix(1000, 0))
+		breach := &failingStart{
+			fakeAgent: &fakeAgent{clk: clk, mem: make(chan struct{})},
+			err:       errors.New("the agent failed: " + engine.SpaceBreach + "peak 300 MiB above the size after imports"),
+		}
+		r := &referee.Referee{
+			Clock:  clk,
+			Launch: seatLauncher(breach, &fakeAgent{clk: clk, mem: make(chan struct{})}),
+			Runtime: func(p referee.Player) engine.Runtime {
+				if p.Ref == "0" {
+					return rt
+				}
+				return engine.RuntimeNative
+			},
+		}
+		rec, err := r.Play(context.Background(), referee.Match{ID: t.Name(), Game: bohnenspiel.Game{}, Profile: prof, Seed: 3, Players: fakeSeats})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := engine.FailMemory
+		if rt == engine.RuntimeNative {
+			want = engine.FailNoShow
+		}
+		if len(rec.Events) != 1 || rec.Events[0].Kind != string(want) || rec.Events[0].Seat != 0 || rec.Result.Forfeit != string(want) {
+			t.Fatalf("%q: events %+v result %+v, want one %s of seat 0", rt, rec.Events, rec.Result, want)
+		}
+		if rt == engine.RuntimeCoursePython && (rec.Result.Reason != "player 1 exceeded space limit" || !strings.Contains(rec.Events[0].Detail, "300 MiB")) {
 			t.Fatalf("result %+v, event %+v", rec.Result, rec.Events[0])
 		}
 	}
