@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -145,20 +146,27 @@ func TestHostileWidensAffinity(t *testing.T) {
 
 // A kept agent's children (setsid'ed, orphaned) are killed between games,
 // its main process is kept and still answers; once its main process is
-// gone, the tree is refused for reuse.
+// gone, the tree is refused for reuse. Without a sandbox, a child that
+// left the agent's process group is found as the agent's child.
 func TestHostileKeptChildrenKilled(t *testing.T) {
 	t.Parallel() // its own agents and game; mostly waiting on them
-	for _, iso := range []string{host.IsolationAuto, host.IsolationOff} {
-		t.Run(iso, func(t *testing.T) {
+	for _, c := range []struct{ name, iso, hostile string }{
+		{host.IsolationAuto, host.IsolationAuto, "children-at-start"},
+		{host.IsolationOff, host.IsolationOff, "children-at-start"},
+		{"off-setsid", host.IsolationOff, "setsid-child-at-start"},
+	} {
+		iso := c.iso
+		t.Run(c.name, func(t *testing.T) {
 			if iso != host.IsolationOff {
 				requireSandbox(t)
 			}
 			l := launcher()
 			l.Isolation = iso
-			l.Env = []string{"HOSTILE=children-at-start"}
+			l.Env = []string{"HOSTILE=" + c.hostile}
 			want := 1 // the agent, which the sandbox's init became
-			if iso == host.IsolationOff {
-				// Unsandboxed, the children stay in the agent's group.
+			if iso == host.IsolationOff && c.hostile == "children-at-start" {
+				// Unsandboxed, the children stay in the agent's group: an
+				// orphan outside it would be out of reach.
 				l.Env = append(l.Env, "HOSTILE_STAY=1")
 			}
 			p, err := l.Launch(context.Background(), hostileAgent(t), host.Options{StartTimeout: time.Minute})
@@ -169,10 +177,24 @@ func TestHostileKeptChildrenKilled(t *testing.T) {
 			var before []int
 			deadline := time.Now().Add(30 * time.Second)
 			for time.Now().Before(deadline) {
-				if before = running(p.Pids()); len(before) >= want+2 {
+				before = running(p.Pids())
+				spawned := strings.Count(p.Stderr(), "attack: spawned ")
+				// A child outside the agent's group is not among its pids.
+				if spawned >= children[c.hostile] && (c.hostile != "children-at-start" || len(before) >= want+spawned) {
 					break
 				}
 				time.Sleep(20 * time.Millisecond)
+			}
+			// Unsandboxed, the pids the agent reports are the machine's.
+			var spawned []int
+			if iso == host.IsolationOff {
+				for _, m := range regexp.MustCompile(`attack: spawned \S+ (\d+)`).FindAllStringSubmatch(p.Stderr(), -1) {
+					pid, _ := strconv.Atoi(m[1])
+					spawned = append(spawned, pid)
+				}
+				if len(running(spawned)) != children[c.hostile] {
+					t.Fatalf("children %v running, want %d:\n%s", running(spawned), children[c.hostile], p.Stderr())
+				}
 			}
 			if err := p.KillExtras(); err != nil {
 				t.Fatal(err)
@@ -180,6 +202,9 @@ func TestHostileKeptChildrenKilled(t *testing.T) {
 			after := running(p.Pids())
 			if len(after) != want {
 				t.Fatalf("processes before %v, after %v: want %d left", before, after, want)
+			}
+			if left := running(spawned); len(left) != 0 {
+				t.Fatalf("children %v outlived KillExtras", left)
 			}
 			if _, err := p.Agent.Describe(context.Background()); err != nil {
 				t.Fatalf("the kept agent no longer answers: %v", err)
@@ -201,6 +226,9 @@ func TestHostileKeptChildrenKilled(t *testing.T) {
 		})
 	}
 }
+
+// children is how many children each hostile mode starts.
+var children = map[string]int{"children-at-start": 2, "setsid-child-at-start": 1}
 
 // running drops the zombies from pids.
 func running(pids []int) []int {
