@@ -131,10 +131,6 @@ func (b *bot) first() {
 	case "fork":
 		spawn("setsid", true)
 		spawn("double-fork", false)
-	case "setsid-child-at-start":
-		// A child that leaves the agent's process group but stays its
-		// child: without a sandbox only the process tree finds it.
-		spawn("setsid", true)
 		if p, err := exec.LookPath("timeout"); err == nil {
 			c := exec.Command(p, "600", "sleep", "600")
 			if err := c.Start(); err == nil {
