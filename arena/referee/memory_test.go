@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"arena/arena/record"
 	"arena/arena/referee"
 	"arena/engine"
 	"arena/games/bohnenspiel"
@@ -79,45 +80,59 @@ func TestMemoryRuleFollowsTheRuntime(t *testing.T) {
 	}
 }
 
+// pythonRuleMatch plays a game under a profile with the course Python
+// space rule (a 200 MiB peak): seat 0 is the handle seat0 makes, run as
+// rt, seat 1 a plain fake.
+func pythonRuleMatch(t *testing.T, rt engine.Runtime, seat0 func(*replyClock) referee.Handle) *record.Game {
+	t.Helper()
+	prof := cpuProfile()
+	prof.PythonPeakMB, prof.PythonCeilingMB = 200, 2048
+	prof.Reasons[engine.FailMemory] = "player {player} exceeded space limit"
+	clk := newReplyClock(time.Unix(1000, 0))
+	r := &referee.Referee{
+		Clock:  clk,
+		Launch: seatLauncher(seat0(clk), &fakeAgent{clk: clk, mem: make(chan struct{})}),
+		Runtime: func(p referee.Player) engine.Runtime {
+			if p.Ref == "0" {
+				return rt
+			}
+			return engine.RuntimeNative
+		},
+	}
+	rec, err := r.Play(context.Background(), referee.Match{ID: t.Name(), Game: bohnenspiel.Game{}, Profile: prof, Seed: 3, Players: fakeSeats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// checkPythonRule checks that seat 0 lost by want, one event, and, under
+// the course Python rule, with the course's reason and detail.
+func checkPythonRule(t *testing.T, rec *record.Game, rt engine.Runtime, want engine.Failure, detail string) {
+	t.Helper()
+	if len(rec.Events) != 1 || rec.Events[0].Kind != string(want) || rec.Events[0].Seat != 0 || rec.Result.Forfeit != string(want) {
+		t.Fatalf("%q: events %+v result %+v, want one %s of seat 0", rt, rec.Events, rec.Result, want)
+	}
+	if rt == engine.RuntimeCoursePython && (rec.Result.Reason != "player 1 exceeded space limit" || !strings.Contains(rec.Events[0].Detail, detail)) {
+		t.Fatalf("result %+v, event %+v", rec.Result, rec.Events[0])
+	}
+}
+
 // TestSpaceBreachOnlyFromCoursePython: a course Python agent's report that
 // it passed the course's space limit is a memory loss with the course's
 // reason; the same text from an agent not under that rule is an agent
 // error, so no agent can choose its verdict.
 func TestSpaceBreachOnlyFromCoursePython(t *testing.T) {
 	for _, rt := range []engine.Runtime{engine.RuntimeCoursePython, engine.RuntimeNative} {
-		prof := cpuProfile()
-		prof.PythonPeakMB, prof.PythonCeilingMB = 200, 2048
-		prof.Reasons[engine.FailMemory] = "player {player} exceeded space limit"
-		clk := newReplyClock(time.Unix(1000, 0))
 		breach := &protocol.AgentError{Message: engine.SpaceBreach + "peak 250 MiB above the size after imports"}
-		agents := [2]*fakeAgent{
-			{clk: clk, steps: []step{{}, {err: breach}}, mem: make(chan struct{})},
-			{clk: clk, mem: make(chan struct{})},
-		}
-		r := &referee.Referee{
-			Clock:  clk,
-			Launch: seatLauncher(agents[0], agents[1]),
-			Runtime: func(p referee.Player) engine.Runtime {
-				if p.Ref == "0" {
-					return rt
-				}
-				return engine.RuntimeNative
-			},
-		}
-		rec, err := r.Play(context.Background(), referee.Match{ID: t.Name(), Game: bohnenspiel.Game{}, Profile: prof, Seed: 3, Players: fakeSeats})
-		if err != nil {
-			t.Fatal(err)
-		}
+		rec := pythonRuleMatch(t, rt, func(clk *replyClock) referee.Handle {
+			return &fakeAgent{clk: clk, steps: []step{{}, {err: breach}}, mem: make(chan struct{})}
+		})
 		want := engine.FailMemory
 		if rt == engine.RuntimeNative {
 			want = engine.FailError
 		}
-		if len(rec.Events) == 0 || rec.Events[0].Kind != string(want) || rec.Result.Forfeit != string(want) {
-			t.Fatalf("%q: events %+v result %+v, want %s", rt, rec.Events, rec.Result, want)
-		}
-		if rt == engine.RuntimeCoursePython && (rec.Result.Reason != "player 1 exceeded space limit" || !strings.Contains(rec.Events[0].Detail, "250 MiB")) {
-			t.Fatalf("result %+v, event %+v", rec.Result, rec.Events[0])
-		}
+		checkPythonRule(t, rec, rt, want, "250 MiB")
 	}
 }
 
@@ -135,37 +150,16 @@ func (f *failingStart) Start(context.Context, protocol.StartInfo) error { return
 // text from an agent not under that rule is a failed handshake (no-show).
 func TestSpaceBreachAtStartOnlyFromCoursePython(t *testing.T) {
 	for _, rt := range []engine.Runtime{engine.RuntimeCoursePython, engine.RuntimeNative} {
-		prof := cpuProfile()
-		prof.PythonPeakMB, prof.PythonCeilingMB = 200, 2048
-		prof.Reasons[engine.FailMemory] = "player {player} exceeded space limit"
-		clk := newReplyClock(time.Unix(1000, 0))
-		breach := &failingStart{
-			fakeAgent: &fakeAgent{clk: clk, mem: make(chan struct{})},
-			err:       errors.New("the agent failed: " + engine.SpaceBreach + "peak 300 MiB above the size after imports"),
-		}
-		r := &referee.Referee{
-			Clock:  clk,
-			Launch: seatLauncher(breach, &fakeAgent{clk: clk, mem: make(chan struct{})}),
-			Runtime: func(p referee.Player) engine.Runtime {
-				if p.Ref == "0" {
-					return rt
-				}
-				return engine.RuntimeNative
-			},
-		}
-		rec, err := r.Play(context.Background(), referee.Match{ID: t.Name(), Game: bohnenspiel.Game{}, Profile: prof, Seed: 3, Players: fakeSeats})
-		if err != nil {
-			t.Fatal(err)
-		}
+		rec := pythonRuleMatch(t, rt, func(clk *replyClock) referee.Handle {
+			return &failingStart{
+				fakeAgent: &fakeAgent{clk: clk, mem: make(chan struct{})},
+				err:       errors.New("the agent failed: " + engine.SpaceBreach + "peak 300 MiB above the size after imports"),
+			}
+		})
 		want := engine.FailMemory
 		if rt == engine.RuntimeNative {
 			want = engine.FailNoShow
 		}
-		if len(rec.Events) != 1 || rec.Events[0].Kind != string(want) || rec.Events[0].Seat != 0 || rec.Result.Forfeit != string(want) {
-			t.Fatalf("%q: events %+v result %+v, want one %s of seat 0", rt, rec.Events, rec.Result, want)
-		}
-		if rt == engine.RuntimeCoursePython && (rec.Result.Reason != "player 1 exceeded space limit" || !strings.Contains(rec.Events[0].Detail, "300 MiB")) {
-			t.Fatalf("result %+v, event %+v", rec.Result, rec.Events[0])
-		}
+		checkPythonRule(t, rec, rt, want, "300 MiB")
 	}
 }
