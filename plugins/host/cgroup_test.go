@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -210,15 +209,10 @@ func TestUnsandboxedGroupKillsEscapedChildren(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Kill()
-	spawned := regexp.MustCompile(`spawned \S+ (\d+)`)
 	var pids []int
 	deadline := time.Now().Add(30 * time.Second)
 	for len(pids) < 2 && time.Now().Before(deadline) {
-		pids = nil
-		for _, m := range spawned.FindAllStringSubmatch(p.Stderr(), -1) {
-			pid, _ := strconv.Atoi(m[1])
-			pids = append(pids, pid)
-		}
+		pids = spawnedPids(p.Stderr(), `\S+`)
 		time.Sleep(20 * time.Millisecond)
 	}
 	if len(pids) < 2 {

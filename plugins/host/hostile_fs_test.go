@@ -190,10 +190,7 @@ func TestHostileKeptChildrenKilled(t *testing.T) {
 			// (a double fork's first child exits at once).
 			var setsid []int
 			if iso == host.IsolationOff {
-				for _, m := range regexp.MustCompile(`attack: spawned setsid (\d+)`).FindAllStringSubmatch(p.Stderr(), -1) {
-					pid, _ := strconv.Atoi(m[1])
-					setsid = append(setsid, pid)
-				}
+				setsid = spawnedPids(p.Stderr(), "setsid")
 				if len(running(setsid)) != 1 {
 					t.Fatalf("setsid'ed children %v running, want one:\n%s", running(setsid), p.Stderr())
 				}
@@ -227,6 +224,17 @@ func TestHostileKeptChildrenKilled(t *testing.T) {
 			}
 		})
 	}
+}
+
+// spawnedPids are the pids of the children the hostile agent reports on
+// its stderr as started in a mode matching the regular expression mode.
+func spawnedPids(stderr, mode string) []int {
+	var pids []int
+	for _, m := range regexp.MustCompile(`attack: spawned `+mode+` (\d+)`).FindAllStringSubmatch(stderr, -1) {
+		pid, _ := strconv.Atoi(m[1])
+		pids = append(pids, pid)
+	}
+	return pids
 }
 
 // children is how many children each hostile mode starts.
