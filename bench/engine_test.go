@@ -60,3 +60,19 @@ func TestShellWords(t *testing.T) {
 		t.Errorf("shellWords = %q, want %q", got, want)
 	}
 }
+
+// An -only list naming a section there is not is refused, naming the
+// sections; a list of real sections, or none, is taken.
+func TestCheckOnly(t *testing.T) {
+	for _, ok := range []string{"", "start", "engine,start,deadline"} {
+		if err := checkOnly(ok); err != nil {
+			t.Errorf("checkOnly(%q): %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"bogus", "start,strat", "start,"} {
+		err := checkOnly(bad)
+		if err == nil || !strings.Contains(err.Error(), "engine,move,start,rss,league,deadline") {
+			t.Errorf("checkOnly(%q): %v, want a refusal naming the sections", bad, err)
+		}
+	}
+}

@@ -59,9 +59,13 @@ func main() {
 	flag.DurationVar(&o.limit, "limit", 100*time.Millisecond, "move limit of the deadline-precision runs")
 	flag.DurationVar(&o.cushion, "cushion", 50*time.Millisecond, "cushion of the deadline-precision runs")
 	flag.IntVar(&o.slots, "slots", runtime.NumCPU(), "CPU slots of the deadline-precision runs (a game holds two, as in a league)")
-	flag.StringVar(&o.only, "only", "", "comma-separated sections to run: engine,move,start,rss,league,deadline (default all)")
+	flag.StringVar(&o.only, "only", "", "comma-separated sections to run: "+strings.Join(sectionNames(), ",")+" (default all)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the built binaries' directory")
 	flag.Parse()
+	if err := checkOnly(o.only); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
 	o.quick = *quick
 	if *quick {
 		o.moves, o.starts, o.games, o.deadline, o.timeouts = 300, 5, 10, 60, 40
@@ -71,6 +75,40 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
+}
+
+// section is one part of the bench's table.
+type section struct {
+	name string
+	fn   func(context.Context, options, *bins, *table) error
+}
+
+// sections are the bench's sections, in the order they run.
+func sections() []section {
+	return []section{{"engine", benchEngine}, {"move", benchMove}, {"start", benchStart}, {"rss", benchRSS}, {"league", benchLeague}, {"deadline", benchDeadline}}
+}
+
+// sectionNames are the sections' names, in the order they run.
+func sectionNames() []string {
+	var names []string
+	for _, s := range sections() {
+		names = append(names, s.name)
+	}
+	return names
+}
+
+// checkOnly refuses an -only list naming a section there is not, which
+// would otherwise build everything and measure nothing.
+func checkOnly(only string) error {
+	if only == "" {
+		return nil
+	}
+	for _, s := range strings.Split(only, ",") {
+		if !slices.Contains(sectionNames(), s) {
+			return fmt.Errorf("-only %s: no section %q; the sections are %s", only, s, strings.Join(sectionNames(), ","))
+		}
+	}
+	return nil
 }
 
 // bins are the programs under test, built for this run.
@@ -190,13 +228,7 @@ func run(ctx context.Context, o options) error {
 		fmt.Fprintln(os.Stderr, "bench: binaries in", b.dir)
 	}
 	t := &table{}
-	steps := []struct {
-		name string
-		fn   func(context.Context, options, *bins, *table) error
-	}{
-		{"engine", benchEngine}, {"move", benchMove}, {"start", benchStart}, {"rss", benchRSS}, {"league", benchLeague}, {"deadline", benchDeadline},
-	}
-	for _, s := range steps {
+	for _, s := range sections() {
 		if !want(s.name) {
 			continue
 		}
