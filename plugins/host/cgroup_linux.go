@@ -200,7 +200,7 @@ func (p *Process) groupUsage(r reading) (usage, error) {
 	}
 	u := usage{CPU: cpu + p.preJoin.CPU}
 	if r.mem && p.groupMem {
-		peak, _, err := p.group.Memory()
+		peak, err := p.group.Peak()
 		if err != nil {
 			return usage{}, err
 		}
@@ -262,7 +262,7 @@ func preJoinUsage(pid int, g *sandbox.Group) usage {
 		u.CPU = max(0, threads-cpu)
 	}
 	if anon, err := rssAnon(pid); err == nil {
-		if peak, _, err := g.Memory(); err == nil {
+		if peak, err := g.Peak(); err == nil {
 			u.Peak = max(0, anon-peak)
 		}
 	}
@@ -284,8 +284,8 @@ func rssAnon(pid int) (int64, error) {
 }
 
 // groupMemory reads the kernel's verdict on the agent's memory: an OOM
-// kill in its group, whose limit is the agent's. One small file is read
-// per tick; the peak is kept for PeakRSS.
+// kill in its group, whose limit is the agent's. Two small kept files are
+// read per tick (the peak and the kill count); the peak is kept for PeakRSS.
 func (p *Process) groupMemory() (peak int64, over, stop bool) {
 	peak, kills, err := p.group.Memory()
 	if err != nil {

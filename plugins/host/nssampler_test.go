@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"strconv"
 	"testing"
@@ -131,6 +132,56 @@ func TestStatOfAnEndedProcess(t *testing.T) {
 	}
 	if s.stats[n] != nil {
 		t.Error("the stat file of an ended process is still kept")
+	}
+}
+
+// A process's status file, which the memory readings use, is kept like its
+// stat file while it lives, read afresh each time, dropped once the
+// process has ended, and closed with the sampler.
+func TestStatusOfKeptWhileTheProcessLives(t *testing.T) {
+	s := hostProcSampler(t)
+	self := strconv.Itoa(os.Getpid())
+	b, err := s.statusOf(self)
+	if err != nil || !bytes.Contains(b, []byte("VmHWM:")) {
+		t.Fatalf("status of the test process: %q, %v", b, err)
+	}
+	kept := s.status[self]
+	if kept == nil {
+		t.Fatal("the status file of a live process was not kept")
+	}
+	// Grow and touch 64 MiB: the next reading through the kept file
+	// shows it.
+	before, _ := parseStatusMemory(b)
+	ballast := make([]byte, 64<<20)
+	for i := range ballast {
+		ballast[i] = 1
+	}
+	b, err = s.statusOf(self)
+	after, _ := parseStatusMemory(b)
+	if err != nil || after < before+32<<20 || s.status[self] != kept {
+		t.Errorf("status after 64 MiB more: VmRSS %d, before %d (%v); the same file kept: %v", after, before, err, s.status[self] == kept)
+	}
+	runtime.KeepAlive(ballast)
+
+	cmd := exec.Command("sleep", "60")
+	if err := cmd.Start(); err != nil {
+		t.Skip("no sleep:", err)
+	}
+	n := strconv.Itoa(cmd.Process.Pid)
+	if _, err := s.statusOf(n); err != nil || s.status[n] == nil {
+		t.Fatalf("status of a live sleep: %v, kept %v", err, s.status[n] != nil)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if b, err := s.statusOf(n); err == nil {
+		t.Fatalf("status of an ended process: %q and no error", b)
+	}
+	if s.status[n] != nil {
+		t.Error("the status file of an ended process is still kept")
+	}
+	s.close()
+	if len(s.status) != 0 {
+		t.Errorf("%d status files kept after close", len(s.status))
 	}
 }
 

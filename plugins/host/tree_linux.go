@@ -147,6 +147,12 @@ func statusMemory(path string) (rss, peak int64, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
+	rss, peak = parseStatusMemory(b)
+	return rss, peak, nil
+}
+
+// parseStatusMemory reads VmRSS and VmHWM from a /proc status file.
+func parseStatusMemory(b []byte) (rss, peak int64) {
 	for _, line := range bytes.Split(b, []byte{'\n'}) {
 		if v, ok := statusBytes(line, "VmRSS:"); ok {
 			rss = v
@@ -154,7 +160,7 @@ func statusMemory(path string) (rss, peak int64, err error) {
 			peak = v
 		}
 	}
-	return rss, peak, nil
+	return rss, peak
 }
 
 // statusBytes reads the memory a /proc status line gives under name, in
@@ -174,10 +180,10 @@ var errNotNamespaceProc = errors.New("the sandbox's /proc is not mounted")
 
 // nsSampler sums every process of a sandbox through the /proc the
 // sandbox's init mounted, which lists the namespace's processes only. It
-// keeps that directory and each process's stat file open between
-// readings, so the CPU reading taken around every move is one listing and
-// one read per process, not a path walk through the init's root and an
-// open per file. The init (PID 1 there) became the agent, and counts
+// keeps that directory and each process's stat file (and status file,
+// once memory is read) open between readings, so the CPU reading taken
+// around every move is one listing and one read per process, not a path
+// walk through the init's root and an open per file. The init (PID 1 there) became the agent, and counts
 // whole: its setup's few milliseconds of CPU among them.
 type nsSampler struct {
 	initPid int
@@ -185,6 +191,7 @@ type nsSampler struct {
 	mu     sync.Mutex
 	dir    *os.File            // the namespace's /proc, once it is mounted
 	stats  map[string]*os.File // open stat files by namespace pid
+	status map[string]*os.File // open status files by namespace pid
 	buf    []byte
 	dents  []byte
 	delays delayLedger
@@ -192,7 +199,7 @@ type nsSampler struct {
 }
 
 func newNSSampler(initPid int) *nsSampler {
-	return &nsSampler{initPid: initPid, stats: map[string]*os.File{}, buf: make([]byte, 4096), dents: make([]byte, 8192)}
+	return &nsSampler{initPid: initPid, stats: map[string]*os.File{}, status: map[string]*os.File{}, buf: make([]byte, 4096), dents: make([]byte, 8192)}
 }
 
 // errSamplerClosed marks a reading after the agent was killed.
@@ -219,33 +226,41 @@ func (s *nsSampler) open() error {
 // (it belongs to an ended process, whose pid may have been reused). At
 // most maxKeptFiles are kept: an agent of thousands of processes must not
 // make the arena hold thousands of files.
-func (s *nsSampler) statOf(n string) ([]byte, error) {
-	if f := s.stats[n]; f != nil {
+func (s *nsSampler) statOf(n string) ([]byte, error) { return s.readKept(s.stats, n, "stat") }
+
+// statusOf is statOf for the status file, which the memory readings use.
+func (s *nsSampler) statusOf(n string) ([]byte, error) { return s.readKept(s.status, n, "status") }
+
+// readKept reads file name of namespace pid n through kept, the open
+// files of that name by pid, as statOf says.
+func (s *nsSampler) readKept(kept map[string]*os.File, n, name string) ([]byte, error) {
+	if f := kept[n]; f != nil {
 		if b := s.read(f); b != nil {
 			return b, nil
 		}
 		f.Close()
-		delete(s.stats, n)
+		delete(kept, n)
 	}
-	fd, err := unix.Openat(int(s.dir.Fd()), n+"/stat", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	fd, err := unix.Openat(int(s.dir.Fd()), n+"/"+name, unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, err
 	}
-	f := os.NewFile(uintptr(fd), n+"/stat")
+	f := os.NewFile(uintptr(fd), n+"/"+name)
 	if b := s.read(f); b != nil {
-		if len(s.stats) < maxKeptFiles {
-			s.stats[n] = f
+		if len(kept) < maxKeptFiles {
+			kept[n] = f
 		} else {
 			f.Close() // the bound reached: read, not kept (b is s.buf)
 		}
 		return b, nil
 	}
 	f.Close()
-	return nil, fmt.Errorf("read %s/stat in the sandbox of %d: the process ended", n, s.initPid)
+	return nil, fmt.Errorf("read %s/%s in the sandbox of %d: the process ended", n, name, s.initPid)
 }
 
-// read reads a whole stat file, or returns nil when it has nothing (its
-// process ended). A stat file is read whole by the first read, so the
+// read reads a whole stat or status file, or returns nil when it has
+// nothing (its process ended). Either is read whole by the first read
+// (the buffer holds a page, a status file about a third of one), so the
 // error of any later read does not matter.
 func (s *nsSampler) read(f *os.File) []byte {
 	if k, _ := f.ReadAt(s.buf, 0); k > 0 {
@@ -296,17 +311,20 @@ func (s *nsSampler) sample(r reading) (usage, error) {
 		if !r.mem {
 			continue
 		}
-		rss, peak, err := statusMemory("/proc/" + strconv.Itoa(s.initPid) + "/root/proc/" + n + "/status")
+		b, err = s.statusOf(n)
 		if err != nil {
 			continue // ended since its stat was read
 		}
+		rss, peak := parseStatusMemory(b)
 		u.RSS += rss
 		u.Peak = max(u.Peak, peak)
 	}
-	for n, f := range s.stats {
-		if !listed[n] {
-			f.Close()
-			delete(s.stats, n)
+	for _, kept := range []map[string]*os.File{s.stats, s.status} {
+		for n, f := range kept {
+			if !listed[n] {
+				f.Close()
+				delete(kept, n)
+			}
 		}
 	}
 	if r.delay {
@@ -386,9 +404,11 @@ func (s *nsSampler) close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
-	for n, f := range s.stats {
-		f.Close()
-		delete(s.stats, n)
+	for _, kept := range []map[string]*os.File{s.stats, s.status} {
+		for n, f := range kept {
+			f.Close()
+			delete(kept, n)
+		}
 	}
 	if s.dir != nil {
 		s.dir.Close()

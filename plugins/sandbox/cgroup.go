@@ -214,7 +214,17 @@ type Group struct {
 
 	mu  sync.Mutex
 	cpu *os.File // kept open: read around every move; nil once removed
+	// kept are the memory files read while the agent runs, opened on
+	// first read and then read in place like cpu: opening one walks the
+	// group's path, and the arena reads them every 20 ms per agent.
+	kept map[keptFile]*os.File
+	// peak is the memory file Peak reads, chosen when the group is made
+	// ("" for the version's own).
+	peak string
 }
+
+// keptFile names one of a group's files: its controller and file name.
+type keptFile struct{ ctl, name string }
 
 // nameTries bounds how many taken group names New passes over.
 const nameTries = 1000
@@ -267,6 +277,13 @@ func (r *CgroupRoot) newNamed(name string) (*Group, error) {
 	if g.cpu, err = os.Open(filepath.Join(g.dirs[cpuCtl], cpuFile)); err != nil {
 		g.Remove(time.Second)
 		return nil, fmt.Errorf("cgroup: %w", err)
+	}
+	if r.Version == 2 {
+		// memory.peak came with Linux 5.19; before it the current use is
+		// the best there is.
+		if _, err := os.Stat(filepath.Join(g.dirs["memory"], "memory.peak")); errors.Is(err, fs.ErrNotExist) {
+			g.peak = "memory.current"
+		}
 	}
 	return g, nil
 }
@@ -426,9 +443,10 @@ func field(b []byte, name string) (int64, error) {
 }
 
 func (g *Group) counter(ctl, file, name string) (int64, error) {
-	b, err := os.ReadFile(filepath.Join(g.dirs[ctl], file))
+	var buf [512]byte
+	b, err := g.read(keptFile{ctl, file}, buf[:])
 	if err != nil {
-		return 0, fmt.Errorf("cgroup: %w", err)
+		return 0, err
 	}
 	v, err := field(b, name)
 	if err != nil {
@@ -437,35 +455,66 @@ func (g *Group) counter(ctl, file, name string) (int64, error) {
 	return v, nil
 }
 
+// read reads the group's file f into buf from its start, opening it on
+// first use and keeping it open until Remove.
+func (g *Group) read(f keptFile, buf []byte) ([]byte, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.cpu == nil {
+		return nil, errors.New("cgroup: the group was removed")
+	}
+	file := g.kept[f]
+	if file == nil {
+		var err error
+		if file, err = os.Open(filepath.Join(g.dirs[f.ctl], f.name)); err != nil {
+			return nil, fmt.Errorf("cgroup: %w", err)
+		}
+		if g.kept == nil {
+			g.kept = map[keptFile]*os.File{}
+		}
+		g.kept[f] = file
+	}
+	n, err := file.ReadAt(buf, 0)
+	if n == 0 {
+		return nil, fmt.Errorf("cgroup: read %s: %w", file.Name(), err)
+	}
+	return buf[:n], nil
+}
+
 // Memory is the group's peak memory in bytes (every page charged to it:
 // anonymous memory, shared pages once, and the page cache of the files it
 // read) and how many of its processes the kernel killed for the limit.
 func (g *Group) Memory() (peak, oomKills int64, err error) {
+	if peak, err = g.Peak(); err != nil {
+		return 0, 0, err
+	}
 	if g.version == 1 {
-		b, err := os.ReadFile(filepath.Join(g.dirs["memory"], "memory.max_usage_in_bytes"))
-		if err != nil {
-			return 0, 0, fmt.Errorf("cgroup: %w", err)
-		}
-		if peak, err = strconv.ParseInt(string(bytes.TrimSpace(b)), 10, 64); err != nil {
-			return 0, 0, fmt.Errorf("cgroup: memory.max_usage_in_bytes %q: %w", b, err)
-		}
 		oomKills, err = g.counter("memory", "memory.oom_control", "oom_kill")
-		return peak, oomKills, err
+	} else {
+		oomKills, err = g.counter("memory", "memory.events", "oom_kill")
 	}
-	// memory.peak came with Linux 5.19; before it the current use is the
-	// best there is.
-	b, err := os.ReadFile(filepath.Join(g.dirs["memory"], "memory.peak"))
-	if err != nil {
-		b, err = os.ReadFile(filepath.Join(g.dirs["memory"], "memory.current"))
-	}
-	if err != nil {
-		return 0, 0, fmt.Errorf("cgroup: %w", err)
-	}
-	if peak, err = strconv.ParseInt(string(bytes.TrimSpace(b)), 10, 64); err != nil {
-		return 0, 0, fmt.Errorf("cgroup: memory peak %q: %w", b, err)
-	}
-	oomKills, err = g.counter("memory", "memory.events", "oom_kill")
 	return peak, oomKills, err
+}
+
+// Peak is Memory's peak alone, one read of one kept file.
+func (g *Group) Peak() (int64, error) {
+	name := g.peak
+	if name == "" {
+		// On v2, each read through a kept memory.peak is the peak since
+		// the group was made: only a write to it (which nothing here
+		// does) would restart that descriptor's peak.
+		name = map[int]string{1: "memory.max_usage_in_bytes", 2: "memory.peak"}[g.version]
+	}
+	var buf [64]byte
+	b, err := g.read(keptFile{"memory", name}, buf[:])
+	if err != nil {
+		return 0, err
+	}
+	peak, err := strconv.ParseInt(string(bytes.TrimSpace(b)), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("cgroup: %s %q: %w", name, b, err)
+	}
+	return peak, nil
 }
 
 // Pids lists the host pids of the group's processes.
@@ -517,6 +566,10 @@ func (g *Group) Remove(wait time.Duration) error {
 		g.cpu.Close()
 		g.cpu = nil
 	}
+	for _, f := range g.kept {
+		f.Close()
+	}
+	g.kept = nil
 	g.mu.Unlock()
 	if g.dirFD != nil {
 		g.dirFD.Close()

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -114,6 +115,48 @@ func TestGroupFiles(t *testing.T) {
 	}
 }
 
+// The memory files are kept open once read, and each read is of what the
+// kernel shows then, not of what the first read found; a removed group
+// reads as removed.
+func TestGroupMemoryFilesReadAfresh(t *testing.T) {
+	for _, version := range []int{1, 2} {
+		peakFile := map[int]string{1: "memory.max_usage_in_bytes", 2: "memory.peak"}[version]
+		eventsFile := map[int]string{1: "memory.oom_control", 2: "memory.events"}[version]
+		g := fakeGroup(t, version, map[string]string{
+			map[int]string{1: "cpuacct.usage", 2: "cpu.stat"}[version]: "", peakFile: "1048576\n", eventsFile: "oom_kill 0\n",
+		})
+		for i, want := range []int64{1 << 20, 3 << 20, 2 << 20} {
+			if i > 0 {
+				// Rewritten in place (os.WriteFile truncates the same
+				// file), as the kernel's change under an open descriptor.
+				if err := os.WriteFile(filepath.Join(g.dirs["memory"], peakFile), fmt.Appendf(nil, "%d\n", want), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(g.dirs["memory"], eventsFile), fmt.Appendf(nil, "under_oom 0\noom_kill %d\n", i), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			peak, kills, err := g.Memory()
+			if err != nil || peak != want || kills != int64(i) {
+				t.Errorf("v%d reading %d: peak %d kills %d (%v), want %d and %d", version, i, peak, kills, err, want, i)
+			}
+			if p, err := g.Peak(); err != nil || p != want {
+				t.Errorf("v%d reading %d: Peak %d (%v), want %d", version, i, p, err, want)
+			}
+		}
+		if len(g.kept) != 2 {
+			t.Errorf("v%d: %d files kept, want the peak and the events", version, len(g.kept))
+		}
+		_ = g.Remove(0) // the fake's directory holds files: not removed
+		if _, _, err := g.Memory(); err == nil || !strings.Contains(err.Error(), "removed") {
+			t.Errorf("v%d after Remove: %v, want the group removed", version, err)
+		}
+		if g.kept != nil {
+			t.Errorf("v%d: files still kept after Remove", version)
+		}
+	}
+}
+
 // Without the controllers the error says what is missing, for both
 // versions.
 func TestFindCgroupsSaysWhy(t *testing.T) {
@@ -177,6 +220,12 @@ func TestMachineGroup(t *testing.T) {
 	if err := g.SetLimits(32<<20, 20); err != nil {
 		t.Fatal(err)
 	}
+	// Read once before anything runs: the files read are kept open, and
+	// the reading after the kill must come from them afresh.
+	peak0, kills0, err := g.Memory()
+	if err != nil || kills0 != 0 {
+		t.Fatalf("memory of the empty group: peak %d, OOM kills %d, %v", peak0, kills0, err)
+	}
 	// A child burns CPU and ends; then the shell allocates past the limit
 	// (a string doubled until the kernel kills it).
 	cmd := exec.Command("/bin/sh", "-c", `sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done'; x=xxxxxxxxxxxxxxxx; while :; do x=$x$x; done`)
@@ -190,8 +239,8 @@ func TestMachineGroup(t *testing.T) {
 		t.Errorf("CPU of the group: %v %v", cpu, err)
 	}
 	peak, kills, err := g.Memory()
-	if err != nil || kills < 1 || peak <= 0 {
-		t.Errorf("memory: peak %d, OOM kills %d, %v", peak, kills, err)
+	if err != nil || kills < 1 || peak <= peak0 || len(g.kept) != 2 {
+		t.Errorf("memory: peak %d (%d before), OOM kills %d, %v; %d files kept", peak, peak0, kills, err, len(g.kept))
 	}
 	// Twenty tasks at most: the twenty-first fork fails.
 	outFile := filepath.Join(t.TempDir(), "out")
