@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"arena/agents/course/courseref"
 	"arena/internal/childcmd"
 )
 
@@ -66,7 +67,7 @@ func buildJava(ctx context.Context, r Ref, class string, progress io.Writer) (ja
 		}
 		return javaBuild{}, fmt.Errorf("course repository %s: no src/boardgame/Client.java and no bin/boardgame/Client.class (is this the course repository?)", r.Path)
 	}
-	sum, err := Hash(src)
+	sum, err := courseref.Hash(src)
 	if err != nil {
 		return javaBuild{}, err
 	}

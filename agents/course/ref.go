@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"arena/agents/course/courseref"
 )
 
 // Prefix starts every course agent reference.
-const Prefix = "course:"
+const Prefix = courseref.Prefix
 
 // Ref is a parsed course agent reference.
 type Ref struct {

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"arena/plugins/sdk"
+	"arena/plugins/agentapi"
 	"arena/plugins/sdk/search"
 )
 
@@ -125,7 +125,7 @@ func (o Options) ReadClock() (Clock, error) {
 // bot's own remaining moves for whole-game budgets. A first-move
 // allowance (30 s where ordinary moves get 2 s) is used only up to twice
 // an ordinary move: the opening position gains little from it.
-func (c Clock) Limits(t sdk.Turn, movesLeft int) search.Limits {
+func (c Clock) Limits(t agentapi.Turn, movesLeft int) search.Limits {
 	l := c.FullLimits(t, movesLeft)
 	if ml := t.Game.Clock.MoveLimit; t.Game.Clock.Model == "per-move" && ml > 0 && t.TimeLeft > 2*ml {
 		l = Cap(l, time.Duration(float64(2*ml)*c.Fraction))
@@ -134,13 +134,13 @@ func (c Clock) Limits(t sdk.Turn, movesLeft int) search.Limits {
 }
 
 // FullLimits are Limits without the first-move cap.
-func (c Clock) FullLimits(t sdk.Turn, movesLeft int) search.Limits {
+func (c Clock) FullLimits(t agentapi.Turn, movesLeft int) search.Limits {
 	return search.ForTurn(t, search.Budget{Fraction: c.Fraction, MovesLeft: movesLeft})
 }
 
 // ThreadsFor is the goroutine count for this game: one where the referee
 // measures CPU time, where extra goroutines would only burn the budget.
-func (c Clock) ThreadsFor(g sdk.Game) int {
+func (c Clock) ThreadsFor(g agentapi.Game) int {
 	if g.Clock.Model == "cpu-budget" {
 		return 1
 	}
@@ -153,7 +153,7 @@ func Rand(seed uint64) *rand.Rand {
 }
 
 // Format writes a move chosen on st, or an error naming the ply.
-func Format(t sdk.Turn, r search.Result) (string, error) {
+func Format(t agentapi.Turn, r search.Result) (string, error) {
 	if !r.OK {
 		return "", fmt.Errorf("no legal move at ply %d", t.Ply)
 	}

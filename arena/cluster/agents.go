@@ -10,16 +10,17 @@ import (
 	"sync"
 
 	"arena/agents/course"
+	"arena/agents/course/courseref"
 	"arena/arena/league/leaguefile"
 )
 
 // ContentHash is the content hash the league records for an agent of a
-// kind at path: course agents by agents/course.Hash (a folder, or a
+// kind at path: course agents by agents/course/courseref.Hash (a folder, or a
 // script with its sibling modules), scripts and binaries by the file's.
 // Coordinator and workers hash with this one function.
 func ContentHash(kind, path string) (string, error) {
 	if kind == leaguefile.KindCourse {
-		return course.Hash(path)
+		return courseref.Hash(path)
 	}
 	return leaguefile.FileHash(path)
 }
@@ -97,7 +98,7 @@ func indexDir(dir string) (map[string]string, error) {
 			return nil
 		}
 		if d.IsDir() {
-			h, err := course.Hash(p)
+			h, err := courseref.Hash(p)
 			add(h, p, err)
 			if depth >= indexDepth {
 				return filepath.SkipDir
@@ -110,7 +111,7 @@ func indexDir(dir string) (map[string]string, error) {
 		h, err := leaguefile.FileHash(p)
 		add(h, p, err)
 		if strings.HasSuffix(p, ".py") {
-			h, err := course.Hash(p)
+			h, err := courseref.Hash(p)
 			add(h, p, err)
 		}
 		return nil

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"arena/agents/course"
+	"arena/agents/course/courseref"
 	"arena/arena/league/leaguefile"
 )
 
@@ -50,7 +51,7 @@ func TestAgentDirFindsCopiesByContentHash(t *testing.T) {
 			{src, filepath.Join(workerDir, fmt.Sprintf("sub%03d/bot.py", i))},
 			{repo, filepath.Join(workerDir, fmt.Sprintf("r%d", i))},
 		} {
-			h, err := course.Hash(c.path)
+			h, err := courseref.Hash(c.path)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"arena/agents/course"
+	"arena/agents/course/courseref"
 	"arena/arena/league/leaguefile"
 )
 
@@ -52,7 +52,7 @@ func pack(kind, path string, limit int64) (*shipment, error) {
 	files := []file{{entry, path}}
 	switch {
 	case kind == leaguefile.KindCourse && fi.IsDir():
-		rels, err := course.Files(path)
+		rels, err := courseref.Files(path)
 		if err != nil {
 			return nil, err
 		}
@@ -61,7 +61,7 @@ func pack(kind, path string, limit int64) (*shipment, error) {
 			files = append(files, file{entry + "/" + r, filepath.Join(path, filepath.FromSlash(r))})
 		}
 	case kind == leaguefile.KindCourse:
-		for _, s := range course.Siblings(path) {
+		for _, s := range courseref.Siblings(path) {
 			files = append(files, file{filepath.Base(s), s})
 		}
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"arena/agents/course"
+	"arena/agents/course/courseref"
 	"arena/arena/league/leaguefile"
 	"arena/games/all"
 )
@@ -182,12 +182,12 @@ func TestPackBoundsAndSkipsVersionControl(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "over 1 MiB") {
 		t.Fatalf("an agent over the limit was packed: %v", err)
 	}
-	h, _ := course.Hash(filepath.Join(dir, "repo"))
+	h, _ := courseref.Hash(filepath.Join(dir, "repo"))
 	out := t.TempDir()
 	if err := untar(bytes.NewReader(s.body), out, 3<<20); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := course.Hash(filepath.Join(out, "repo")); got != h {
+	if got, _ := courseref.Hash(filepath.Join(out, "repo")); got != h {
 		t.Fatalf("unpacked repository hashes %s, want %s", got, h)
 	}
 	if err := untar(bytes.NewReader(s.body), t.TempDir(), 1<<20); err == nil {

@@ -22,6 +22,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"arena/engine"
+	"arena/plugins/agentapi"
 	pb "arena/plugins/proto"
 )
 
@@ -70,53 +71,14 @@ func Handshake(v uint) plugin.HandshakeConfig {
 	}
 }
 
-// Clock tells an agent how it is timed.
-type Clock struct {
-	Model          string // "per-move" or "cpu-budget"
-	MoveLimit      time.Duration
-	FirstMoveLimit time.Duration
-	Cushion        time.Duration
-	Budget         time.Duration
-}
-
-// StartInfo opens a game for an agent.
-type StartInfo struct {
-	GameID   string
-	Game     string
-	Params   map[string]string
-	Seat     int
-	Profile  string
-	Clock    Clock
-	Opponent string
-	Options  map[string]string
-	Seed     uint64
-}
-
-// MoveRequest asks the side to move for a move.
-type MoveRequest struct {
-	History  []string // moves so far in course notation; "" marks a skipped turn
-	Board    string   // canonical board text
-	Seat     int
-	Ply      int
-	TimeLeft time.Duration // for this move (per-move) or the whole game (cpu-budget)
-	Deadline time.Time
-	View     []byte // the course's seat-relative view (JSON), where it had one
-}
-
-// EndInfo closes a game.
-type EndInfo struct {
-	Winner int // -1 for none
-	Draw   bool
-	Reason string
-	Scores []int
-}
-
-// Description says what an agent is.
-type Description struct {
-	Name        string
-	Description string
-	Games       []string // empty: any game
-}
+// The protocol's messages are package agentapi's, which needs no gRPC.
+type (
+	Clock       = agentapi.Clock
+	StartInfo   = agentapi.StartInfo
+	MoveRequest = agentapi.MoveRequest
+	EndInfo     = agentapi.EndInfo
+	Description = agentapi.Description
+)
 
 // Agent is one side of the protocol, implemented by agent processes and
 // called by the arena.

@@ -72,6 +72,7 @@ import (
 
 	"arena/engine"
 	"arena/games/all"
+	"arena/plugins/agentapi"
 	"arena/plugins/protocol"
 )
 
@@ -79,44 +80,17 @@ import (
 // refuses agents of another version (see the package documentation).
 const ProtocolVersion = protocol.Version
 
-// Game is what an agent learns when a game starts: the game's registry
-// name and parameters, its seat, the course profile and its clock, the
-// opponent's display name, options from the league file, and a seed.
-type Game = protocol.StartInfo
-
-// Turn is one request for a move (history, board text, seat, ply, time
-// left, deadline, view), with the position rebuilt for the agent.
-type Turn struct {
-	protocol.MoveRequest
-	Game  Game
-	State engine.State // the current position, the agent's own copy
-	Legal []string     // the legal moves in course notation, in course order
-}
-
-// Agent is the one method an agent must have. A returned error is reported
-// to the referee as "no move", which the course profile penalises.
-type Agent interface {
-	Move(ctx context.Context, t Turn) (string, error)
-}
-
-// Optional interfaces an Agent may implement.
+// The types an agent implements and receives are package agentapi's,
+// which needs no gRPC: a searcher or a house bot can use them without
+// linking the plugin transport. Their documentation is there.
 type (
-	// Starter is told about the game before the first move request.
-	Starter interface {
-		Start(ctx context.Context, g Game) error
-	}
-	// Observer is told about every move played.
-	Observer interface {
-		Observe(ctx context.Context, seat int, move string, ply int) error
-	}
-	// Ender is told how the game ended.
-	Ender interface {
-		End(ctx context.Context, r protocol.EndInfo) error
-	}
-	// Describer names the agent.
-	Describer interface {
-		Describe() protocol.Description
-	}
+	Game      = agentapi.Game
+	Turn      = agentapi.Turn
+	Agent     = agentapi.Agent
+	Starter   = agentapi.Starter
+	Observer  = agentapi.Observer
+	Ender     = agentapi.Ender
+	Describer = agentapi.Describer
 )
 
 // Option adjusts Serve and ServeConfig.

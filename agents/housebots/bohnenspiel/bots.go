@@ -9,7 +9,7 @@ import (
 
 	"arena/agents/housebots"
 	"arena/engine"
-	"arena/plugins/sdk"
+	"arena/plugins/agentapi"
 	"arena/plugins/sdk/search"
 )
 
@@ -47,7 +47,7 @@ const BaselineDoc = "the COMP424 2017 report's agent: fixed-depth-9 alpha-beta (
 	"no ordering, no table. Deviation: it stops early, with the best move of the deepest completed depth, if the clock runs short"
 
 // Baseline builds the report's agent.
-func Baseline(o housebots.Options, seed uint64) (sdk.Agent, error) {
+func Baseline(o housebots.Options, seed uint64) (agentapi.Agent, error) {
 	clk, err := o.Clock("baseline", BaselineOptions)
 	if err != nil {
 		return nil, err
@@ -88,7 +88,7 @@ type baseline struct {
 	depth int
 }
 
-func (b *baseline) Move(ctx context.Context, t sdk.Turn) (string, error) {
+func (b *baseline) Move(ctx context.Context, t agentapi.Turn) (string, error) {
 	lim := b.clk.Limits(t, 0)
 	lim.MaxDepth = b.depth
 	lim.Soft = lim.Deadline // the report searched to its full depth
@@ -107,7 +107,7 @@ const StrongDoc = "iterative-deepening PVS alpha-beta over its own compact board
 	"so endgames are searched exactly, several plies deeper than the baseline"
 
 // Strong builds the strong bot.
-func Strong(o housebots.Options, seed uint64) (sdk.Agent, error) {
+func Strong(o housebots.Options, seed uint64) (agentapi.Agent, error) {
 	clk, err := o.Clock("strong", StrongOptions)
 	if err != nil {
 		return nil, err
@@ -126,12 +126,12 @@ type strong struct {
 	ab  search.AlphaBeta
 }
 
-func (s *strong) Start(_ context.Context, g sdk.Game) error {
+func (s *strong) Start(_ context.Context, g agentapi.Game) error {
 	s.ab.Threads = s.clk.ThreadsFor(g)
 	return nil
 }
 
-func (s *strong) Move(ctx context.Context, t sdk.Turn) (string, error) {
+func (s *strong) Move(ctx context.Context, t agentapi.Turn) (string, error) {
 	p, err := fromEngine(t.State)
 	if err != nil {
 		return "", err

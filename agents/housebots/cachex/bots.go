@@ -13,7 +13,7 @@ import (
 
 	"arena/agents/housebots"
 	"arena/engine"
-	"arena/plugins/sdk"
+	"arena/plugins/agentapi"
 	"arena/plugins/sdk/search"
 )
 
@@ -61,7 +61,7 @@ const StrongDoc = "iterative-deepening PVS alpha-beta with a transposition table
 	"is shared over half the empty cells"
 
 // Strong builds the strong bot.
-func Strong(o housebots.Options, seed uint64) (sdk.Agent, error) {
+func Strong(o housebots.Options, seed uint64) (agentapi.Agent, error) {
 	clk, err := o.Clock("strong", StrongOptions)
 	if err != nil {
 		return nil, err
@@ -81,7 +81,7 @@ type strong struct {
 	cells cellMoves
 }
 
-func (s *strong) Start(_ context.Context, g sdk.Game) error {
+func (s *strong) Start(_ context.Context, g agentapi.Game) error {
 	s.ab.Threads = s.clk.ThreadsFor(g)
 	limitMemory()
 	return nil
@@ -92,7 +92,7 @@ func (s *strong) Start(_ context.Context, g sdk.Game) error {
 // faster than a starved background collector frees it.
 func limitMemory() { debug.SetMemoryLimit(48 << 20) }
 
-func (s *strong) Move(ctx context.Context, t sdk.Turn) (string, error) {
+func (s *strong) Move(ctx context.Context, t agentapi.Turn) (string, error) {
 	b, err := readBoard(t.State)
 	if err != nil {
 		return "", err
@@ -163,7 +163,7 @@ const BaselineDoc = "the COMP30024 2022 report's agent: Red opens from a small b
 	"shortest path instead of the report's weighted A*"
 
 // Baseline builds the report's agent.
-func Baseline(o housebots.Options, seed uint64) (sdk.Agent, error) {
+func Baseline(o housebots.Options, seed uint64) (agentapi.Agent, error) {
 	clk, err := o.Clock("baseline", BaselineOptions)
 	if err != nil {
 		return nil, err
@@ -177,7 +177,7 @@ func Baseline(o housebots.Options, seed uint64) (sdk.Agent, error) {
 	return b, nil
 }
 
-func (b *baseline) Start(context.Context, sdk.Game) error {
+func (b *baseline) Start(context.Context, agentapi.Game) error {
 	limitMemory()
 	return nil
 }
@@ -193,7 +193,7 @@ type baseline struct {
 	seat      int
 }
 
-func (b *baseline) Move(ctx context.Context, t sdk.Turn) (string, error) {
+func (b *baseline) Move(ctx context.Context, t agentapi.Turn) (string, error) {
 	st := t.State
 	bd, err := readBoard(st)
 	if err != nil {
@@ -218,7 +218,7 @@ func (b *baseline) Move(ctx context.Context, t sdk.Turn) (string, error) {
 	return text, nil
 }
 
-func (b *baseline) choose(ctx context.Context, t sdk.Turn, bd board, n, me int) (string, error) {
+func (b *baseline) choose(ctx context.Context, t agentapi.Turn, bd board, n, me int) (string, error) {
 	st := t.State
 	switch t.Ply {
 	case 0:

@@ -10,12 +10,12 @@ import (
 
 	"arena/agents/housebots"
 	"arena/engine"
-	"arena/plugins/sdk"
+	"arena/plugins/agentapi"
 	"arena/plugins/sdk/search"
 )
 
 // geomFor builds the geometry for the game's parameters.
-func geomFor(g sdk.Game) (*geom, error) { return geomOf(engine.Params(g.Params)) }
+func geomFor(g agentapi.Game) (*geom, error) { return geomOf(engine.Params(g.Params)) }
 
 // geomOf builds the geometry for the parameters rows and cols.
 func geomOf(p engine.Params) (*geom, error) {
@@ -44,7 +44,7 @@ const BaselineDoc = "the CS4386 2020 report's agent: negamax with alpha-beta in 
 	"else the first. Simplification: the tie-break's simulations grow no tree below the root moves"
 
 // Baseline builds the report's agent.
-func Baseline(o housebots.Options, seed uint64) (sdk.Agent, error) {
+func Baseline(o housebots.Options, seed uint64) (agentapi.Agent, error) {
 	clk, err := o.Clock("baseline", BaselineOptions)
 	if err != nil {
 		return nil, err
@@ -70,7 +70,7 @@ type baseline struct {
 	late       bool
 }
 
-func (b *baseline) Start(_ context.Context, g sdk.Game) error {
+func (b *baseline) Start(_ context.Context, g agentapi.Game) error {
 	geo, err := geomFor(g)
 	b.g = geo
 	return err
@@ -91,7 +91,7 @@ func depthFor(m int) int {
 	return 2
 }
 
-func (b *baseline) Move(ctx context.Context, t sdk.Turn) (string, error) {
+func (b *baseline) Move(ctx context.Context, t agentapi.Turn) (string, error) {
 	p, err := fromEngine(b.g, t.State)
 	if err != nil {
 		return "", err
@@ -239,7 +239,7 @@ const StrongDoc = "iterative-deepening PVS alpha-beta over a 64-bit line set wit
 	"two of a chain / four of a loop with a double-cross, whichever is better for them); other leaves count boxes"
 
 // Strong builds the strong bot.
-func Strong(o housebots.Options, seed uint64) (sdk.Agent, error) {
+func Strong(o housebots.Options, seed uint64) (agentapi.Agent, error) {
 	clk, err := o.Clock("strong", StrongOptions)
 	if err != nil {
 		return nil, err
@@ -260,14 +260,14 @@ type strong struct {
 	chains *chainSolver
 }
 
-func (s *strong) Start(_ context.Context, g sdk.Game) error {
+func (s *strong) Start(_ context.Context, g agentapi.Game) error {
 	geo, err := geomFor(g)
 	s.g = geo
 	s.ab.Threads = s.clk.ThreadsFor(g)
 	return err
 }
 
-func (s *strong) Move(ctx context.Context, t sdk.Turn) (string, error) {
+func (s *strong) Move(ctx context.Context, t agentapi.Turn) (string, error) {
 	p, err := fromEngine(s.g, t.State)
 	if err != nil {
 		return "", err

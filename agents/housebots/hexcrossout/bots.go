@@ -9,7 +9,7 @@ import (
 
 	"arena/agents/housebots"
 	"arena/engine"
-	"arena/plugins/sdk"
+	"arena/plugins/agentapi"
 	"arena/plugins/sdk/search"
 )
 
@@ -38,7 +38,7 @@ const BaselineDoc = "the NYCU 2023 report's agent: plain UCT MCTS with c = 0.5, 
 	"distribution, and it thinks for the `time` fraction of the limit instead of 5.9 s of 6 s"
 
 // Baseline builds the report's agent.
-func Baseline(o housebots.Options, seed uint64) (sdk.Agent, error) {
+func Baseline(o housebots.Options, seed uint64) (agentapi.Agent, error) {
 	clk, err := o.Clock("baseline", BaselineOptions)
 	if err != nil {
 		return nil, err
@@ -60,12 +60,12 @@ type baseline struct {
 	mcts    search.MCTS
 }
 
-func (b *baseline) Start(_ context.Context, g sdk.Game) error {
+func (b *baseline) Start(_ context.Context, g agentapi.Game) error {
 	b.mcts.Threads = b.clk.ThreadsFor(g)
 	return nil
 }
 
-func (b *baseline) Move(ctx context.Context, t sdk.Turn) (string, error) {
+func (b *baseline) Move(ctx context.Context, t agentapi.Turn) (string, error) {
 	lim := b.clk.Limits(t, 0)
 	if b.endgame {
 		if m, err := newModel(t.State.Text()); err == nil {
@@ -152,7 +152,7 @@ const StrongDoc = "an exact misère solver over the free-cell set (≤ 33 cells 
 	"to solve in the time, MCTS with the solver (c = 0.7) and subtree reuse plays instead"
 
 // Strong builds the strong bot.
-func Strong(o housebots.Options, seed uint64) (sdk.Agent, error) {
+func Strong(o housebots.Options, seed uint64) (agentapi.Agent, error) {
 	clk, err := o.Clock("strong", StrongOptions)
 	if err != nil {
 		return nil, err
@@ -172,12 +172,12 @@ type strong struct {
 	mcts    search.MCTS
 }
 
-func (s *strong) Start(_ context.Context, g sdk.Game) error {
+func (s *strong) Start(_ context.Context, g agentapi.Game) error {
 	s.mcts.Threads = s.clk.ThreadsFor(g)
 	return nil
 }
 
-func (s *strong) Move(ctx context.Context, t sdk.Turn) (string, error) {
+func (s *strong) Move(ctx context.Context, t agentapi.Turn) (string, error) {
 	start := time.Now()
 	lim := s.clk.Limits(t, 0)
 	text := t.State.Text()

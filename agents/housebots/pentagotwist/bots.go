@@ -10,7 +10,7 @@ import (
 
 	"arena/agents/housebots"
 	"arena/engine"
-	"arena/plugins/sdk"
+	"arena/plugins/agentapi"
 	"arena/plugins/sdk/search"
 )
 
@@ -157,7 +157,7 @@ const BaselineDoc = "the COMP424 2021 report's agent: depth-limited minimax with
 	"The report's evaluation cache (a speed device) is left out"
 
 // Baseline builds the report's agent.
-func Baseline(o housebots.Options, seed uint64) (sdk.Agent, error) {
+func Baseline(o housebots.Options, seed uint64) (agentapi.Agent, error) {
 	clk, err := o.Clock("baseline", BaselineOptions)
 	if err != nil {
 		return nil, err
@@ -210,7 +210,7 @@ type baseline struct {
 	rootPly int
 }
 
-func (b *baseline) Move(ctx context.Context, t sdk.Turn) (string, error) {
+func (b *baseline) Move(ctx context.Context, t agentapi.Turn) (string, error) {
 	// The report spent its 30 s first move on one ply more.
 	lim := b.clk.FullLimits(t, 0)
 	lim.MaxDepth = b.depth
@@ -233,7 +233,7 @@ const StrongDoc = "iterative-deepening PVS alpha-beta with a transposition table
 	"32 five-cell segments (open segments weighted 1, 6, 40, 300 by stones, an open four of the side to move worth nearly a win) plus quadrant centres"
 
 // Strong builds the strong bot.
-func Strong(o housebots.Options, seed uint64) (sdk.Agent, error) {
+func Strong(o housebots.Options, seed uint64) (agentapi.Agent, error) {
 	clk, err := o.Clock("strong", StrongOptions)
 	if err != nil {
 		return nil, err
@@ -252,12 +252,12 @@ type strong struct {
 	ab  search.AlphaBeta
 }
 
-func (s *strong) Start(_ context.Context, g sdk.Game) error {
+func (s *strong) Start(_ context.Context, g agentapi.Game) error {
 	s.ab.Threads = s.clk.ThreadsFor(g)
 	return nil
 }
 
-func (s *strong) Move(ctx context.Context, t sdk.Turn) (string, error) {
+func (s *strong) Move(ctx context.Context, t agentapi.Turn) (string, error) {
 	lim := s.clk.Limits(t, 0)
 	return housebots.Format(t, s.ab.Search(ctx, t.State, lim))
 }

@@ -9,8 +9,7 @@ import (
 
 	"arena/engine"
 	"arena/games/pentagotwist"
-	"arena/plugins/protocol"
-	"arena/plugins/sdk"
+	"arena/plugins/agentapi"
 )
 
 func TestRunScore(t *testing.T) {
@@ -63,7 +62,7 @@ func TestBaselineOpensOnACentre(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := pentagotwist.NewState()
-	turn := sdk.Turn{Game: sdk.Game{Game: "pentago-twist", Clock: protocol.Clock{Model: "per-move", MoveLimit: 2 * time.Second}}, State: st}
+	turn := agentapi.Turn{Game: agentapi.Game{Game: "pentago-twist", Clock: agentapi.Clock{Model: "per-move", MoveLimit: 2 * time.Second}}, State: st}
 	turn.TimeLeft = 2 * time.Second
 	turn.Deadline = time.Now().Add(2 * time.Second)
 	text, err := a.Move(context.Background(), turn)

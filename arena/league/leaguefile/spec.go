@@ -19,7 +19,7 @@ import (
 	"strings"
 	"time"
 
-	"arena/agents/course"
+	"arena/agents/course/courseref"
 	"arena/arena/entrants"
 	"arena/arena/league/format"
 	"arena/arena/openings"
@@ -698,8 +698,8 @@ func resolveAgent(ac AgentConfig, game, baseDir string) (*Agent, error) {
 		}
 		a.Hash = h
 		return a, nil
-	case strings.HasPrefix(ref, course.Prefix):
-		p, query, hasQuery := strings.Cut(strings.TrimPrefix(ref, course.Prefix), "?")
+	case strings.HasPrefix(ref, courseref.Prefix):
+		p, query, hasQuery := strings.Cut(strings.TrimPrefix(ref, courseref.Prefix), "?")
 		if p == "" {
 			return nil, fmt.Errorf("%s: no path", ref)
 		}
@@ -707,11 +707,11 @@ func resolveAgent(ac AgentConfig, game, baseDir string) (*Agent, error) {
 		if _, err := os.Stat(a.Path); err != nil {
 			return nil, fmt.Errorf("%s: %s does not exist (paths are relative to the league file)", ref, a.Path)
 		}
-		a.Launch = course.Prefix + a.Path
+		a.Launch = courseref.Prefix + a.Path
 		if hasQuery {
 			a.Launch += "?" + query
 		}
-		h, err := course.Hash(a.Path)
+		h, err := courseref.Hash(a.Path)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", ref, err)
 		}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"arena/engine"
-	"arena/plugins/sdk"
+	"arena/plugins/agentapi"
 )
 
 // Limits bound one search. The zero value searches until ctx is done.
@@ -70,7 +70,7 @@ func (b Budget) withDefaults() Budget {
 // Reserve, shared over MovesLeft moves, enforced on the process's own CPU
 // time and on the wall clock (wall time is never less than the CPU time of
 // a single search thread).
-func ForTurn(t sdk.Turn, b Budget) Limits {
+func ForTurn(t agentapi.Turn, b Budget) Limits {
 	return forClock(time.Now(), t.Game.Clock.Model, t.TimeLeft, t.Deadline, b)
 }
 

@@ -1,4 +1,8 @@
-package course
+// Package courseref is what names a course agent without running it: the
+// prefix of its reference and the hash of its content. A league file and
+// the cluster need both; neither needs the course runtimes (package
+// course), which bring the agent protocol's gRPC with them.
+package courseref
 
 import (
 	"crypto/sha256"
@@ -10,6 +14,9 @@ import (
 	"path/filepath"
 	"sort"
 )
+
+// Prefix starts every course agent reference.
+const Prefix = "course:"
 
 // skipDirs are never part of an agent's content: version control and
 // caches the runtimes write themselves.

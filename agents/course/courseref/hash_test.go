@@ -1,11 +1,11 @@
-package course_test
+package courseref_test
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
-	"arena/agents/course"
+	"arena/agents/course/courseref"
 )
 
 // TestHashCoversWhatTheAgentRuns: a change to a bot's helper module or to
@@ -26,7 +26,7 @@ func TestHashCoversWhatTheAgentRuns(t *testing.T) {
 	}
 	hash := func(p string) string {
 		t.Helper()
-		h, err := course.Hash(filepath.Join(dir, p))
+		h, err := courseref.Hash(filepath.Join(dir, p))
 		if err != nil {
 			t.Fatal(err)
 		}
