@@ -183,8 +183,9 @@ var errNotNamespaceProc = errors.New("the sandbox's /proc is not mounted")
 // keeps that directory and each process's stat file (and status file,
 // once memory is read) open between readings, so the CPU reading taken
 // around every move is one listing and one read per process, not a path
-// walk through the init's root and an open per file. The init (PID 1 there) became the agent, and counts
-// whole: its setup's few milliseconds of CPU among them.
+// walk through the init's root and an open per file. The init (PID 1
+// there) became the agent, and counts whole: its setup's few milliseconds
+// of CPU among them.
 type nsSampler struct {
 	initPid int
 

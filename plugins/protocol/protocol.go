@@ -1,6 +1,7 @@
-// Package protocol is the agent protocol as Go types, and its binding to
-// hashicorp/go-plugin over gRPC: the handshake, the plugin that serves an
-// Agent in the agent process, and the client the arena calls.
+// Package protocol binds the agent protocol to hashicorp/go-plugin over
+// gRPC: the handshake, the plugin that serves an Agent in the agent
+// process, and the client the arena calls. The protocol's messages are
+// package agentapi's, named here as this package's own.
 package protocol
 
 import (

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -498,12 +499,12 @@ func (g *Group) Memory() (peak, oomKills int64, err error) {
 
 // Peak is Memory's peak alone, one read of one kept file.
 func (g *Group) Peak() (int64, error) {
-	name := g.peak
-	if name == "" {
-		// On v2, each read through a kept memory.peak is the peak since
-		// the group was made: only a write to it (which nothing here
-		// does) would restart that descriptor's peak.
-		name = map[int]string{1: "memory.max_usage_in_bytes", 2: "memory.peak"}[g.version]
+	// On v2, each read through a kept memory.peak is the peak since the
+	// group was made: only a write to it (which nothing here does) would
+	// restart that descriptor's peak.
+	name := cmp.Or(g.peak, "memory.peak")
+	if g.version == 1 {
+		name = "memory.max_usage_in_bytes"
 	}
 	var buf [64]byte
 	b, err := g.read(keptFile{"memory", name}, buf[:])

@@ -82,7 +82,8 @@ const ProtocolVersion = protocol.Version
 
 // The types an agent implements and receives are package agentapi's,
 // which needs no gRPC: a searcher or a house bot can use them without
-// linking the plugin transport. Their documentation is there.
+// linking the plugin transport. Their documentation is there: go doc
+// arena/plugins/agentapi Turn, for instance.
 type (
 	Game      = agentapi.Game
 	Turn      = agentapi.Turn
