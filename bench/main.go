@@ -103,9 +103,10 @@ func checkOnly(only string) error {
 	if only == "" {
 		return nil
 	}
+	names := sectionNames()
 	for _, s := range strings.Split(only, ",") {
-		if !slices.Contains(sectionNames(), s) {
-			return fmt.Errorf("-only %s: no section %q; the sections are %s", only, s, strings.Join(sectionNames(), ","))
+		if !slices.Contains(names, s) {
+			return fmt.Errorf("-only %s: no section %q; the sections are %s", only, s, strings.Join(names, ","))
 		}
 	}
 	return nil

@@ -108,36 +108,47 @@ func TestSandboxAliveFollowsItsInit(t *testing.T) {
 	}
 }
 
-// A kept stat file of a process that has ended reads nothing; statOf then
-// tries a new one, and reports the process gone rather than handing back
-// an empty stat.
+// A kept stat or status file of a process that has ended reads nothing;
+// statOf and statusOf then try a new one, and report the process gone
+// rather than handing back an empty file.
 func TestStatOfAnEndedProcess(t *testing.T) {
 	s := hostProcSampler(t)
-	cmd := exec.Command("sleep", "60")
-	if err := cmd.Start(); err != nil {
-		t.Skip("no sleep:", err)
+	kinds := []struct {
+		name string
+		read func(string) ([]byte, error)
+		kept map[string]*os.File
+		want string // in the file of a live sleep
+	}{
+		{"stat", s.statOf, s.stats, "(sleep)"},
+		{"status", s.statusOf, s.status, "Name:\tsleep"},
 	}
-	n := strconv.Itoa(cmd.Process.Pid)
-	b, err := s.statOf(n)
-	if err != nil || !bytes.Contains(b, []byte("(sleep)")) {
-		t.Fatalf("stat of a live process: %q, %v", b, err)
-	}
-	if s.stats[n] == nil {
-		t.Fatal("the stat file of a live process was not kept")
-	}
-	cmd.Process.Kill()
-	cmd.Wait()
-	if b, err := s.statOf(n); err == nil {
-		t.Fatalf("stat of an ended process: %q and no error", b)
-	}
-	if s.stats[n] != nil {
-		t.Error("the stat file of an ended process is still kept")
+	for _, k := range kinds {
+		cmd := exec.Command("sleep", "60")
+		if err := cmd.Start(); err != nil {
+			t.Skip("no sleep:", err)
+		}
+		n := strconv.Itoa(cmd.Process.Pid)
+		b, err := k.read(n)
+		if err != nil || !bytes.Contains(b, []byte(k.want)) {
+			t.Fatalf("%s of a live process: %q, %v", k.name, b, err)
+		}
+		if k.kept[n] == nil {
+			t.Fatalf("the %s file of a live process was not kept", k.name)
+		}
+		cmd.Process.Kill()
+		cmd.Wait()
+		if b, err := k.read(n); err == nil {
+			t.Fatalf("%s of an ended process: %q and no error", k.name, b)
+		}
+		if k.kept[n] != nil {
+			t.Errorf("the %s file of an ended process is still kept", k.name)
+		}
 	}
 }
 
 // A process's status file, which the memory readings use, is kept like its
-// stat file while it lives, read afresh each time, dropped once the
-// process has ended, and closed with the sampler.
+// stat file while it lives, read afresh each time, and closed with the
+// sampler (dropped once its process has ended: TestStatOfAnEndedProcess).
 func TestStatusOfKeptWhileTheProcessLives(t *testing.T) {
 	s := hostProcSampler(t)
 	self := strconv.Itoa(os.Getpid())
@@ -162,23 +173,6 @@ func TestStatusOfKeptWhileTheProcessLives(t *testing.T) {
 		t.Errorf("status after 64 MiB more: VmRSS %d, before %d (%v); the same file kept: %v", after, before, err, s.status[self] == kept)
 	}
 	runtime.KeepAlive(ballast)
-
-	cmd := exec.Command("sleep", "60")
-	if err := cmd.Start(); err != nil {
-		t.Skip("no sleep:", err)
-	}
-	n := strconv.Itoa(cmd.Process.Pid)
-	if _, err := s.statusOf(n); err != nil || s.status[n] == nil {
-		t.Fatalf("status of a live sleep: %v, kept %v", err, s.status[n] != nil)
-	}
-	cmd.Process.Kill()
-	cmd.Wait()
-	if b, err := s.statusOf(n); err == nil {
-		t.Fatalf("status of an ended process: %q and no error", b)
-	}
-	if s.status[n] != nil {
-		t.Error("the status file of an ended process is still kept")
-	}
 	s.close()
 	if len(s.status) != 0 {
 		t.Errorf("%d status files kept after close", len(s.status))
