@@ -13,6 +13,7 @@ import (
 	"arena/agents/builtin"
 	"arena/agents/course"
 	"arena/engine"
+	"arena/internal/forksafe"
 	"arena/plugins/host"
 )
 
@@ -164,7 +165,7 @@ func TestPrepareRefusesAnInterpreterOutOfReach(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(py), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(py, []byte("#!/bin/sh\nexec /usr/bin/python3 \"$@\"\n"), 0o755); err != nil {
+	if err := forksafe.WriteFile(py, []byte("#!/bin/sh\nexec /usr/bin/python3 \"$@\"\n")); err != nil {
 		t.Fatal(err)
 	}
 	td, err := filepath.Abs("testdata/dab/greedy.py")

@@ -13,6 +13,7 @@ import (
 
 	"arena/arena/record"
 	"arena/engine"
+	"arena/internal/forksafe"
 )
 
 // The hostile zoo: agents that misbehave on purpose, each played as seat 0
@@ -137,7 +138,7 @@ func luaRef(src string) func(*testing.T) string {
 func rawBinary(body string) func(*testing.T) string {
 	return func(t *testing.T) string {
 		p := filepath.Join(t.TempDir(), "raw-agent")
-		if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+		if err := forksafe.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n")); err != nil {
 			t.Fatal(err)
 		}
 		return p

@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"arena/agents"
+	"arena/internal/forksafe"
 )
 
 // fakeHost writes an executable answering the build-id question with id.
 func fakeHost(t *testing.T, path, id string) {
 	t.Helper()
 	script := "#!/bin/sh\n[ \"$1\" = " + agents.BuildIDArg + " ] && echo " + id + "\nexit 0\n"
-	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+	if err := forksafe.WriteFile(path, []byte(script)); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -22,15 +22,37 @@ func Copy(src, dst string) error {
 		return err
 	}
 	defer in.Close()
+	return create(dst, func(out io.Writer) error {
+		if _, err := io.Copy(out, in); err != nil {
+			return fmt.Errorf("copy %s to %s: %w", src, dst, err)
+		}
+		return nil
+	})
+}
+
+// WriteFile writes a program of the given content to dst, a new file (an
+// existing one is an error) with mode 0755, with forks held off while dst
+// is open for writing: a test's shell script that a fork of a parallel
+// test would otherwise leave "text file busy".
+func WriteFile(dst string, data []byte) error {
+	return create(dst, func(out io.Writer) error {
+		_, err := out.Write(data)
+		return err
+	})
+}
+
+// create makes dst with mode 0755 and fills it with fill, holding
+// ForkLock for reading from the open to the close.
+func create(dst string, fill func(io.Writer) error) error {
 	syscall.ForkLock.RLock()
 	defer syscall.ForkLock.RUnlock()
 	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o755)
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(out, in); err != nil {
+	if err := fill(out); err != nil {
 		out.Close()
-		return fmt.Errorf("copy %s to %s: %w", src, dst, err)
+		return err
 	}
 	return out.Close()
 }

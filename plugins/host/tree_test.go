@@ -3,7 +3,6 @@ package host_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"arena/internal/forksafe"
 	"arena/plugins/host"
 	"arena/plugins/host/proctree"
 	"arena/plugins/protocol"
@@ -108,7 +108,7 @@ func TestLaunchErrorCarriesStderr(t *testing.T) {
 	}
 	script := filepath.Join(t.TempDir(), "broken-agent")
 	body := "#!" + sh + "\necho 'cannot open model weights' >&2\nexit 3\n"
-	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+	if err := forksafe.WriteFile(script, []byte(body)); err != nil {
 		t.Fatal(err)
 	}
 	_, err = launcher().Launch(context.Background(), script, host.Options{StartTimeout: 30 * time.Second})
