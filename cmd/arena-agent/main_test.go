@@ -12,6 +12,7 @@ import (
 
 	"arena/agents"
 	"arena/agents/builtin"
+	"arena/internal/testprograms"
 	"arena/plugins/host"
 	"arena/plugins/protocol"
 )
@@ -44,8 +45,8 @@ func TestLeanHostServesAgents(t *testing.T) {
 	bin := filepath.Join(dir, "arena-agent")
 	// Unstamped, like this test binary: the build id covers the VCS stamp
 	// (arena and arena-agent built by one go build carry the same one).
-	if out, err := exec.Command("go", "build", "-buildvcs=false", "-ldflags=-w", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	if err := testprograms.Install(".", dir, []string{"-buildvcs=false", testprograms.NoDWARF}, "."); err != nil {
+		t.Fatal(err)
 	}
 	id, err := exec.Command(bin, agents.BuildIDArg).Output()
 	if err != nil || strings.TrimSpace(string(id)) != agents.BuildID() {

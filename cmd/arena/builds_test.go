@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,13 +11,15 @@ import (
 	"testing"
 
 	"arena/internal/forksafe"
+	"arena/internal/testprograms"
 )
 
-// builds links each Go program the tests run once per test binary run,
-// into one directory TestMain removes: the arena itself for the tests that
+// builds gives each Go program the tests run once per test binary run,
+// in one directory TestMain removes: the arena itself for the tests that
 // run it as a command, the sandbox's init, and the agents under testdata.
-// Linking is most of what those tests cost, and every test runs the same
-// program.
+// They come from internal/testprograms' cache, so a run links only the
+// programs whose sources changed since the last run: linking was most of
+// what those tests cost.
 var builds = newGoBuilds()
 
 type goBuilds struct {
@@ -105,11 +106,11 @@ func (b *goBuilds) prefetch() <-chan struct{} {
 	return done
 }
 
-// programs builds the packages at pkgs with one `go build` into a folder
-// of their own, each program named as go build names it (the last element
-// of its import path), and returns the folder. One call links programs
-// that must sit side by side (the arena and its init), and pays the go
-// command's loading of the module once for all of them.
+// programs puts the programs of the packages at pkgs, built by one go
+// command, into a folder of their own, each named as go build names it
+// (the last element of its import path), and returns the folder. One call
+// gives programs that must sit side by side (the arena and its init), and
+// pays the go command's loading of the module once for all of them.
 func (b *goBuilds) programs(pkgs ...string) (string, error) {
 	key := strings.Join(pkgs, "\x00")
 	b.mu.Lock()
@@ -132,13 +133,7 @@ func (b *goBuilds) programs(pkgs ...string) (string, error) {
 			g.err = err
 			return
 		}
-		// No DWARF (-w): nothing debugs these, and it is a third of a link.
-		args := append([]string{"build", "-ldflags=-w", "-o", g.dir + string(filepath.Separator)}, pkgs...)
-		cmd := exec.Command("go", args...)
-		cmd.Dir = b.src
-		if out, err := cmd.CombinedOutput(); err != nil {
-			g.err = fmt.Errorf("go build %s: %v\n%s", strings.Join(pkgs, " "), err, out)
-		}
+		g.err = testprograms.Install(b.src, g.dir, []string{testprograms.NoDWARF}, pkgs...)
 	})
 	return g.dir, g.err
 }

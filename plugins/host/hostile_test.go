@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -21,6 +20,7 @@ import (
 	"arena/engine"
 	"arena/games/bohnenspiel"
 	"arena/games/cachex"
+	"arena/internal/testprograms"
 	"arena/plugins/host"
 	"arena/plugins/protocol"
 	"arena/plugins/sandbox"
@@ -49,9 +49,8 @@ func hostileAgent(t *testing.T) string {
 			return
 		}
 		hostile.path = filepath.Join(dir, "hostile")
-		out, err := exec.Command("go", "build", "-ldflags=-w", "-o", hostile.path, "./testdata/hostile").CombinedOutput()
-		if err != nil {
-			hostile.err = fmt.Errorf("build the hostile fixture: %v\n%s", err, out)
+		if err := testprograms.Install(".", dir, []string{testprograms.NoDWARF}, "./testdata/hostile"); err != nil {
+			hostile.err = fmt.Errorf("build the hostile fixture: %w", err)
 		}
 	})
 	if hostile.err != nil {
