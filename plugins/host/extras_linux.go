@@ -52,7 +52,7 @@ func (p *Process) KillExtras() error {
 func (p *Process) extras() []int {
 	var pids []int
 	if p.sandboxed {
-		pids = namespacePids(p.ns)
+		pids = namespacePids(p.pid, p.ns)
 	} else {
 		pids = groupPids(p.pid)
 		if tree, err := proctree.Tree(p.pid); err == nil {

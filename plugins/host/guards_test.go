@@ -254,6 +254,50 @@ func TestGroupPidsListsTheGroup(t *testing.T) {
 	}
 }
 
+// namespacePids walks the init's tree: a shell's child and grandchild,
+// all in the namespace named, are found, and what is in another namespace
+// is not. (Here the namespace is the test's own, so the scan of /proc
+// would list every process of the machine.)
+func TestNamespacePidsWalksTheInitsTree(t *testing.T) {
+	ns, err := os.Readlink("/proc/self/ns/pid")
+	if err != nil {
+		t.Skip("no /proc/self/ns/pid:", err)
+	}
+	cmd := exec.Command("/bin/sh", "-c", "(sleep 60 & echo $!; wait) & wait")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Skip("no /bin/sh:", err)
+	}
+	defer func() {
+		killGroup(cmd.Process.Pid, syscall.SIGKILL)
+		cmd.Wait()
+	}()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	grandchild, perr := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil || perr != nil {
+		t.Fatalf("grandchild pid %q: %v %v", line, err, perr)
+	}
+	if !hasChildLists(cmd.Process.Pid) {
+		t.Skip("the kernel keeps no children lists: namespacePids scans /proc")
+	}
+	got := namespacePids(cmd.Process.Pid, ns)
+	if len(got) != 3 || got[0] != cmd.Process.Pid || !slices.Contains(got, grandchild) {
+		t.Errorf("namespace of %d: %v, want it, its subshell and the grandchild %d", cmd.Process.Pid, got, grandchild)
+	}
+	for _, pid := range got {
+		if !slices.Contains(scanNamespace(ns), pid) {
+			t.Errorf("%d is not in the namespace by the scan", pid)
+		}
+	}
+	if pids := namespacePids(cmd.Process.Pid, "pid:[1]"); len(pids) != 0 {
+		t.Errorf("processes of another namespace: %v", pids)
+	}
+}
+
 // openFDs counts the test process's open descriptors.
 func openFDs(t *testing.T) int {
 	t.Helper()

@@ -916,7 +916,7 @@ func (p *Process) Pids() []int {
 		if p.ns == "" {
 			return nil
 		}
-		return namespacePids(p.ns)
+		return namespacePids(p.pid, p.ns)
 	}
 	return groupPids(p.pid)
 }

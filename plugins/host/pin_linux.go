@@ -108,7 +108,7 @@ func pinThreads(pid int, root bool, set *unix.CPUSet) error {
 // scan of /proc reads every process of the machine); without those lists
 // (a kernel built without them) it scans /proc.
 func treePids(root int) ([]int, error) {
-	if _, err := os.Stat("/proc/" + strconv.Itoa(root) + "/task/" + strconv.Itoa(root) + "/children"); err != nil {
+	if !hasChildLists(root) {
 		if _, serr := os.Stat("/proc/" + strconv.Itoa(root)); serr != nil {
 			return nil, nil // gone
 		}

@@ -116,3 +116,52 @@ func TestChildrenOfAGoneProcess(t *testing.T) {
 		t.Errorf("Children of an ended process = %v, %v; want none, nil", got, err)
 	}
 }
+
+// Tree through the children lists finds what the scan of /proc finds, in
+// a tree three deep (sh, a subshell, two sleeps).
+func TestTreeByListsMatchesTheScan(t *testing.T) {
+	if err := Available(); err != nil {
+		t.Skip(err)
+	}
+	if _, err := exec.LookPath("sleep"); err != nil {
+		t.Skipf("needs sleep: %v", err)
+	}
+	cmd := exec.Command("sh", "-c", "(sleep 300 & wait) & sleep 300 & wait")
+	if err := cmd.Start(); err != nil {
+		t.Skipf("needs sh: %v", err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	sleeps := func(ps []Proc) int {
+		n := 0
+		for _, p := range ps {
+			if p.Name == "sleep" {
+				n++
+			}
+		}
+		return n
+	}
+	var lists, scan []Proc
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		var err error
+		if lists, err = treeByLists(cmd.Process.Pid); err != nil {
+			t.Fatal(err)
+		}
+		if scan, err = treeByScan(cmd.Process.Pid); err != nil {
+			t.Fatal(err)
+		}
+		if len(lists) == 3+1 && sleeps(lists) == 2 && len(scan) == len(lists) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	byPid := func(a, b Proc) int { return a.Pid - b.Pid }
+	slices.SortFunc(lists, byPid)
+	slices.SortFunc(scan, byPid)
+	if len(lists) != 4 || sleeps(lists) != 2 || !slices.Equal(lists, scan) {
+		t.Fatalf("through the lists %v, by the scan %v; want sh, its subshell and two sleeps in both", lists, scan)
+	}
+	if tree, err := Tree(cmd.Process.Pid); err != nil || len(tree) != 4 || tree[0].Pid != cmd.Process.Pid {
+		t.Fatalf("Tree %v (%v), want the four with the root first", tree, err)
+	}
+}
