@@ -261,7 +261,9 @@ func TestSearchersKeepTheirDeadlineUnderLoad(t *testing.T) {
 	stop := make(chan struct{})
 	wg := loadMachine(stop)
 	defer func() { close(stop); wg.Wait() }()
-	budget := 300 * time.Millisecond
+	// Short: what is checked is that each search ends, not what it finds,
+	// and the machine is loaded for as long as the four searches take.
+	budget := 100 * time.Millisecond
 	// Generous: the searchers poll every few hundred nodes or playouts,
 	// and a search that kept on past its deadline would run for minutes;
 	// a busy machine may hold them off the CPU for seconds (4.1 s seen at
