@@ -221,10 +221,12 @@ func TestTreeSamplerCountsReapedChildren(t *testing.T) {
 	}
 }
 
-// groupPids lists a process group's members (an unsandboxed agent's
-// processes): the leader and its child, and no one else.
-func TestGroupPidsListsTheGroup(t *testing.T) {
-	cmd := exec.Command("/bin/sh", "-c", "sleep 60 & echo $!; wait")
+// shellInItsGroup starts /bin/sh running script in a process group of its
+// own, killed with the test, and returns it and the pid the script prints
+// first.
+func shellInItsGroup(t *testing.T, script string) (*exec.Cmd, int) {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-c", script)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -233,15 +235,22 @@ func TestGroupPidsListsTheGroup(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Skip("no /bin/sh:", err)
 	}
-	defer func() {
+	t.Cleanup(func() {
 		killGroup(cmd.Process.Pid, syscall.SIGKILL)
 		cmd.Wait()
-	}()
+	})
 	line, err := bufio.NewReader(out).ReadString('\n')
-	child, perr := strconv.Atoi(strings.TrimSpace(line))
+	pid, perr := strconv.Atoi(strings.TrimSpace(line))
 	if err != nil || perr != nil {
-		t.Fatalf("child pid %q: %v %v", line, err, perr)
+		t.Fatalf("pid %q: %v %v", line, err, perr)
 	}
+	return cmd, pid
+}
+
+// groupPids lists a process group's members (an unsandboxed agent's
+// processes): the leader and its child, and no one else.
+func TestGroupPidsListsTheGroup(t *testing.T) {
+	cmd, child := shellInItsGroup(t, "sleep 60 & echo $!; wait")
 	got := groupPids(cmd.Process.Pid)
 	slices.Sort(got)
 	want := []int{cmd.Process.Pid, child}
@@ -263,24 +272,7 @@ func TestNamespacePidsWalksTheInitsTree(t *testing.T) {
 	if err != nil {
 		t.Skip("no /proc/self/ns/pid:", err)
 	}
-	cmd := exec.Command("/bin/sh", "-c", "(sleep 60 & echo $!; wait) & wait")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Skip("no /bin/sh:", err)
-	}
-	defer func() {
-		killGroup(cmd.Process.Pid, syscall.SIGKILL)
-		cmd.Wait()
-	}()
-	line, err := bufio.NewReader(out).ReadString('\n')
-	grandchild, perr := strconv.Atoi(strings.TrimSpace(line))
-	if err != nil || perr != nil {
-		t.Fatalf("grandchild pid %q: %v %v", line, err, perr)
-	}
+	cmd, grandchild := shellInItsGroup(t, "(sleep 60 & echo $!; wait) & wait")
 	if !hasChildLists(cmd.Process.Pid) {
 		t.Skip("the kernel keeps no children lists: namespacePids scans /proc")
 	}
