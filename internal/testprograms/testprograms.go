@@ -39,10 +39,10 @@ const stale = 7 * 24 * time.Hour
 
 // Install builds the main packages at pkgs (paths relative to dir, or
 // import paths) with the build flags given, in one go command, and puts
-// each program in into, named
-// as go build names it (the last element of its import path). into must
-// exist; the programs put there are the test run's own: a later run that
-// installs changed programs into the cache never touches them.
+// each program in into, named as go build names it (the last element of
+// its import path). into must exist; the programs put there are the test
+// run's own: a later run that installs changed programs into the cache
+// never touches them.
 //
 // Where the user has no cache folder, the programs are built into into
 // directly, as `go build -o into/` would.

@@ -444,14 +444,15 @@ func children(pid int) []int {
 }
 
 // namespacePids lists the host pids of every process in the PID namespace
-// whose /proc/<pid>/ns/pid link is ns, whose init is the host pid init.
-// Every process of the namespace descends from its init: the kernel
-// re-parents the namespace's orphans to it and kills them all when it
-// ends. So the init's tree, read through the kernel's children lists,
-// holds them all, in a few reads per process of the agent; a scan of
-// /proc read every process of the machine, and took a sixth of a test
-// binary's CPU where tests read an agent's processes at every move.
-// Without those lists it scans.
+// whose /proc/<pid>/ns/pid link is ns; init is that namespace's init, by
+// its host pid. Every process of the namespace descends from its init:
+// the kernel re-parents the namespace's orphans to it and kills them all
+// when it ends. So the init's tree, read through the kernel's children
+// lists (at most maxTree processes, as every tree reading), holds them
+// all, in a few reads per process of the agent; a scan of /proc reads
+// every process of the machine, and took a seventh of plugins/host's test
+// CPU, whose tests read an agent's processes at every move. Without
+// those lists it scans.
 func namespacePids(init int, ns string) []int {
 	if !hasChildLists(init) {
 		return scanNamespace(ns)

@@ -82,8 +82,8 @@ func readStat(pid int) (stat, error) {
 // empty when root is gone. It follows the kernel's per-thread children
 // lists: a few reads per process of the tree, where a scan of /proc
 // (treeByScan, for a kernel built without the lists) reads every process
-// of the machine, and tests that watch their agents' trees every few
-// milliseconds spent half their CPU on those scans.
+// of the machine; arena/referee's tests, which watch their agents' trees
+// every 10 ms, spent half their CPU on those scans.
 func Tree(root int) ([]Proc, error) {
 	out, err := treeByLists(root)
 	if errors.Is(err, errNoChildLists) {
@@ -94,11 +94,13 @@ func Tree(root int) ([]Proc, error) {
 
 // treeByLists is Tree through the children lists. A listed child counts
 // only while its parent is the one that listed it: the lists may name a
-// child that has just been re-parented away.
+// child that has just been re-parented away. A pid is visited once, so a
+// pid reused while the tree is read cannot make the walk go round.
 func treeByLists(root int) ([]Proc, error) {
 	type node struct{ pid, parent int }
 	var out []Proc
 	queue := []node{{root, -1}}
+	seen := map[int]bool{root: true}
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
@@ -117,7 +119,10 @@ func treeByLists(root int) ([]Proc, error) {
 			return nil, err
 		}
 		for _, k := range kids {
-			queue = append(queue, node{k, n.pid})
+			if !seen[k] {
+				seen[k] = true
+				queue = append(queue, node{k, n.pid})
+			}
 		}
 	}
 	return out, nil
