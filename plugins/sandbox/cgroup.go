@@ -3,7 +3,6 @@ package sandbox
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -489,23 +488,35 @@ func (g *Group) Memory() (peak, oomKills int64, err error) {
 	if peak, err = g.Peak(); err != nil {
 		return 0, 0, err
 	}
-	if g.version == 1 {
-		oomKills, err = g.counter("memory", "memory.oom_control", "oom_kill")
-	} else {
-		oomKills, err = g.counter("memory", "memory.events", "oom_kill")
-	}
+	oomKills, err = g.counter("memory", g.eventsFile(), "oom_kill")
 	return peak, oomKills, err
+}
+
+// peakFile is the memory file Peak reads: the one chosen when the group
+// was made, else the version's own. On v2, each read through a kept
+// memory.peak is the peak since the group was made: only a write to it
+// (which nothing here does) would restart that descriptor's peak.
+func (g *Group) peakFile() string {
+	if g.peak != "" {
+		return g.peak
+	}
+	if g.version == 1 {
+		return "memory.max_usage_in_bytes"
+	}
+	return "memory.peak"
+}
+
+// eventsFile is the memory file that counts the group's OOM kills.
+func (g *Group) eventsFile() string {
+	if g.version == 1 {
+		return "memory.oom_control"
+	}
+	return "memory.events"
 }
 
 // Peak is Memory's peak alone, one read of one kept file.
 func (g *Group) Peak() (int64, error) {
-	// On v2, each read through a kept memory.peak is the peak since the
-	// group was made: only a write to it (which nothing here does) would
-	// restart that descriptor's peak.
-	name := cmp.Or(g.peak, "memory.peak")
-	if g.version == 1 {
-		name = "memory.max_usage_in_bytes"
-	}
+	name := g.peakFile()
 	var buf [64]byte
 	b, err := g.read(keptFile{"memory", name}, buf[:])
 	if err != nil {

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
@@ -401,8 +400,7 @@ func BenchmarkGroupMemory(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer g.Remove(time.Second)
-	peak := map[int]string{1: "memory.max_usage_in_bytes", 2: cmp.Or(g.peak, "memory.peak")}[g.version]
-	events := map[int]string{1: "memory.oom_control", 2: "memory.events"}[g.version]
+	peak, events := g.peakFile(), g.eventsFile()
 	b.Run("kept", func(b *testing.B) {
 		for range b.N {
 			if _, _, err := g.Memory(); err != nil {
