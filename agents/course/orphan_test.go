@@ -12,11 +12,14 @@ import (
 // course reference it names, as an arena or a cluster worker does.
 const checkRefEnv = "ARENA_TEST_CHECK_REF"
 
-// fakeJavac answers -version as javac 17 and otherwise records its pid and
-// compiles for ever; it needs no JDK.
-const fakeJavac = `#!/bin/sh
+// javacVersion starts a stand-in javac: it answers -version as javac 17,
+// which the course adapters require, and needs no JDK.
+const javacVersion = `#!/bin/sh
 if [ "$1" = -version ]; then echo "javac 17.0.9"; exit 0; fi
-` + childcmdtest.RecordAndSleep
+`
+
+// fakeJavac otherwise records its pid and compiles for ever.
+const fakeJavac = javacVersion + childcmdtest.RecordAndSleep
 
 // TestCompilerDiesWithTheArena: javac, started to fill the compiled
 // cache, is killed when the process that started it dies. A cluster

@@ -11,14 +11,12 @@ import (
 	"arena/internal/forksafe"
 )
 
-// fakeCompiler answers -version as javac 17 and otherwise makes the
-// folder given to -d, as a compile that succeeds: what the progress
+// fakeCompiler is a stand-in javac (javacVersion) that otherwise makes
+// the folder given to -d, as a compile that succeeds: what the progress
 // writer hears does not depend on what javac writes. Real compiles are
 // the other COMP424 tests' (a new fixture's first, through the shared
 // cache).
-const fakeCompiler = `#!/bin/sh
-if [ "$1" = -version ]; then echo "javac 17.0.9"; exit 0; fi
-while [ $# -gt 0 ]; do
+const fakeCompiler = javacVersion + `while [ $# -gt 0 ]; do
   if [ "$1" = -d ]; then mkdir -p "$2"; fi
   shift
 done
