@@ -134,7 +134,6 @@ type geometry struct {
 	nLines, nBoxes int
 	nWords         int                     // words of valid holding any line: loops stop there
 	oneWord        bool                    // every line in word 0 (5×5 among others): the one-word paths
-	nBytes         int                     // bytes of word 0 holding any line, when oneWord
 	wordLines      [64]wordLine            // the boxes beside each line, when oneWord
 	sideMasks                              // where the boxes' sides are, when oneWord
 	valid          [words]uint64           // bits of the lines that exist
@@ -191,7 +190,6 @@ func newGeometry(rows, cols int) *geometry {
 	// the largest one-word board, 6×6, has 60 lines.
 	g.oneWord = g.nLines <= 62
 	if g.oneWord {
-		g.nBytes = (g.nLines + 7) / 8
 		g.fillWordLines()
 		g.fillSideMasks()
 	}
@@ -356,7 +354,7 @@ func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
 	if !s.word || cap(dst)-n < wordRoom {
 		return s.listSlow(dst)
 	}
-	listBytes((*[wordRoom]engine.Move)(dst[n:n+wordRoom]), s.g.valid[0]&^s.drawn[0], s.g.nBytes)
+	listBytes((*[wordRoom]engine.Move)(dst[n:n+wordRoom]), s.g.valid[0]&^s.drawn[0])
 	return dst[:n+s.left]
 }
 
@@ -368,7 +366,7 @@ func (s *State) LegalMoves(dst []engine.Move) []engine.Move {
 func (s *State) listSlow(dst []engine.Move) []engine.Move {
 	if n := len(dst); s.word && cap(dst)-n < s.left {
 		dst = slices.Grow(dst, wordRoom)
-		listBytes((*[wordRoom]engine.Move)(dst[n:n+wordRoom]), s.g.valid[0]&^s.drawn[0], s.g.nBytes)
+		listBytes((*[wordRoom]engine.Move)(dst[n:n+wordRoom]), s.g.valid[0]&^s.drawn[0])
 		return dst[:n+s.left]
 	}
 	return s.listWalk(dst)
@@ -399,15 +397,16 @@ func (s *State) listWalk(dst []engine.Move) []engine.Move {
 // step per line and a mispredicted exit. The steps are unrolled, each
 // byte's table at a constant offset: five always (the course's 5×5 has
 // 40 lines; a smaller board's higher bytes are empty and copy nothing
-// that counts), three more on boards of over 40 lines, a branch taken the
-// same way on every call for a board.
-func listBytes(out *[wordRoom]engine.Move, free uint64, bytes int) {
+// that counts), three more while lines past the 40th are undrawn, a
+// branch a 5×5 board never takes and a larger one takes until its last
+// moves.
+func listBytes(out *[wordRoom]engine.Move, free uint64) {
 	j := putByte(out, 0, &byteMoves[0], uint8(free))
 	j = putByte(out, j, &byteMoves[1], uint8(free>>8))
 	j = putByte(out, j, &byteMoves[2], uint8(free>>16))
 	j = putByte(out, j, &byteMoves[3], uint8(free>>24))
 	j = putByte(out, j, &byteMoves[4], uint8(free>>32))
-	if bytes > 5 {
+	if free>>40 != 0 {
 		j = putByte(out, j, &byteMoves[5], uint8(free>>40))
 		j = putByte(out, j, &byteMoves[6], uint8(free>>48))
 		putByte(out, j, &byteMoves[7], uint8(free>>56))

@@ -112,3 +112,33 @@ func TestPlyCountsLines(t *testing.T) {
 		}
 	}
 }
+
+// TestListsEachLineLeftAlone draws every line but one on every one-word
+// board, for each line in turn, and lists into a slice with the table
+// copies' room: the one line left, in whichever byte it lies, is the
+// whole list. Random games reach such positions by chance only, and
+// the copies of the bytes past the 40th line are skipped while they hold
+// no undrawn line.
+func TestListsEachLineLeftAlone(t *testing.T) {
+	buf := make([]engine.Move, 0, wordRoom)
+	for rows := MinDots; rows <= MaxDots; rows++ {
+		for cols := MinDots; cols <= MaxDots; cols++ {
+			start := NewState(rows, cols)
+			if !start.word {
+				continue
+			}
+			for left := range start.g.nLines {
+				s := start.Clone().(*State)
+				for i := range start.g.nLines {
+					if i != left {
+						s.Apply(engine.Move(i))
+					}
+				}
+				buf = s.LegalMoves(buf[:0])
+				if !slices.Equal(buf, []engine.Move{engine.Move(left)}) {
+					t.Fatalf("%dx%d, line %d left: LegalMoves %v", rows, cols, left, buf)
+				}
+			}
+		}
+	}
+}
