@@ -22,11 +22,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
 	"time"
 
+	"arena/arena/cacheage"
 	"arena/internal/forksafe"
 )
 
@@ -137,18 +139,44 @@ func folder(dir string, flags, pkgs []string) (string, error) {
 	for _, s := range flags {
 		key.Write([]byte("\x01" + s))
 	}
-	root := filepath.Join(base, "arena", "test-programs")
-	f := filepath.Join(root, hex.EncodeToString(key.Sum(nil)[:12]))
-	if err := os.MkdirAll(f, 0o755); err != nil {
+	c := folders(filepath.Join(base, "arena", "test-programs"))
+	name := hex.EncodeToString(key.Sum(nil)[:12])
+	if err := use(c, name, time.Now()); err != nil {
 		return "", err
 	}
-	sweep(root, f)
-	return f, nil
+	return filepath.Join(c.Dir, name), nil
+}
+
+// folderName is a cache folder's name: 12 bytes of its key in hex.
+var folderName = regexp.MustCompile(`^[0-9a-f]{24}$`)
+
+// folders is the cache of program folders in root, each folder's last use
+// the time of its lock file.
+func folders(root string) cacheage.Cache {
+	return cacheage.Cache{Dir: root, Entry: folderName, MarkFile: ".lock"}
+}
+
+// use marks the folder name used at now, making it where it is new (or
+// was just removed by another run), and removes the folders no run has
+// used for a week (a removed clone's, an old build's), keeping the cache
+// from growing with every checkout tested. cacheage's lock keeps a
+// folder being marked from being removed.
+func use(c cacheage.Cache, name string, now time.Time) error {
+	err := c.MarkUsed(name, now)
+	if errors.Is(err, fs.ErrNotExist) {
+		err = c.Reserve(name, now)
+	}
+	if err != nil {
+		return err
+	}
+	_, _ = c.Prune(stale, now) // a folder left is only disk, and the next run's to remove
+	return nil
 }
 
 // lock holds the folder's lock file: two runs of the same tests install
 // one after the other, so neither links a program the other is still
-// writing. The lock file's time says when the folder was last used.
+// writing. The lock file's time, set by use, says when the folder was
+// last used.
 func lock(folder string) (unlock func(), err error) {
 	f, err := os.OpenFile(filepath.Join(folder, ".lock"), os.O_CREATE|os.O_RDWR|syscall.O_CLOEXEC, 0o644)
 	if err != nil {
@@ -158,38 +186,5 @@ func lock(folder string) (unlock func(), err error) {
 		f.Close()
 		return nil, fmt.Errorf("program cache %s: lock: %w", folder, err)
 	}
-	now := time.Now()
-	_ = os.Chtimes(f.Name(), now, now)
 	return func() { f.Close() }, nil
-}
-
-// sweep removes the folders of checkouts no run has used for a week (a
-// removed clone's, an old build's), keeping the cache from growing with
-// every checkout tested.
-func sweep(root, keep string) {
-	entries, err := os.ReadDir(root)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		p := filepath.Join(root, e.Name())
-		if p == keep || !e.IsDir() {
-			continue
-		}
-		fi, err := os.Stat(filepath.Join(p, ".lock"))
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err == nil && time.Since(fi.ModTime()) < stale {
-			continue
-		}
-		if err != nil {
-			// No lock file: a folder being made this moment, or one
-			// left half made; only an old one goes.
-			if di, derr := os.Stat(p); derr != nil || time.Since(di.ModTime()) < stale {
-				continue
-			}
-		}
-		_ = os.RemoveAll(p)
-	}
 }

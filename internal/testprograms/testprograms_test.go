@@ -146,7 +146,14 @@ func TestInstallNamesAndFlags(t *testing.T) {
 	if err := Install(src, t.TempDir(), []string{NoDWARF}, "./hello"); err != nil {
 		t.Fatal(err)
 	}
-	folders, err := filepath.Glob(filepath.Join(cache, "arena", "test-programs", "*"))
+	// The folders, beside the cache's lock file.
+	entries, err := os.ReadDir(filepath.Join(cache, "arena", "test-programs"))
+	var folders []string
+	for _, e := range entries {
+		if e.IsDir() {
+			folders = append(folders, e.Name())
+		}
+	}
 	if err != nil || len(folders) != 2 {
 		t.Fatalf("cache folders %v (%v), want one per set of flags and packages", folders, err)
 	}
@@ -186,8 +193,9 @@ func TestInstallFailureNamesThePackages(t *testing.T) {
 	}
 }
 
-// Folders unused for a week go; recent ones and the one in use stay.
-func TestSweepRemovesStaleFolders(t *testing.T) {
+// Folders unused for a week go; recent ones and the one in use stay, as
+// does a folder not named as the cache names its own.
+func TestUseRemovesStaleFolders(t *testing.T) {
 	root := t.TempDir()
 	mk := func(name string, age time.Duration) string {
 		p := filepath.Join(root, name)
@@ -204,12 +212,23 @@ func TestSweepRemovesStaleFolders(t *testing.T) {
 		}
 		return p
 	}
-	old, fresh, inUse := mk("old", 8*24*time.Hour), mk("fresh", time.Hour), mk("inuse", 30*24*time.Hour)
-	sweep(root, inUse)
-	for p, want := range map[string]bool{old: false, fresh: true, inUse: true} {
+	const inUseName = "cccccccccccccccccccccccc"
+	old, fresh, inUse := mk("aaaaaaaaaaaaaaaaaaaaaaaa", 8*24*time.Hour), mk("bbbbbbbbbbbbbbbbbbbbbbbb", time.Hour), mk(inUseName, 30*24*time.Hour)
+	other := mk("not-a-key", 30*24*time.Hour)
+	if err := use(folders(root), inUseName, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]bool{old: false, fresh: true, inUse: true, other: true} {
 		_, err := os.Stat(p)
 		if got := err == nil; got != want {
 			t.Errorf("%s kept %v, want %v", filepath.Base(p), got, want)
 		}
+	}
+	// A new folder is made.
+	if err := use(folders(root), "dddddddddddddddddddddddd", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(filepath.Join(root, "dddddddddddddddddddddddd")); err != nil || !fi.IsDir() {
+		t.Errorf("new folder: %v", err)
 	}
 }
