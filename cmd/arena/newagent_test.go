@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"io/fs"
 	"os"
@@ -9,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"arena/internal/forksafe"
+	"arena/internal/testprograms"
 )
 
 // checkParams keep each game's check short: small boards where the game
@@ -140,12 +144,25 @@ func buildScaffold(e *env, out, errb *bytes.Buffer, root, game string) (string, 
 	if !strings.Contains(string(mod), "replace arena => /") || !strings.Contains(string(mod), "require arena v0.0.0") {
 		return "", fmt.Errorf("go.mod of %s:\n%s", game, mod)
 	}
+	// The student's folder is kept in the user's cache, named by the
+	// scaffold's content: a run with the same scaffold and arena sources
+	// finds the program current and the test's pass cached, as a student
+	// building again would (testprograms.Folder).
 	student := filepath.Join(root, "student", game+"bot")
+	bin := filepath.Join(student, game+"bot")
+	key, err := treeDigest(made)
+	if err != nil {
+		return "", fmt.Errorf("scaffold of %s: %w", game, err)
+	}
+	if kept, unlock, err := testprograms.Folder("scaffold", key); err == nil {
+		defer unlock()
+		student = filepath.Join(kept, game+"bot")
+	}
 	if err := copyDir(made, student); err != nil {
 		return "", fmt.Errorf("copy of %s: %w", game, err)
 	}
-	bin := filepath.Join(student, game+"bot")
-	for _, args := range [][]string{{"build", "-o", bin, "."}, {"test", "."}} {
+	built := filepath.Join(student, game+"bot")
+	for _, args := range [][]string{{"build", "-o", built, "."}, {"test", "."}} {
 		cmd := exec.Command("go", args...)
 		cmd.Dir = student
 		// No DWARF (-w) in the program and the test binary: a third of
@@ -156,7 +173,37 @@ func buildScaffold(e *env, out, errb *bytes.Buffer, root, game string) (string, 
 			return "", fmt.Errorf("%s: go %s: %w\n%s", game, strings.Join(args, " "), err, b)
 		}
 	}
+	// The checks play this run's own copy: a later run may build the
+	// kept one again while they do.
+	if built != bin {
+		if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+			return "", err
+		}
+		if err := forksafe.Copy(built, bin); err != nil {
+			return "", fmt.Errorf("program of %s: %w", game, err)
+		}
+	}
 	return bin, nil
+}
+
+// treeDigest is a digest of the names and contents of the files under
+// dir.
+func treeDigest(dir string) ([]byte, error) {
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		fmt.Fprintf(h, "%s\x00%d\x00", rel, len(b))
+		h.Write(b)
+		return nil
+	})
+	return h.Sum(nil), err
 }
 
 // TestNewAgentRefuses: an unknown game or language, a non-empty

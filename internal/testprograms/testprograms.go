@@ -147,6 +147,38 @@ func folder(dir string, flags, pkgs []string) (string, error) {
 	return filepath.Join(c.Dir, name), nil
 }
 
+// Folder gives a test a folder in the user's cache that outlives its run,
+// named by kind and key (a digest of what the test puts there), and holds
+// the folder's lock until unlock, so two runs with the same content take
+// turns. A student's copy of a generated agent, built and tested there
+// with the go command, then costs a later run with the same content the
+// go command's checks instead of two links: go build leaves a program
+// whose build ID is current alone, and go test reports the pass it cached
+// for the same test binary. Both are keyed by content, the sources of
+// every dependency included, so an edit anywhere builds and tests anew.
+// Folders no run has used for a week are removed, as program folders are.
+// An error (no cache folder for this user) leaves the caller to use a
+// temporary folder of its own.
+func Folder(kind string, key []byte) (dir string, unlock func(), err error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", nil, err
+	}
+	sum := sha256.New()
+	sum.Write([]byte(kind + "\x00"))
+	sum.Write(key)
+	c := folders(filepath.Join(base, "arena", "test-folders"))
+	name := hex.EncodeToString(sum.Sum(nil)[:12])
+	if err := use(c, name, time.Now()); err != nil {
+		return "", nil, err
+	}
+	dir = filepath.Join(c.Dir, name)
+	if unlock, err = lock(dir); err != nil {
+		return "", nil, err
+	}
+	return dir, unlock, nil
+}
+
 // folderName is a cache folder's name: 12 bytes of its key in hex.
 var folderName = regexp.MustCompile(`^[0-9a-f]{24}$`)
 

@@ -232,3 +232,74 @@ func TestUseRemovesStaleFolders(t *testing.T) {
 		t.Errorf("new folder: %v", err)
 	}
 }
+
+// Folder names a folder by kind and key, the same one for the same pair and
+// another for a different kind or key, in the user's cache; a second
+// holder of a folder waits until the first unlocks it; a folder left
+// unused for a week is removed when another is taken.
+func TestFolderKeyedAndLocked(t *testing.T) {
+	cache := privateCache(t)
+	dir, unlock, err := Folder("scaffold", []byte("one"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Dir(dir) != filepath.Join(cache, "arena", "test-folders") {
+		t.Errorf("folder %s, want one in %s", dir, filepath.Join(cache, "arena", "test-folders"))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "kept"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, other := range []struct{ kind, key string }{{"scaffold", "two"}, {"other", "one"}} {
+		d, u, err := Folder(other.kind, []byte(other.key))
+		if err != nil {
+			t.Fatal(err)
+		}
+		u()
+		if d == dir {
+			t.Errorf("%s/%s has the folder of scaffold/one", other.kind, other.key)
+		}
+	}
+
+	second := make(chan string)
+	go func() {
+		d, u, err := Folder("scaffold", []byte("one"))
+		if err != nil {
+			t.Error(err)
+			close(second)
+			return
+		}
+		u()
+		second <- d
+	}()
+	select {
+	case <-second:
+		t.Fatal("a second holder took the folder while the first held it")
+	case <-time.After(300 * time.Millisecond):
+	}
+	unlock()
+	select {
+	case d := <-second:
+		if d != dir {
+			t.Errorf("second holder got %s, want %s", d, dir)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the second holder still waits after the unlock")
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "kept")); err != nil || string(b) != "x" {
+		t.Errorf("the folder's file: %q, %v", b, err)
+	}
+
+	// Unused for eight days: gone once another folder is taken.
+	old := time.Now().Add(-8 * 24 * time.Hour)
+	if err := os.Chtimes(filepath.Join(dir, ".lock"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	_, u, err := Folder("scaffold", []byte("three"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u()
+	if _, err := os.Stat(dir); err == nil {
+		t.Errorf("%s unused for a week is still there", dir)
+	}
+}
