@@ -28,6 +28,8 @@ func prepare(ctx context.Context, s *leaguefile.Spec, log io.Writer) ([]entrants
 	var refused []entrants.Refusal
 	failed := map[string]bool{}
 	built := map[string]*leaguefile.Agent{}
+	// One builder: one `go env` for all the Go entrants.
+	b := &gobuild.Builder{CacheDir: s.CacheDir, Log: log}
 	for _, l := range s.Leagues {
 		for _, a := range l.Agents {
 			if a.Kind != leaguefile.KindGo {
@@ -40,7 +42,7 @@ func prepare(ctx context.Context, s *leaguefile.Spec, log io.Writer) ([]entrants
 			if failed[a.Path] {
 				continue
 			}
-			bin, err := gobuild.Package(ctx, a.Path, s.CacheDir, log)
+			bin, err := b.Package(ctx, a.Path)
 			if err != nil && a.Source != "" && ctx.Err() == nil {
 				failed[a.Path] = true
 				refused = append(refused, entrants.Refusal{Name: a.Name, Source: a.Source,

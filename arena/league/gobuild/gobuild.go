@@ -54,12 +54,43 @@ func builtAgents(cacheDir string) cacheage.Cache {
 // agents unused for cacheage.DefaultUnused, since every edit leaves one
 // behind.
 func Package(ctx context.Context, dir, cacheDir string, log io.Writer) (string, error) {
-	return packageAt(ctx, dir, cacheDir, log, time.Now())
+	return (&Builder{CacheDir: cacheDir, Log: log}).Package(ctx, dir)
+}
+
+// Builder builds Go package agents into one cache, as Package does, and
+// asks the go command for the toolchain's description (version, platform,
+// module cache: part of every key) once, at its first package: a league's
+// preparation builds all its Go entrants with one Builder, so a class of
+// submissions pays one `go env`, not one per entrant. A Builder is for one
+// goroutine and one preparation; a later one asks again, so a toolchain
+// changed in between is seen.
+type Builder struct {
+	CacheDir string
+	Log      io.Writer
+	env      []byte
+}
+
+// Package is the package function for the package in dir.
+func (b *Builder) Package(ctx context.Context, dir string) (string, error) {
+	return b.packageAt(ctx, dir, time.Now())
+}
+
+// toolchain is `go env`'s description of the toolchain, asked once.
+func (b *Builder) toolchain(ctx context.Context) ([]byte, error) {
+	if b.env == nil {
+		env, err := childcmd.Command(ctx, "go", "env", "GOVERSION", "GOOS", "GOARCH", "GOMODCACHE").Output()
+		if err != nil {
+			return nil, fmt.Errorf("go env: %w", err)
+		}
+		b.env = env
+	}
+	return b.env, nil
 }
 
 // packageAt is Package at the time now.
-func packageAt(ctx context.Context, dir, cacheDir string, log io.Writer, now time.Time) (string, error) {
-	key, name, err := sourceKey(ctx, dir)
+func (b *Builder) packageAt(ctx context.Context, dir string, now time.Time) (string, error) {
+	cacheDir, log := b.CacheDir, b.Log
+	key, name, err := b.sourceKey(ctx, dir)
 	if err != nil {
 		return "", err
 	}
@@ -154,7 +185,7 @@ func logf(log io.Writer, format string, args ...any) {
 
 // sourceKey hashes what a build of the package in dir depends on, and
 // names the package (go list -deps lists it last).
-func sourceKey(ctx context.Context, dir string) (key, name string, err error) {
+func (b *Builder) sourceKey(ctx context.Context, dir string) (key, name string, err error) {
 	const format = `{{if not .Standard}}{{.ImportPath}}|{{.Dir}}|{{join .GoFiles ","}}|{{join .CgoFiles ","}}|{{join .EmbedFiles ","}}|{{with .Module}}{{.Path}}|{{.GoMod}}{{else}}|{{end}}|{{.Name}}{{end}}`
 	cmd := childcmd.Command(ctx, "go", "list", "-deps", "-f", format, ".")
 	cmd.Dir = dir
@@ -164,9 +195,9 @@ func sourceKey(ctx context.Context, dir string) (key, name string, err error) {
 	if err != nil {
 		return "", "", fmt.Errorf("go list in %s: %v\n%s", dir, err, strings.TrimSpace(stderr.String()))
 	}
-	env, err := childcmd.Command(ctx, "go", "env", "GOVERSION", "GOOS", "GOARCH", "GOMODCACHE").Output()
+	env, err := b.toolchain(ctx)
 	if err != nil {
-		return "", "", fmt.Errorf("go env: %w", err)
+		return "", "", err
 	}
 	envLines := strings.Split(strings.TrimSpace(string(env)), "\n")
 	modCache := envLines[len(envLines)-1]

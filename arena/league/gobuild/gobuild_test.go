@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -17,6 +18,7 @@ import (
 
 	"arena/arena/cacheage"
 	"arena/arena/league/gobuild"
+	"arena/internal/forksafe"
 )
 
 func write(t *testing.T, dir, name, body string) {
@@ -173,5 +175,53 @@ func TestPruneReportsErrors(t *testing.T) {
 	gobuild.PruneBuilt(notDir, &log, time.Now())
 	if !strings.Contains(log.String(), "agent cache "+notDir) {
 		t.Errorf("a folder that is a file: log %q, want the error", log.String())
+	}
+}
+
+// A Builder asks go env once for all its packages, and go list once per
+// package; Package, a builder of its own each call, asks go env every time.
+func TestBuilderAsksGoEnvOnce(t *testing.T) {
+	dir, cache := tinyAgent(t)
+	other := t.TempDir()
+	write(t, other, "go.mod", "module other\n\ngo 1.22\n")
+	write(t, other, "main.go", "package main\n\nfunc main() { println() }\n")
+	realGo, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A stand-in go on PATH that writes down each command and runs the
+	// real one.
+	bin := t.TempDir()
+	calls := filepath.Join(bin, "calls")
+	if err := forksafe.WriteFile(filepath.Join(bin, "go"), []byte("#!/bin/sh\necho \"$1\" >> "+calls+"\nexec "+realGo+" \"$@\"\n")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	count := func() map[string]int {
+		b, _ := os.ReadFile(calls)
+		n := map[string]int{}
+		for _, c := range strings.Fields(string(b)) {
+			n[c]++
+		}
+		os.Remove(calls)
+		return n
+	}
+	ctx := context.Background()
+	b := &gobuild.Builder{CacheDir: cache}
+	for _, d := range []string{dir, other, dir} {
+		if _, err := b.Package(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := count(); n["env"] != 1 || n["list"] != 3 || n["build"] != 2 {
+		t.Errorf("one builder, three packages (two distinct): go commands %v, want env 1, list 3, build 2", n)
+	}
+	for range 2 {
+		if _, err := gobuild.Package(ctx, dir, cache, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := count(); n["env"] != 2 || n["list"] != 2 || n["build"] != 0 {
+		t.Errorf("Package twice, built already: go commands %v, want env 2, list 2, build 0", n)
 	}
 }
