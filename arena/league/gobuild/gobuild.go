@@ -70,7 +70,8 @@ type Builder struct {
 	env      []byte
 }
 
-// Package is the package function for the package in dir.
+// Package builds the Go package in dir as the function Package does,
+// into the builder's cache and writing to its log.
 func (b *Builder) Package(ctx context.Context, dir string) (string, error) {
 	return b.packageAt(ctx, dir, time.Now())
 }
