@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"fmt"
 	"io/fs"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"arena/agents/course/courseref"
 	"arena/internal/forksafe"
 	"arena/internal/testprograms"
 )
@@ -150,11 +150,11 @@ func buildScaffold(e *env, out, errb *bytes.Buffer, root, game string) (string, 
 	// building again would (testprograms.Folder).
 	student := filepath.Join(root, "student", game+"bot")
 	bin := filepath.Join(student, game+"bot")
-	key, err := treeDigest(made)
+	key, err := courseref.Hash(made)
 	if err != nil {
 		return "", fmt.Errorf("scaffold of %s: %w", game, err)
 	}
-	if kept, unlock, err := testprograms.Folder("scaffold", key); err == nil {
+	if kept, unlock, err := testprograms.Folder("scaffold", []byte(key)); err == nil {
 		defer unlock()
 		student = filepath.Join(kept, game+"bot")
 	}
@@ -184,26 +184,6 @@ func buildScaffold(e *env, out, errb *bytes.Buffer, root, game string) (string, 
 		}
 	}
 	return bin, nil
-}
-
-// treeDigest is a digest of the names and contents of the files under
-// dir.
-func treeDigest(dir string) ([]byte, error) {
-	h := sha256.New()
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		fmt.Fprintf(h, "%s\x00%d\x00", rel, len(b))
-		h.Write(b)
-		return nil
-	})
-	return h.Sum(nil), err
 }
 
 // TestNewAgentRefuses: an unknown game or language, a non-empty
