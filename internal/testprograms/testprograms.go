@@ -125,10 +125,6 @@ func place(src, dst string) error {
 // directory: two checkouts, or two sets of programs, never share one, so
 // an install never replaces a program another set's folder holds.
 func folder(dir string, flags, pkgs []string) (string, error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", err
-	}
 	key := sha256.New()
 	key.Write([]byte(dir))
 	sorted := slices.Clone(pkgs)
@@ -139,8 +135,18 @@ func folder(dir string, flags, pkgs []string) (string, error) {
 	for _, s := range flags {
 		key.Write([]byte("\x01" + s))
 	}
-	c := folders(filepath.Join(base, "arena", "test-programs"))
-	name := hex.EncodeToString(key.Sum(nil)[:12])
+	return usedFolder("test-programs", key.Sum(nil))
+}
+
+// usedFolder is the folder named by the digest sum in the user's cache's
+// arena/cache, marked used (made where it is new): use.
+func usedFolder(cache string, sum []byte) (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	c := folders(filepath.Join(base, "arena", cache))
+	name := hex.EncodeToString(sum[:12])
 	if err := use(c, name, time.Now()); err != nil {
 		return "", err
 	}
@@ -160,19 +166,12 @@ func folder(dir string, flags, pkgs []string) (string, error) {
 // An error (no cache folder for this user) leaves the caller to use a
 // temporary folder of its own.
 func Folder(kind string, key []byte) (dir string, unlock func(), err error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", nil, err
-	}
 	sum := sha256.New()
 	sum.Write([]byte(kind + "\x00"))
 	sum.Write(key)
-	c := folders(filepath.Join(base, "arena", "test-folders"))
-	name := hex.EncodeToString(sum.Sum(nil)[:12])
-	if err := use(c, name, time.Now()); err != nil {
+	if dir, err = usedFolder("test-folders", sum.Sum(nil)); err != nil {
 		return "", nil, err
 	}
-	dir = filepath.Join(c.Dir, name)
 	if unlock, err = lock(dir); err != nil {
 		return "", nil, err
 	}
