@@ -982,7 +982,14 @@ func (p *Process) lastGroupMemory() {
 	if !p.groupMem || p.limit <= 0 {
 		return
 	}
-	if _, kills, err := p.group.Memory(); err == nil && kills > 0 {
+	peak, kills, err := p.group.Memory()
+	if err != nil {
+		return
+	}
+	p.mu.Lock()
+	p.peak = max(p.peak, peak)
+	p.mu.Unlock()
+	if kills > 0 {
 		p.breached()
 	}
 }

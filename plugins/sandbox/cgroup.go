@@ -484,12 +484,17 @@ func (g *Group) read(f keptFile, buf []byte) ([]byte, error) {
 // Memory is the group's peak memory in bytes (every page charged to it:
 // anonymous memory, shared pages once, and the page cache of the files it
 // read) and how many of its processes the kernel killed for the limit.
+// The kills are read first: a kill between the two reads would otherwise
+// come with the peak from before the agent's last allocations, below the
+// limit it was killed for.
 func (g *Group) Memory() (peak, oomKills int64, err error) {
+	if oomKills, err = g.counter("memory", g.eventsFile(), "oom_kill"); err != nil {
+		return 0, 0, err
+	}
 	if peak, err = g.Peak(); err != nil {
 		return 0, 0, err
 	}
-	oomKills, err = g.counter("memory", g.eventsFile(), "oom_kill")
-	return peak, oomKills, err
+	return peak, oomKills, nil
 }
 
 // peakFile is the memory file Peak reads: the one chosen when the group
