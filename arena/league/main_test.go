@@ -16,7 +16,7 @@ import (
 	"arena/arena/league/leaguefile"
 	"arena/arena/league/leaguefile/leaguefiletest"
 	"arena/arena/referee"
-	"arena/arena/slots"
+	"arena/arena/slots/slotstest"
 	"arena/internal/testparallel"
 	"arena/plugins/sdk"
 )
@@ -56,7 +56,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	dir, err := privateSlots()
+	dir, err := slotstest.Private()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
@@ -64,23 +64,6 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
-}
-
-// privateSlots points this process's leagues, and the league child it
-// starts, at CPU slot lock files of their own. They share the slots among
-// themselves as the leagues of one machine do, but never wait for the
-// slots of another arena process on the machine (another test binary's
-// leagues, a user's league), which could hold them for minutes and made
-// a two-game league take from 1 s to 30 s on a shared machine.
-func privateSlots() (string, error) {
-	dir, err := os.MkdirTemp("", "arena-league-test-slots-")
-	if err != nil {
-		return "", fmt.Errorf("slot directory for the tests: %w", err)
-	}
-	if err := os.Setenv(slots.DirEnv, dir); err != nil {
-		return "", fmt.Errorf("slot directory for the tests: %w", err)
-	}
-	return dir, nil
 }
 
 // waitingParallel is how many of its parallel tests run at once unless

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"arena/agents"
+	"arena/arena/slots/slotstest"
 )
 
 // TestMain lets the test binary stand in for the arena binary as an agent
@@ -41,10 +42,18 @@ func TestMain(m *testing.M) {
 		os.Setenv("GOGC", "100")
 	}
 	setParallel(4)
+	// The leagues these tests run, in process and in the arena processes
+	// they start, share slots of their own instead of a user's.
+	slotDir, err := slotstest.Private()
+	if err != nil {
+		os.Stderr.WriteString(err.Error() + "\n")
+		os.Exit(2)
+	}
 	linked := builds.prefetch()
 	code := m.Run()
 	<-linked
 	builds.remove()
+	os.RemoveAll(slotDir)
 	os.Exit(code)
 }
 
