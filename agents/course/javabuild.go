@@ -118,6 +118,7 @@ func buildJava(ctx context.Context, r Ref, class string, progress io.Writer) (ja
 	}
 	args := []string{"-nowarn", "-encoding", "UTF-8", "-proc:none", "-implicit:class",
 		"-d", filepath.Join(tmp, "classes"), "-sourcepath", src}
+	args = append(args, javacJVM...)
 	args = append(args, files...)
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
