@@ -974,10 +974,12 @@ func (p *Process) Kill() {
 	p.cleanup()
 }
 
-// lastGroupMemory reads the kernel's memory verdict once more before the
-// group goes: an OOM kill since the watcher's last tick would otherwise be
-// lost, and a caller that saw the agent die (and killed it) would judge a
-// memory breach as a death, more often the busier the machine.
+// lastGroupMemory reads the kernel's memory verdict and the group's peak
+// once more before the group goes: an OOM kill since the watcher's last
+// tick would otherwise be lost, and a caller that saw the agent die (and
+// killed it) would judge a memory breach as a death, more often the
+// busier the machine, with the peak of the watcher's last tick, below the
+// limit the agent was killed at.
 func (p *Process) lastGroupMemory() {
 	if !p.groupMem || p.limit <= 0 {
 		return

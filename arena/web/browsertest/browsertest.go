@@ -46,7 +46,6 @@ func Allocator(ctx context.Context, chrome, profileDir string) (context.Context,
 		// viewer's own.
 		chromedp.Flag("single-process", true),
 		chromedp.Flag("no-zygote", true),
-		chromedp.Flag("single-process", true),
 		chromedp.UserDataDir(profileDir),
 		chromedp.WindowSize(1280, 900),
 	)
