@@ -208,14 +208,11 @@ func run(ctx context.Context, o options) error {
 	// machine: with the host-wide directory, the league rows would wait
 	// for other arenas' games and measure them. The bench and every
 	// arena it starts take their slots from a directory of their own.
-	slotDir, err := os.MkdirTemp("", "arena-bench-own-slots-")
+	slotDir, err := slots.UseOwnDir("arena-bench-own-slots-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(slotDir)
-	if err := os.Setenv(slots.DirEnv, slotDir); err != nil {
-		return err
-	}
 	var took timings
 	t0 := time.Now()
 	b, err := build(ctx)

@@ -16,7 +16,7 @@ import (
 	"arena/arena/league/leaguefile"
 	"arena/arena/league/leaguefile/leaguefiletest"
 	"arena/arena/referee"
-	"arena/arena/slots/slotstest"
+	"arena/arena/slots"
 	"arena/internal/testparallel"
 	"arena/plugins/sdk"
 )
@@ -56,7 +56,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	dir, err := slotstest.Private()
+	dir, err := slots.UseOwnDir("arena-league-test-slots-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)

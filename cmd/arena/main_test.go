@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"arena/agents"
-	"arena/arena/slots/slotstest"
+	"arena/arena/slots"
 )
 
 // TestMain lets the test binary stand in for the arena binary as an agent
@@ -44,7 +44,7 @@ func TestMain(m *testing.M) {
 	setParallel(4)
 	// The leagues these tests run, in process and in the arena processes
 	// they start, share slots of their own instead of a user's.
-	slotDir, err := slotstest.Private()
+	slotDir, err := slots.UseOwnDir("arena-cmd-test-slots-")
 	if err != nil {
 		os.Stderr.WriteString(err.Error() + "\n")
 		os.Exit(2)
