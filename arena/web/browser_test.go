@@ -114,11 +114,17 @@ func TestViewerFlowInBrowser(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	b, stop, err := browsertest.Start(ctx, chrome, t.TempDir())
+	profile := t.TempDir()
+	b, stop, err := browsertest.Start(ctx, chrome, profile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer stop()
+	// Chromium's single-instance folder, which a killed Chromium leaves
+	// behind, is in the profile (removed with it), not in /tmp.
+	if m, _ := filepath.Glob(filepath.Join(profile, "org.chromium.*")); len(m) == 0 {
+		t.Errorf("no org.chromium.* folder in the profile %s: Chromium's temporary files went elsewhere", profile)
+	}
 	shot := func(path string, always bool) {
 		t.Helper()
 		if every || always {

@@ -27,7 +27,7 @@ func FindChromium() string {
 }
 
 // Allocator starts chrome headless, in one process, with a fresh profile
-// in profileDir and no background networking, sync, updates or first-run
+// and its temporary files in profileDir and no background networking, sync, updates or first-run
 // pages, in a 1280×900 window.
 func Allocator(ctx context.Context, chrome, profileDir string) (context.Context, context.CancelFunc) {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
@@ -47,6 +47,11 @@ func Allocator(ctx context.Context, chrome, profileDir string) (context.Context,
 		chromedp.Flag("single-process", true),
 		chromedp.Flag("no-zygote", true),
 		chromedp.UserDataDir(profileDir),
+		// Chromium makes a folder in $TMPDIR for its single-instance
+		// socket and leaves it behind when it is killed, as a test's
+		// browser is: one stray folder in /tmp per test run. In the
+		// profile folder it goes when the test's folder goes.
+		chromedp.Env("TMPDIR="+profileDir),
 		chromedp.WindowSize(1280, 900),
 	)
 	return chromedp.NewExecAllocator(ctx, opts...)
