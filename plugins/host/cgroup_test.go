@@ -195,6 +195,71 @@ func TestCgroupsEnvTurnsThemOff(t *testing.T) {
 	}
 }
 
+// A launcher's first look for cgroups removes the groups of an arena that
+// is gone (killed in the middle of a league): nothing else would, and each
+// holds a name and its accounting in the arena's parent group for good.
+// The running arena's own groups stay.
+func TestLauncherSweepsTheGroupsOfAGoneArena(t *testing.T) {
+	requireCgroups(t)
+	root, err := sandbox.MachineCgroupRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine, err := root.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mine.Remove(time.Second)
+	var dead []string
+	for _, dir := range groupDirs(t, mine) {
+		// Named as the sandbox names an arena's groups, for a pid above
+		// the kernel's limit: that arena is surely gone.
+		d := filepath.Join(filepath.Dir(dir), "arena-4194305-1")
+		if err := os.Mkdir(d, 0o755); err != nil && !os.IsExist(err) {
+			t.Fatal(err)
+		}
+		defer os.Remove(d)
+		dead = append(dead, d)
+	}
+	if a := launcher().Accounting(); !strings.HasPrefix(a, "cgroup") {
+		t.Fatalf("accounting: %s", a)
+	}
+	for _, d := range dead {
+		if _, err := os.Stat(d); !os.IsNotExist(err) {
+			t.Errorf("the gone arena's group %s remains: %v", d, err)
+		}
+	}
+	for _, d := range groupDirs(t, mine) {
+		if _, err := os.Stat(d); err != nil {
+			t.Errorf("this arena's group %s was swept: %v", d, err)
+		}
+	}
+}
+
+// groupDirs are the folders of g: one per v1 controller, or its v2 folder.
+func groupDirs(t *testing.T, g *sandbox.Group) []string {
+	t.Helper()
+	if g.Version() != 1 {
+		dir, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(g.IntoCgroup()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return []string{dir}
+	}
+	files, err := g.ProcsFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, f := range files {
+		if dir := filepath.Dir(f.Name()); !slices.Contains(dirs, dir) {
+			dirs = append(dirs, dir)
+		}
+		f.Close()
+	}
+	return dirs
+}
+
 // Without a sandbox, a setsid'ed child and a double-forked one escape the
 // agent's process group; where the agent has a cgroup, its end takes them
 // too.
