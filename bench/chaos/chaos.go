@@ -242,6 +242,10 @@ type Options struct {
 	// NoJava leaves the Java course agent (and its league) out: its
 	// compiles and JVMs double the time of a run of a few games.
 	NoJava bool
+	// NoPython leaves the Python course agent out: with it the
+	// Dots-and-Boxes league has five entrants, not four, and a few games
+	// asked for become twenty.
+	NoPython bool
 	// Gap is the longest wait before each disturbance (default 1.5 s);
 	// each wait is drawn between a fifth of it and it. A short league
 	// needs short gaps for every disturbance to land before it ends.
@@ -336,7 +340,7 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if log == nil {
 		log, _ = os.Open(os.DevNull)
 	}
-	file, leagues, err := writeLeague(o.Dir, o.Games, !o.NoJava, &sum)
+	file, leagues, err := writeLeague(o.Dir, o.Games, !o.NoPython, !o.NoJava, &sum)
 	if err != nil {
 		return sum, err
 	}
@@ -611,13 +615,14 @@ func procs(srv *cluster.Server, o Options, file, out string) (*proc, []*proc, er
 }
 
 // writeLeague writes the chaos league file into dir: Dots-and-Boxes
-// between the built-in agents and, when /usr/bin/python3 exists, a course
-// Python bot; and, when Java can be compiled here (and withJava), Pentago-Twist between
+// between the built-in agents and, when /usr/bin/python3 exists (and
+// withPython), a course Python bot; and, when Java can be compiled here
+// (and withJava), Pentago-Twist between
 // the greedy built-in and a COMP424 course Java agent. The course agents'
 // files are in dir, so workers fetch them from the coordinator. Each game
 // is its own league of the file (their names are returned); at least
 // games Dots-and-Boxes games are scheduled, in whole colour-swapped pairs.
-func writeLeague(dir string, games int, withJava bool, sum *Summary) (file string, leagues []string, err error) {
+func writeLeague(dir string, games int, withPython, withJava bool, sum *Summary) (file string, leagues []string, err error) {
 	type entrant struct{ name, ref, game string }
 	var entrants []entrant
 	for i, b := range builtins {
@@ -627,9 +632,11 @@ func writeLeague(dir string, games int, withJava bool, sum *Summary) (file strin
 		}
 		entrants = append(entrants, entrant{fmt.Sprintf("%s%d", b, i), b, game})
 	}
-	py, why, err := writePython(dir)
-	if err != nil {
-		return "", nil, err
+	py, why := "", "left out by the run's options"
+	if withPython {
+		if py, why, err = writePython(dir); err != nil {
+			return "", nil, err
+		}
 	}
 	if sum.CourseAgent, sum.PythonSkipped = py != "", why; py != "" {
 		entrants = append(entrants, entrant{fmt.Sprintf("course%d", len(entrants)), py, dotsGame})
