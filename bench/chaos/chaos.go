@@ -617,11 +617,11 @@ func procs(srv *cluster.Server, o Options, file, out string) (*proc, []*proc, er
 // writeLeague writes the chaos league file into dir: Dots-and-Boxes
 // between the built-in agents and, when /usr/bin/python3 exists (and
 // withPython), a course Python bot; and, when Java can be compiled here
-// (and withJava), Pentago-Twist between
-// the greedy built-in and a COMP424 course Java agent. The course agents'
-// files are in dir, so workers fetch them from the coordinator. Each game
-// is its own league of the file (their names are returned); at least
-// games Dots-and-Boxes games are scheduled, in whole colour-swapped pairs.
+// (and withJava), Pentago-Twist between the greedy built-in and a COMP424
+// course Java agent. The course agents' files are in dir, so workers fetch
+// them from the coordinator. Each game is its own league of the file
+// (their names are returned); at least games Dots-and-Boxes games are
+// scheduled, in whole colour-swapped pairs.
 func writeLeague(dir string, games int, withPython, withJava bool, sum *Summary) (file string, leagues []string, err error) {
 	type entrant struct{ name, ref, game string }
 	var entrants []entrant

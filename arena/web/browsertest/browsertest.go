@@ -27,8 +27,8 @@ func FindChromium() string {
 }
 
 // Allocator starts chrome headless, in one process, with a fresh profile
-// and its temporary files in profileDir and no background networking, sync, updates or first-run
-// pages, in a 1280×900 window.
+// and its temporary files in profileDir, no background networking, sync,
+// updates or first-run pages, in a 1280×900 window.
 func Allocator(ctx context.Context, chrome, profileDir string) (context.Context, context.CancelFunc) {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chrome),
