@@ -5,7 +5,7 @@
 // not the results store, the CLI or the configuration libraries of the
 // arena command — so an agent process starts and stays small. The arena
 // uses it when it sits beside the arena binary and is of the same build
-// (cmd/arena/agenthost.go); otherwise the arena re-executes itself.
+// (cmd/arena/internal/cli/agenthost.go); otherwise the arena re-executes itself.
 package main
 
 import (
