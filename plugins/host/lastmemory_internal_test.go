@@ -24,8 +24,11 @@ func TestLastGroupReadingKeepsAKillTheWatcherMissed(t *testing.T) {
 	}
 	defer func() { _ = g.Remove(10 * time.Second) }()
 	// tail keeps every byte of a file without newlines: it grows until
-	// the kernel kills it for the group's limit.
-	cmd := exec.Command("tail", "/dev/zero")
+	// the kernel kills it for the group's limit. Its address space is
+	// bounded too (256 MiB), so that where the group holds no limit (a
+	// broken group, a mutant) it fails on its own instead of filling the
+	// machine's memory.
+	cmd := exec.Command("sh", "-c", "ulimit -v 262144 && exec tail /dev/zero")
 	intoGroup(cmd, g)
 	if err := startThread(g, false, nil, cmd.Start); err != nil {
 		t.Fatal(err)
@@ -33,7 +36,7 @@ func TestLastGroupReadingKeepsAKillTheWatcherMissed(t *testing.T) {
 	err := cmd.Wait()
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-		t.Fatalf("tail /dev/zero in a %d MiB group ended with %v, want killed by the kernel", limitMB, err)
+		t.Fatalf("tail /dev/zero in a %d MiB group ended with %v, want killed by the kernel for the group's limit", limitMB, err)
 	}
 
 	p := &Process{group: g, groupMem: true, limit: limitMB << 20, memHit: make(chan struct{})}
