@@ -1,8 +1,8 @@
 // Package cli is the arena command: its commands (cobra), the environment
-// they run in, and what the arena binary does before them (print its
-// build ID, serve an agent). cmd/arena is its main package; the tests of
-// the commands that play leagues and build agents live in packages of
-// their own beside this one.
+// they run in (Env), and what the arena binary does before them (print
+// its build ID, serve an agent). cmd/arena is its main package. The
+// commands' tests that build agents or play leagues are in the packages
+// under cmd/arena/internal/clitest, which run the commands through Env.
 package cli
 
 import (

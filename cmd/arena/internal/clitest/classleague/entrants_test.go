@@ -12,7 +12,7 @@ import (
 
 // A league of a submissions folder plays among the submissions arena can
 // run, says which it left out and why, and writes that beside the results.
-// Two games a pairing (both colours): the package's test under -short.
+// It is the package's test under -short: six games.
 func TestLeagueFromSubmissionsFolder(t *testing.T) {
 	t.Parallel() // its own directories and agents; nothing it asserts is timed
 	dir := t.TempDir()
@@ -32,7 +32,7 @@ func TestLeagueFromSubmissionsFolder(t *testing.T) {
 		}
 	}
 	file := filepath.Join(dir, "class.yaml")
-	if err := os.WriteFile(file, []byte("game: bohnenspiel\nentrants:\n  dir: submissions\ngames_per_pairing: 2\nagents:\n  - name: house\n    agent: builtin:random\n"), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte("game: bohnenspiel\nentrants:\n  dir: submissions\nagents:\n  - name: house\n    agent: builtin:random\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
