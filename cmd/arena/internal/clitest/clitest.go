@@ -9,11 +9,11 @@
 package clitest
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
 	"flag"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -117,7 +117,8 @@ func ArenaEnv(t *testing.T, ctx context.Context, bin string, env []string, args 
 	return Result{out.String(), errb.String(), err}
 }
 
-// FirstRecord is the first game record of a JSON-lines records file.
+// FirstRecord is the first game record of a JSON-lines records file,
+// read and checked as the arena reads records (record.Reader).
 func FirstRecord(t *testing.T, path string) *record.Game {
 	t.Helper()
 	f, err := os.Open(path)
@@ -125,16 +126,14 @@ func FirstRecord(t *testing.T, path string) *record.Game {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	if !sc.Scan() {
+	g, err := record.NewReader(f).Next()
+	if errors.Is(err, io.EOF) {
 		t.Fatalf("%s is empty", path)
 	}
-	var g record.Game
-	if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
-		t.Fatal(err)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
-	return &g
+	return g
 }
 
 // WriteScript writes an executable or a Lua script into dir.
