@@ -4,14 +4,18 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"arena/internal/childcmd/childcmdtest"
 )
 
 func TestSchedstatDelayIsTheSecondField(t *testing.T) {
@@ -28,20 +32,72 @@ func TestSchedstatDelayIsTheSecondField(t *testing.T) {
 	}
 }
 
-// startPinned starts a command on cpu alone.
+// startPinned starts a command on cpu alone. The command dies with the
+// test binary: a busy loop left behind by a binary killed from outside
+// (a timeout, a mutation run stopped by hand) would load the machine for
+// every run after it.
 func startPinned(t *testing.T, cpu int, name string, args ...string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(name, args...)
-	if err := cmd.Start(); err != nil {
+	cmd, release, err := startWithParent(name, args...)
+	if err != nil {
 		t.Skipf("start %s: %v", name, err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait(); release() })
 	var set unix.CPUSet
 	set.Set(cpu)
 	if err := unix.SchedSetaffinity(cmd.Process.Pid, &set); err != nil {
 		t.Fatalf("pin %s: %v", name, err)
 	}
 	return cmd
+}
+
+// startWithParent starts a command that the kernel kills when this process
+// dies. The parent-death signal follows the thread that forked, not the
+// process, and the runtime ends a thread whose goroutine exits locked to
+// it, as hog's do. So the fork is made on a thread of its own, kept until
+// release is called, after the command has been killed.
+func startWithParent(name string, args ...string) (cmd *exec.Cmd, release func(), err error) {
+	cmd = exec.Command(name, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	started, done := make(chan error), make(chan struct{})
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+		started <- cmd.Start()
+		<-done
+	}()
+	if err := <-started; err != nil {
+		close(done)
+		return nil, nil, err
+	}
+	return cmd, sync.OnceFunc(func() { close(done) }), nil
+}
+
+// The commands startPinned starts (busy loops among them) die with a test
+// binary killed from outside, which runs no cleanup.
+func TestPinnedCommandDiesWithTheTestBinary(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	parent := exec.Command(os.Args[0], "-test.run=^TestHelperPinnedParent$")
+	parent.Env = append(os.Environ(), helperPinnedParentEnv+"=1", childcmdtest.PidFileEnv+"="+pidFile)
+	childcmdtest.CheckDiesWithParent(t, parent, pidFile)
+}
+
+// helperPinnedParentEnv makes TestHelperPinnedParent the parent
+// TestPinnedCommandDiesWithTheTestBinary kills.
+const helperPinnedParentEnv = "HOST_TEST_PINNED_PARENT"
+
+// TestHelperPinnedParent is no test: run by
+// TestPinnedCommandDiesWithTheTestBinary, it starts a command as
+// startPinned does and waits to be killed.
+func TestHelperPinnedParent(t *testing.T) {
+	if os.Getenv(helperPinnedParentEnv) == "" {
+		t.Skip("the parent TestPinnedCommandDiesWithTheTestBinary starts")
+	}
+	if _, _, err := startWithParent("/bin/sh", "-c", childcmdtest.RecordAndSleep); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Hour)
 }
 
 // waitAsleep waits until pid is sleeping in the sleep command: a started
