@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,12 +10,12 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
 
+	"arena/internal/childcmd"
 	"arena/internal/childcmd/childcmdtest"
 )
 
@@ -52,13 +53,13 @@ func startPinned(t *testing.T, cpu int, name string, args ...string) *exec.Cmd {
 }
 
 // startWithParent starts a command that the kernel kills when this process
-// dies. The parent-death signal follows the thread that forked, not the
-// process, and the runtime ends a thread whose goroutine exits locked to
-// it, as hog's do. So the fork is made on a thread of its own, kept until
-// release is called, after the command has been killed.
+// dies (childcmd's parent-death signal). That signal follows the thread
+// that forked, not the process, and the runtime ends a thread whose
+// goroutine exits locked to it, as hog's do. So the fork is made on a
+// thread of its own, kept until release is called, after the command has
+// been killed.
 func startWithParent(name string, args ...string) (cmd *exec.Cmd, release func(), err error) {
-	cmd = exec.Command(name, args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	cmd = childcmd.Command(context.Background(), name, args...)
 	started, done := make(chan error), make(chan struct{})
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
