@@ -14,6 +14,7 @@ import (
 	"arena/arena/league/leaguefile"
 	"arena/arena/referee"
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 	"arena/games/all"
 	"arena/plugins/host"
 	"arena/plugins/protocol"
@@ -96,7 +97,7 @@ func BenchmarkSchedulingJetStream(b *testing.B) {
 // memStore is a SQLite store in a temporary directory, the same store the
 // league run uses.
 func memStore(b *testing.B) results.Store {
-	st, err := results.OpenDir(context.Background(), b.TempDir())
+	st, err := resultsdb.OpenDir(context.Background(), b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}

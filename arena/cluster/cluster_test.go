@@ -19,6 +19,7 @@ import (
 	"arena/arena/league/standings"
 	"arena/arena/referee"
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 	"arena/arena/slots"
 	"arena/games/all"
 	"arena/plugins/host"
@@ -174,7 +175,7 @@ type row struct {
 
 func storedStandings(t *testing.T, dir string) (map[string]row, []results.Game) {
 	t.Helper()
-	st, err := results.OpenDir(context.Background(), dir)
+	st, err := resultsdb.OpenDir(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +286,7 @@ func TestClusterLeagueSurvivesAKilledWorker(t *testing.T) {
 		t.Fatalf("games by worker: %v", byWorker)
 	}
 	t.Logf("games by worker: %v", byWorker)
-	st, err := results.OpenDirReadOnly(ctx, out)
+	st, err := resultsdb.OpenDirReadOnly(ctx, out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"arena/arena/league"
 	"arena/arena/league/standings"
 	"arena/arena/referee"
-	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 	"arena/games/all"
 	"arena/plugins/host"
 )
@@ -171,7 +171,7 @@ func TestSlowWorkerPlaysInItsOwnClass(t *testing.T) {
 	if got := workerClasses(t, out); len(got) != 2 || got[0] != "laggard/slow" || got[1] != "laggard/slow" {
 		t.Fatalf("stored games by worker/class: %v", got)
 	}
-	st, err := results.OpenDirReadOnly(ctx, out)
+	st, err := resultsdb.OpenDirReadOnly(ctx, out)
 	if err != nil {
 		t.Fatal(err)
 	}

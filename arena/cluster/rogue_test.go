@@ -19,6 +19,7 @@ import (
 	"arena/arena/record"
 	"arena/arena/referee"
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 	"arena/engine"
 	"arena/games/all"
 	"arena/plugins/host"
@@ -215,7 +216,7 @@ func runLeague(t *testing.T, ctx context.Context, srv *cluster.Server, cfg clust
 // storedGames are the small league's stored games.
 func storedGames(t *testing.T, out string) []results.Game {
 	t.Helper()
-	st, err := results.OpenDirReadOnly(context.Background(), out)
+	st, err := resultsdb.OpenDirReadOnly(context.Background(), out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"arena/arena/feedback"
 	"arena/arena/record"
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 	"arena/engine"
 	"arena/games/all"
 )
@@ -80,10 +81,10 @@ func play(t *testing.T, id string, seats [2]string, leave []int, late int) *reco
 // store holds a league of two hex cross-out games the student lost: one
 // thrown away at its first move (a late reply whose random substitute
 // lost), one lost before its first move.
-func store(t *testing.T) (*results.SQLite, string) {
+func store(t *testing.T) (*resultsdb.SQLite, string) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := results.OpenDir(ctx, filepath.Join(t.TempDir(), "lg"))
+	st, err := resultsdb.OpenDir(ctx, filepath.Join(t.TempDir(), "lg"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"arena/arena/ratings"
 	"arena/arena/record"
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 	"arena/plugins/sdk"
 )
 
@@ -76,7 +77,7 @@ func TestStandingsFromKnownResults(t *testing.T) {
 	if err := league.Run(ctx, spec, league.RunOptions{Launch: testLauncher()}); err != nil {
 		t.Fatal(err)
 	}
-	st, err := results.OpenDir(ctx, out)
+	st, err := resultsdb.OpenDir(ctx, out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +284,7 @@ func TestResumePlaysOnlyMissingGames(t *testing.T) {
 	}
 
 	// Second run, counted.
-	db, err := results.OpenDir(ctx, out)
+	db, err := resultsdb.OpenDir(ctx, out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"arena/arena/league/leaguefile"
 	"arena/arena/league/standings"
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 	"arena/arena/slots"
 	"arena/games/all"
 )
@@ -19,7 +20,7 @@ import (
 // anything reads a league's games into memory at once, and remembers the
 // most matches handed to it in one SaveLeague.
 type wholeReads struct {
-	*results.SQLite
+	*resultsdb.SQLite
 	t         *testing.T
 	mostSaved int
 }
@@ -63,7 +64,7 @@ func TestRunHoldsNoPerGameState(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	db, err := results.OpenDir(ctx, spec.Output)
+	db, err := resultsdb.OpenDir(ctx, spec.Output)
 	if err != nil {
 		t.Fatal(err)
 	}

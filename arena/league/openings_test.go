@@ -17,7 +17,7 @@ import (
 	"arena/arena/league/leaguefile/leaguefiletest"
 	"arena/arena/league/standings"
 	"arena/arena/record"
-	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 )
 
 // bohnenspielSuite is an opening file of three Bohnenspiel prefixes.
@@ -124,7 +124,7 @@ func TestOpeningsLeagueCancelledAndResumed(t *testing.T) {
 			t.Errorf("pairing %s played openings %v, want its two pairs on two", p, u)
 		}
 	}
-	st, err := results.OpenDir(ctx, out)
+	st, err := resultsdb.OpenDir(ctx, out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"arena/arena/league/leaguefile/leaguefiletest"
 	"arena/arena/league/standings"
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 	"arena/arena/slots"
 )
 
@@ -59,7 +60,7 @@ agents:
 	if len(before) != 6 || len(contended) != 4 {
 		t.Fatalf("%d games, %d marked possibly contention; want 6 and 4", len(before), len(contended))
 	}
-	st, err := results.OpenDir(ctx, out)
+	st, err := resultsdb.OpenDir(ctx, out)
 	if err != nil {
 		t.Fatal(err)
 	}

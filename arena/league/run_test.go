@@ -21,12 +21,13 @@ import (
 	"arena/arena/ratings"
 	"arena/arena/record"
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 )
 
 // storedGames opens a league directory's store and returns its games.
 func storedGames(t *testing.T, dir, name string) []results.Game {
 	t.Helper()
-	st, err := results.OpenDir(context.Background(), dir)
+	st, err := resultsdb.OpenDir(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +214,7 @@ func journaled(t *testing.T, dir string) []results.Game {
 // storedGamesIfAny reads games while another process writes; a store not
 // yet initialised reads as empty.
 func storedGamesIfAny(t *testing.T, dir, name string) []results.Game {
-	st, err := results.OpenDir(context.Background(), dir)
+	st, err := resultsdb.OpenDir(context.Background(), dir)
 	if err != nil {
 		return nil
 	}
@@ -267,7 +268,7 @@ agents:
 	if !strings.Contains(log.String(), "SPRT decided: accept H1") {
 		t.Errorf("log does not announce the decision:\n%s", log.String())
 	}
-	st, err := results.OpenDir(ctx, out)
+	st, err := resultsdb.OpenDir(ctx, out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,7 +367,7 @@ agents:
 	if !strings.Contains(log.String(), "override move-limit: 700ms -> 2s") {
 		t.Errorf("the override is not shown:\n%s", log.String())
 	}
-	st, err := results.OpenDir(ctx, out)
+	st, err := resultsdb.OpenDir(ctx, out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -527,7 +528,7 @@ agents:
 	if err := league.Run(ctx, spec, league.RunOptions{Launch: testLauncher()}); err != nil {
 		t.Fatal(err)
 	}
-	st, err := results.OpenDir(ctx, out)
+	st, err := resultsdb.OpenDir(ctx, out)
 	if err != nil {
 		t.Fatal(err)
 	}

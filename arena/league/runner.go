@@ -29,6 +29,7 @@ import (
 	"arena/arena/record"
 	"arena/arena/referee"
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 	"arena/arena/slots"
 	"arena/engine"
 	"arena/plugins/host"
@@ -240,7 +241,7 @@ func openStore(ctx context.Context, s *leaguefile.Spec, opt RunOptions, logw io.
 	if opt.Store != nil {
 		return opt.Store, nil, func() {}, nil
 	}
-	db, err := results.OpenDir(ctx, s.Output)
+	db, err := resultsdb.OpenDir(ctx, s.Output)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -702,7 +703,7 @@ func seatCPUs(c []int, names [2]string, pinned func(string) []int) [2][]int {
 	return seats
 }
 
-// gameDeleter is a store that can remove games (results.SQLite).
+// gameDeleter is a store that can remove games (resultsdb.SQLite).
 type gameDeleter interface {
 	DeleteGames(ctx context.Context, league string, ids []string) (int, error)
 }

@@ -12,7 +12,7 @@ import (
 	"arena/arena/league"
 	"arena/arena/league/leaguefile/leaguefiletest"
 	"arena/arena/league/standings"
-	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 )
 
 // A Swiss qualifier feeding a knockout, cancelled once inside the
@@ -104,7 +104,7 @@ agents:
 	if ko < 6 {
 		t.Errorf("%d knockout games, want at least 3 matches of 2", ko)
 	}
-	st, err := results.OpenDir(ctx, out)
+	st, err := resultsdb.OpenDir(ctx, out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -330,7 +330,7 @@ func (v *versions) summary(p *plan) []string {
 	return append(parts, fmt.Sprintf("%d stored game(s) kept", p.kept))
 }
 
-// gameSuperseder is a store that keeps replaced games (results.SQLite).
+// gameSuperseder is a store that keeps replaced games (resultsdb.SQLite).
 type gameSuperseder interface {
 	Supersede(ctx context.Context, league string, ids []string, why string) (int, error)
 }

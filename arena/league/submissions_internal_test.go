@@ -11,7 +11,7 @@ import (
 	"arena/arena/entrants"
 	"arena/arena/league/leaguefile"
 	"arena/arena/record"
-	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 	"arena/games/all"
 )
 
@@ -49,11 +49,11 @@ func TestVersionsExplain(t *testing.T) {
 
 // classLeague loads a league of Lua submissions in the given format and
 // stores it, with every game of its first round won by the first seat.
-func classLeague(t *testing.T, format string) (*leaguefile.Spec, *results.SQLite, []*plan) {
+func classLeague(t *testing.T, format string) (*leaguefile.Spec, *resultsdb.SQLite, []*plan) {
 	return classLeagueWith(t, "format: "+format+"\n")
 }
 
-func classLeagueWith(t *testing.T, keys string) (*leaguefile.Spec, *results.SQLite, []*plan) {
+func classLeagueWith(t *testing.T, keys string) (*leaguefile.Spec, *resultsdb.SQLite, []*plan) {
 	t.Helper()
 	// ann resubmits.
 	return classLeagueChanged(t, keys, func(dir string) {
@@ -65,7 +65,7 @@ func classLeagueWith(t *testing.T, keys string) (*leaguefile.Spec, *results.SQLi
 
 // classLeagueChanged is classLeagueWith with the submissions changed by
 // change (given the league file's folder) after the stored run.
-func classLeagueChanged(t *testing.T, keys string, change func(dir string)) (*leaguefile.Spec, *results.SQLite, []*plan) {
+func classLeagueChanged(t *testing.T, keys string, change func(dir string)) (*leaguefile.Spec, *resultsdb.SQLite, []*plan) {
 	t.Helper()
 	dir := t.TempDir()
 	for _, n := range []string{"ann", "bob", "cy", "dee"} {
@@ -91,7 +91,7 @@ func classLeagueChanged(t *testing.T, keys string, change func(dir string)) (*le
 	}
 	s := load()
 	ctx := context.Background()
-	st, err := results.OpenDir(ctx, t.TempDir())
+	st, err := resultsdb.OpenDir(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

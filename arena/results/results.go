@@ -3,8 +3,10 @@
 // binaries or scripts, the scheduled matches, and every finished game with
 // its moves, events, penalties and stderr tails.
 //
-// Store is the interface the league runner and the reports use; SQLite is
-// the implementation (one file per league directory, WAL, one writer). A
+// Store is the interface the league runner and the reports use;
+// arena/results/resultsdb is its SQLite implementation (one file per league
+// directory, WAL, one writer), kept apart so that the packages that only
+// read league files and results' types do not link a database engine. A
 // server database can implement the same interface later.
 package results
 

@@ -17,6 +17,7 @@ import (
 
 	"arena/arena/record"
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 	"arena/arena/web"
 	"arena/arena/web/browsertest"
 	"arena/engine"
@@ -41,7 +42,7 @@ func browserStore(t *testing.T) (string, []*record.Game) {
 	t.Helper()
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "demo")
-	st, err := results.OpenDir(ctx, dir)
+	st, err := resultsdb.OpenDir(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"arena/arena/league/standings"
 	"arena/arena/record"
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 	"arena/engine"
 )
 
@@ -419,7 +420,7 @@ type supersededRow struct {
 
 // supersededRows lists a league's superseded games, those of agent only
 // when one is chosen.
-func supersededRows(ctx context.Context, st *results.SQLite, league, agent string, teller engine.State) ([]supersededRow, error) {
+func supersededRows(ctx context.Context, st *resultsdb.SQLite, league, agent string, teller engine.State) ([]supersededRow, error) {
 	old, err := st.SupersededGames(ctx, league)
 	if err != nil {
 		return nil, err

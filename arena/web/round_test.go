@@ -11,6 +11,7 @@ import (
 
 	"arena/arena/league/leaguefile"
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 	"arena/arena/web"
 	"arena/engine"
 	"arena/games/all"
@@ -38,7 +39,7 @@ func TestSwissRoundProgress(t *testing.T) {
 	if err != nil || len(round1) != 4 {
 		t.Fatalf("round 1: %d games, %v", len(round1), err)
 	}
-	st, err := results.OpenDir(ctx, spec.Output)
+	st, err := resultsdb.OpenDir(ctx, spec.Output)
 	if err != nil {
 		t.Fatal(err)
 	}

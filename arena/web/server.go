@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"arena/arena/league/live"
-	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 	"arena/engine"
 )
 
@@ -55,16 +55,16 @@ type Server struct {
 type source struct {
 	dir string
 	mu  sync.Mutex
-	st  *results.SQLite
+	st  *resultsdb.SQLite
 }
 
-func (s *source) store(ctx context.Context) (*results.SQLite, error) {
+func (s *source) store(ctx context.Context) (*resultsdb.SQLite, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.st != nil {
 		return s.st, nil
 	}
-	st, err := results.OpenLive(ctx, filepath.Join(s.dir, results.FileName))
+	st, err := resultsdb.OpenLive(ctx, filepath.Join(s.dir, resultsdb.FileName))
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,7 @@ import (
 
 	"arena/arena/record"
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 	"arena/arena/web"
 	"arena/engine"
 	"arena/engine/enginetest"
@@ -77,7 +78,7 @@ func playRecordWith(t *testing.T, id, game string, params engine.Params, seed ui
 
 type fixture struct {
 	dir   string
-	store *results.SQLite
+	store *resultsdb.SQLite
 	srv   *httptest.Server
 	recs  []*record.Game
 }
@@ -86,7 +87,7 @@ func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "lg")
-	st, err := results.OpenDir(ctx, dir)
+	st, err := resultsdb.OpenDir(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ import (
 	"arena/arena/league/leaguefile"
 	"arena/arena/league/standings"
 	"arena/arena/referee"
-	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 	"arena/arena/slots"
 	"arena/games/all"
 	"arena/plugins/host"
@@ -398,7 +398,7 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if err := count(ctx, out, leagues, &sum); err != nil {
 		return sum, err
 	}
-	sum.Integrity = integrity(filepath.Join(out, results.FileName))
+	sum.Integrity = integrity(filepath.Join(out, resultsdb.FileName))
 
 	sum.Wall = time.Since(start)
 	if o.NoLocal {
@@ -690,7 +690,7 @@ const (
 // count fills in the scheduled, stored, lost and duplicated games of the
 // leagues, and the course agents' games.
 func count(ctx context.Context, out string, leagues []string, sum *Summary) error {
-	st, err := results.OpenDir(ctx, out)
+	st, err := resultsdb.OpenDir(ctx, out)
 	if err != nil {
 		return err
 	}
@@ -735,7 +735,7 @@ func count(ctx context.Context, out string, leagues []string, sum *Summary) erro
 // verdicts is every stored game's verdict (seats, winner, scores, reason,
 // forfeit, plies) by match id.
 func verdicts(ctx context.Context, dir string, leagues []string) (map[string]string, error) {
-	st, err := results.OpenDirReadOnly(ctx, dir)
+	st, err := resultsdb.OpenDirReadOnly(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -776,7 +776,7 @@ func compiled(dir string) int {
 
 // stored counts the games in the store, 0 when there is none yet.
 func stored(out string) int {
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(out, results.FileName)+"?mode=ro")
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(out, resultsdb.FileName)+"?mode=ro")
 	if err != nil {
 		return 0
 	}
@@ -801,7 +801,7 @@ func integrity(path string) string {
 
 // table is the leagues' standings reduced to what must reproduce.
 func table(ctx context.Context, dir string, leagues []string) (string, error) {
-	st, err := results.OpenDirReadOnly(ctx, dir)
+	st, err := resultsdb.OpenDirReadOnly(ctx, dir)
 	if err != nil {
 		return "", err
 	}

@@ -32,7 +32,7 @@ import (
 	"arena/arena/league"
 	"arena/arena/league/leaguefile"
 	"arena/arena/league/standings"
-	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 	"arena/arena/slots"
 	"arena/games/all"
 )
@@ -137,7 +137,7 @@ func runOne(ctx context.Context, game string, n int) (measure, error) {
 	if err := league.Run(ctx, spec, league.RunOptions{Launch: inproc.Launch, Slots: pool, Warn: func(string) {}}); err != nil {
 		return measure{}, err
 	}
-	st, err := results.OpenDirReadOnly(ctx, spec.Output)
+	st, err := resultsdb.OpenDirReadOnly(ctx, spec.Output)
 	if err != nil {
 		return measure{}, err
 	}

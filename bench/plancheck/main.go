@@ -25,6 +25,7 @@ import (
 	"arena/arena/league/leaguefile"
 	"arena/arena/league/plan"
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 	"arena/bench/internal/loadavg"
 	"arena/games/all"
 )
@@ -116,7 +117,7 @@ func planWall(ctx context.Context, file, stored string) (time.Duration, error) {
 	}
 	var st results.Store
 	if stored != "" {
-		db, err := results.OpenDirReadOnly(ctx, stored)
+		db, err := resultsdb.OpenDirReadOnly(ctx, stored)
 		if err != nil {
 			return 0, err
 		}

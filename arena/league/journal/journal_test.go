@@ -11,6 +11,7 @@ import (
 
 	"arena/arena/record"
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 )
 
 func TestJournalReadsCompleteLinesOnly(t *testing.T) {
@@ -73,9 +74,9 @@ func TestJournalResetEmptiesIt(t *testing.T) {
 }
 
 // benchStore is a store with n scheduled matches m0..m(n-1) of league L.
-func benchStore(b *testing.B, n int) (*results.SQLite, []*record.Game) {
+func benchStore(b *testing.B, n int) (*resultsdb.SQLite, []*record.Game) {
 	ctx := context.Background()
-	st, err := results.OpenDir(ctx, b.TempDir())
+	st, err := resultsdb.OpenDir(ctx, b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}

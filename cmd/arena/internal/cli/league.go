@@ -25,6 +25,7 @@ import (
 	"arena/arena/league/standings"
 	"arena/arena/referee"
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 )
 
 func newLeagueCmd(e *Env) *cobra.Command {
@@ -340,14 +341,14 @@ func (e *Env) openResults(cmd *cobra.Command, target string, only string) (resul
 		dir = spec.Output
 		names = leagueNames(spec)
 	}
-	if _, err := os.Stat(filepath.Join(dir, results.FileName)); errors.Is(err, os.ErrNotExist) {
-		return nil, nil, fmt.Errorf("no league results in %s (no %s): run the league first", dir, results.FileName)
+	if _, err := os.Stat(filepath.Join(dir, resultsdb.FileName)); errors.Is(err, os.ErrNotExist) {
+		return nil, nil, fmt.Errorf("no league results in %s (no %s): run the league first", dir, resultsdb.FileName)
 	} else if err != nil {
 		return nil, nil, fmt.Errorf("league results in %s: %w", dir, err)
 	}
 	// Reports only read: they work on a directory the user cannot write,
 	// and never change a running league's store.
-	st, err := results.OpenDirReadOnly(cmd.Context(), dir)
+	st, err := resultsdb.OpenDirReadOnly(cmd.Context(), dir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -376,7 +377,7 @@ func (e *Env) openResults(cmd *cobra.Command, target string, only string) (resul
 }
 
 func printStandings(ctx context.Context, out io.Writer, dir string, names []string) error {
-	st, err := results.OpenDirReadOnly(ctx, dir)
+	st, err := resultsdb.OpenDirReadOnly(ctx, dir)
 	if err != nil {
 		return err
 	}

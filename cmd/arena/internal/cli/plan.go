@@ -10,6 +10,7 @@ import (
 	"arena/arena/league/leaguefile"
 	"arena/arena/league/plan"
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 )
 
 func newLeaguePlanCmd(e *Env) *cobra.Command {
@@ -34,8 +35,8 @@ upper bound). Nothing is played.`,
 				return err
 			}
 			var st results.Store
-			if _, err := os.Stat(filepath.Join(spec.Output, results.FileName)); err == nil {
-				db, err := results.OpenDirReadOnly(ctx, spec.Output)
+			if _, err := os.Stat(filepath.Join(spec.Output, resultsdb.FileName)); err == nil {
+				db, err := resultsdb.OpenDirReadOnly(ctx, spec.Output)
 				if err != nil {
 					return err
 				}

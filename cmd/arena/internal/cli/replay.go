@@ -16,6 +16,7 @@ import (
 	"arena/arena/gameview"
 	"arena/arena/record"
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 	"arena/engine"
 )
 
@@ -76,7 +77,7 @@ func runReplay(ctx context.Context, e *Env, out io.Writer, arg string, o replayO
 	if len(arg) > maxReplayArg {
 		return fmt.Errorf("replay %q... (%d bytes): a game id or records file name is at most %d bytes", arg[:32], len(arg), maxReplayArg)
 	}
-	if fi, err := os.Stat(arg); err == nil && !fi.IsDir() && filepath.Base(arg) != results.FileName {
+	if fi, err := os.Stat(arg); err == nil && !fi.IsDir() && filepath.Base(arg) != resultsdb.FileName {
 		return replayFile(e, out, arg, o, st)
 	}
 	if o.id != "" {
@@ -105,15 +106,15 @@ const maxReplayArg = 4096
 func findStored(ctx context.Context, id string, roots []string) (*record.Game, string, error) {
 	var stores []string
 	for _, root := range roots {
-		for _, d := range results.FindDirs(root) {
-			stores = append(stores, filepath.Join(d, results.FileName))
+		for _, d := range resultsdb.FindDirs(root) {
+			stores = append(stores, filepath.Join(d, resultsdb.FileName))
 		}
 	}
 	if len(stores) == 0 {
-		return nil, "", fmt.Errorf("replay %s: not a file, and no results store (%s) under %s: name the league's directory with --results DIR (arena-results/NAME beside the league file), or give a records file", id, results.FileName, strings.Join(roots, ", "))
+		return nil, "", fmt.Errorf("replay %s: not a file, and no results store (%s) under %s: name the league's directory with --results DIR (arena-results/NAME beside the league file), or give a records file", id, resultsdb.FileName, strings.Join(roots, ", "))
 	}
 	for _, p := range stores {
-		s, err := results.OpenReadOnly(ctx, p)
+		s, err := resultsdb.OpenReadOnly(ctx, p)
 		if err != nil {
 			return nil, "", err
 		}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 	"arena/arena/web"
 )
 
@@ -47,7 +47,7 @@ docs/viewer.md.`,
 // leagueDirs resolves serve's arguments to league directories.
 func (e *Env) leagueDirs(cmd *cobra.Command, args []string) ([]string, error) {
 	if len(args) == 0 {
-		dirs := results.FindDirs("arena-results")
+		dirs := resultsdb.FindDirs("arena-results")
 		if len(dirs) == 0 {
 			return nil, fmt.Errorf("no league results under ./arena-results: run a league first, or name league files or directories")
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 	"arena/cmd/arena/internal/cli"
 	"arena/cmd/arena/internal/clitest"
 	"arena/cmd/arena/internal/clitest/inproc"
@@ -231,9 +232,9 @@ func lineWith(s, sub string) string {
 	return ""
 }
 
-func superseded(t *testing.T, dir string) []results.Superseded {
+func superseded(t *testing.T, dir string) []resultsdb.Superseded {
 	t.Helper()
-	st, err := results.OpenDirReadOnly(context.Background(), dir)
+	st, err := resultsdb.OpenDirReadOnly(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +249,7 @@ func superseded(t *testing.T, dir string) []results.Superseded {
 // live is the league's counted games and ann's current content hash.
 func live(t *testing.T, dir string) ([]results.Game, string) {
 	t.Helper()
-	st, err := results.OpenDirReadOnly(context.Background(), dir)
+	st, err := resultsdb.OpenDirReadOnly(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package results
+package resultsdb
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"arena/arena/record"
+	"arena/arena/results"
 )
 
 // Entrant versions and superseded games.
@@ -91,7 +92,7 @@ func (s *SQLite) liveMatches() string {
 
 // saveVersions records each agent's current content hash in the entrants
 // table: a new version is added, and the one it replaces is dated.
-func saveVersions(ctx context.Context, tx *sql.Tx, league string, agents []Agent, now string) error {
+func saveVersions(ctx context.Context, tx *sql.Tx, league string, agents []results.Agent, now string) error {
 	for _, a := range agents {
 		_, err := tx.ExecContext(ctx, `UPDATE entrants SET replaced = ? WHERE league = ? AND name = ? AND hash <> ? AND replaced = ''`,
 			now, league, a.Name, a.Hash)
@@ -142,7 +143,7 @@ func (s *SQLite) Versions(ctx context.Context, league string) ([]Version, error)
 
 // Superseded is a game a later version of one of its agents replaced.
 type Superseded struct {
-	Game
+	results.Game
 	// Of is the match id the game was played as, which the new version's
 	// game now holds.
 	Of string
@@ -247,18 +248,18 @@ func (s *SQLite) SupersededGames(ctx context.Context, league string) ([]Supersed
 }
 
 // scanGame reads a row of matchCols, the record and then extra columns.
-func scanGame(r scanner, league string, extra ...any) (Game, error) {
-	var m Match
+func scanGame(r scanner, league string, extra ...any) (results.Game, error) {
+	var m results.Match
 	var seed int64
 	var body string
 	dst := append([]any{&m.ID, &m.League, &m.Pairing, &m.Pair, &m.Index, &m.Seq, &m.Seats[0], &m.Seats[1], &seed, &body}, extra...)
 	if err := r.Scan(dst...); err != nil {
-		return Game{}, fmt.Errorf("league %s: games: %w", league, err)
+		return results.Game{}, fmt.Errorf("league %s: games: %w", league, err)
 	}
 	m.Seed = uint64(seed)
 	rec := new(record.Game)
 	if err := json.Unmarshal([]byte(body), rec); err != nil {
-		return Game{}, fmt.Errorf("league %s: game %s: decode record: %w", league, m.ID, err)
+		return results.Game{}, fmt.Errorf("league %s: game %s: decode record: %w", league, m.ID, err)
 	}
-	return Game{Match: m, Record: rec}, nil
+	return results.Game{Match: m, Record: rec}, nil
 }

@@ -1,4 +1,4 @@
-package results_test
+package resultsdb_test
 
 import (
 	"context"
@@ -11,15 +11,16 @@ import (
 	"testing"
 
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 )
 
 func TestOpenLive(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	if _, err := results.OpenLive(ctx, filepath.Join(dir, results.FileName)); err == nil {
+	if _, err := resultsdb.OpenLive(ctx, filepath.Join(dir, resultsdb.FileName)); err == nil {
 		t.Fatal("a missing store opened read-only; want an error")
 	}
-	w, err := results.OpenDir(ctx, dir)
+	w, err := resultsdb.OpenDir(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,7 @@ func TestOpenLive(t *testing.T) {
 	if err := w.SaveLeague(ctx, l, []results.Agent{{Name: "a"}, {Name: "b"}}, []results.Match{m}); err != nil {
 		t.Fatal(err)
 	}
-	ro, err := results.OpenLive(ctx, w.Path())
+	ro, err := resultsdb.OpenLive(ctx, w.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,7 @@ func TestOpenLive(t *testing.T) {
 	if err != nil || league != "l" || rec.ID != "l/m1" {
 		t.Fatalf("Record: %v %q %v", rec, league, err)
 	}
-	if dirs := results.FindDirs(filepath.Dir(dir)); len(dirs) != 1 || dirs[0] != dir {
+	if dirs := resultsdb.FindDirs(filepath.Dir(dir)); len(dirs) != 1 || dirs[0] != dir {
 		t.Errorf("FindDirs: %v, want [%s]", dirs, dir)
 	}
 }
@@ -70,7 +71,7 @@ func TestOpenLive(t *testing.T) {
 func TestReadOnlyRefusesAnotherSchema(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	w, err := results.OpenDir(ctx, dir)
+	w, err := resultsdb.OpenDir(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func TestReadOnlyRefusesAnotherSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	for name, open := range map[string]func(context.Context, string) (*results.SQLite, error){"OpenLive": results.OpenLive, "OpenReadOnly": results.OpenReadOnly} {
+	for name, open := range map[string]func(context.Context, string) (*resultsdb.SQLite, error){"OpenLive": resultsdb.OpenLive, "OpenReadOnly": resultsdb.OpenReadOnly} {
 		s, err := open(ctx, path)
 		if err == nil {
 			s.Close()
@@ -99,7 +100,7 @@ func TestReadOnlyRefusesAnotherSchema(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if s, err := results.OpenReadOnly(ctx, path); err == nil {
+	if s, err := resultsdb.OpenReadOnly(ctx, path); err == nil {
 		s.Close()
 		t.Error("OpenReadOnly opened a store of schema 999")
 	} else if strings.Contains(err.Error(), "write-ahead log") {
@@ -118,7 +119,7 @@ func TestReadOnlyRefusesAnotherSchema(t *testing.T) {
 	if _, err := os.Stat(path + "-wal"); err != nil {
 		t.Fatalf("no write-ahead log beside the store: %v", err)
 	}
-	s, err := results.OpenReadOnly(ctx, path)
+	s, err := resultsdb.OpenReadOnly(ctx, path)
 	if err == nil {
 		s.Close()
 		t.Fatal("OpenReadOnly opened a store of schema 998")
@@ -135,7 +136,7 @@ func TestFindDirsDepth(t *testing.T) {
 	var want []string
 	for _, rel := range []string{"a", "a/b/c", "x/y/z/deep"} {
 		dir := filepath.Join(root, filepath.FromSlash(rel))
-		w, err := results.OpenDir(ctx, dir)
+		w, err := resultsdb.OpenDir(ctx, dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +145,7 @@ func TestFindDirsDepth(t *testing.T) {
 			want = append(want, dir)
 		}
 	}
-	got := results.FindDirs(root)
+	got := resultsdb.FindDirs(root)
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
 		t.Errorf("FindDirs: %v, want %v", got, want)

@@ -1,4 +1,9 @@
-package results
+// Package resultsdb is the results store in SQLite (arena/results' Store):
+// one file per league directory, WAL, one writer, each game written once
+// by a deterministic match id, with its agents' content hashes, each
+// entrant's versions, and the games a resubmission replaced kept as
+// superseded. Readers open it read-only, or live beside a running league.
+package resultsdb
 
 import (
 	"context"
@@ -15,6 +20,7 @@ import (
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
 
 	"arena/arena/record"
+	"arena/arena/results"
 )
 
 // FileName is the store's file inside a league directory.
@@ -120,7 +126,7 @@ type SQLite struct {
 	versioned bool
 }
 
-var _ Store = (*SQLite)(nil)
+var _ results.Store = (*SQLite)(nil)
 
 // Open opens (creating if needed) the store file at path. WAL lets reports
 // read while a league runs; synchronous=FULL makes each committed game
@@ -249,7 +255,7 @@ func mustJSON(v any) string {
 }
 
 // SaveLeague creates or updates a league, its agents and its schedule.
-func (s *SQLite) SaveLeague(ctx context.Context, l League, agents []Agent, matches []Match) error {
+func (s *SQLite) SaveLeague(ctx context.Context, l results.League, agents []results.Agent, matches []results.Match) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("save league %s: %w", l.Name, err)
@@ -307,17 +313,17 @@ func (s *SQLite) SaveLeague(ctx context.Context, l League, agents []Agent, match
 
 type scanner interface{ Scan(...any) error }
 
-func scanLeague(r scanner) (League, error) {
-	var l League
+func scanLeague(r scanner) (results.League, error) {
+	var l results.League
 	var params, overrides, created, updated string
 	if err := r.Scan(&l.Name, &l.Game, &params, &l.Profile, &overrides, &l.Format, &l.ConfigHash, &l.Config, &created, &updated); err != nil {
-		return League{}, err
+		return results.League{}, err
 	}
 	if err := json.Unmarshal([]byte(params), &l.Params); err != nil {
-		return League{}, fmt.Errorf("league %s: params: %w", l.Name, err)
+		return results.League{}, fmt.Errorf("league %s: params: %w", l.Name, err)
 	}
 	if err := json.Unmarshal([]byte(overrides), &l.Overrides); err != nil {
-		return League{}, fmt.Errorf("league %s: overrides: %w", l.Name, err)
+		return results.League{}, fmt.Errorf("league %s: overrides: %w", l.Name, err)
 	}
 	l.Created, l.Updated = parseTS(created), parseTS(updated)
 	return l, nil
@@ -326,28 +332,28 @@ func scanLeague(r scanner) (League, error) {
 const leagueCols = `name, game, params, profile, overrides, format, config_hash, config, created, updated`
 
 // League returns a league and its agents.
-func (s *SQLite) League(ctx context.Context, name string) (League, []Agent, error) {
+func (s *SQLite) League(ctx context.Context, name string) (results.League, []results.Agent, error) {
 	l, err := scanLeague(s.db.QueryRowContext(ctx, `SELECT `+leagueCols+` FROM leagues WHERE name = ?`, name))
 	if errors.Is(err, sql.ErrNoRows) {
-		return League{}, nil, fmt.Errorf("league %s: %w", name, ErrNotFound)
+		return results.League{}, nil, fmt.Errorf("league %s: %w", name, results.ErrNotFound)
 	}
 	if err != nil {
-		return League{}, nil, fmt.Errorf("league %s: %w", name, err)
+		return results.League{}, nil, fmt.Errorf("league %s: %w", name, err)
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT name, ref, hash, options FROM agents WHERE league = ? ORDER BY rowid`, name)
 	if err != nil {
-		return League{}, nil, fmt.Errorf("league %s: agents: %w", name, err)
+		return results.League{}, nil, fmt.Errorf("league %s: agents: %w", name, err)
 	}
 	defer rows.Close()
-	var agents []Agent
+	var agents []results.Agent
 	for rows.Next() {
-		var a Agent
+		var a results.Agent
 		var opts string
 		if err := rows.Scan(&a.Name, &a.Ref, &a.Hash, &opts); err != nil {
-			return League{}, nil, fmt.Errorf("league %s: agents: %w", name, err)
+			return results.League{}, nil, fmt.Errorf("league %s: agents: %w", name, err)
 		}
 		if err := json.Unmarshal([]byte(opts), &a.Options); err != nil {
-			return League{}, nil, fmt.Errorf("league %s: agent %s: options: %w", name, a.Name, err)
+			return results.League{}, nil, fmt.Errorf("league %s: agent %s: options: %w", name, a.Name, err)
 		}
 		agents = append(agents, a)
 	}
@@ -355,13 +361,13 @@ func (s *SQLite) League(ctx context.Context, name string) (League, []Agent, erro
 }
 
 // Leagues lists the stored leagues.
-func (s *SQLite) Leagues(ctx context.Context) ([]League, error) {
+func (s *SQLite) Leagues(ctx context.Context) ([]results.League, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+leagueCols+` FROM leagues ORDER BY created, name`)
 	if err != nil {
 		return nil, fmt.Errorf("list leagues: %w", err)
 	}
 	defer rows.Close()
-	var out []League
+	var out []results.League
 	for rows.Next() {
 		l, err := scanLeague(rows)
 		if err != nil {
@@ -374,8 +380,8 @@ func (s *SQLite) Leagues(ctx context.Context) ([]League, error) {
 
 const matchCols = `m.id, m.league, m.pairing, m.pair, m.game_index, m.seq, m.seat0, m.seat1, m.seed`
 
-func scanMatch(r scanner) (Match, error) {
-	var m Match
+func scanMatch(r scanner) (results.Match, error) {
+	var m results.Match
 	var seed int64
 	err := r.Scan(&m.ID, &m.League, &m.Pairing, &m.Pair, &m.Index, &m.Seq, &m.Seats[0], &m.Seats[1], &seed)
 	m.Seed = uint64(seed)
@@ -383,13 +389,13 @@ func scanMatch(r scanner) (Match, error) {
 }
 
 // Matches lists a league's schedule.
-func (s *SQLite) Matches(ctx context.Context, league string) ([]Match, error) {
+func (s *SQLite) Matches(ctx context.Context, league string) ([]results.Match, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+matchCols+` FROM matches m WHERE m.league = ?`+s.liveMatches()+` ORDER BY m.seq, m.id`, league)
 	if err != nil {
 		return nil, fmt.Errorf("league %s: matches: %w", league, err)
 	}
 	defer rows.Close()
-	var out []Match
+	var out []results.Match
 	for rows.Next() {
 		m, err := scanMatch(rows)
 		if err != nil {
@@ -551,9 +557,9 @@ func (s *SQLite) Done(ctx context.Context, league string) (map[string]bool, erro
 }
 
 // Games returns the league's games with their matches.
-func (s *SQLite) Games(ctx context.Context, league string) ([]Game, error) {
-	var out []Game
-	err := s.EachGame(ctx, league, func(g Game) error {
+func (s *SQLite) Games(ctx context.Context, league string) ([]results.Game, error) {
+	var out []results.Game
+	err := s.EachGame(ctx, league, func(g results.Game) error {
 		out = append(out, g)
 		return nil
 	})
@@ -563,7 +569,7 @@ func (s *SQLite) Games(ctx context.Context, league string) ([]Game, error) {
 // EachGame calls fn with each of the league's games in schedule order,
 // decoding one record at a time, so a pass over a league of any size holds
 // one game; an error from fn stops the pass and is returned.
-func (s *SQLite) EachGame(ctx context.Context, league string, fn func(Game) error) error {
+func (s *SQLite) EachGame(ctx context.Context, league string, fn func(results.Game) error) error {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+matchCols+`, g.record FROM games g JOIN matches m ON m.id = g.match_id
 		WHERE g.league = ?`+s.liveGames()+` ORDER BY m.seq, m.id`, league)
 	if err != nil {

@@ -1,4 +1,4 @@
-package results_test
+package resultsdb_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"arena/arena/record"
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 )
 
 // The store's per-game tables (games, moves, events, penalties, stderr) are
@@ -19,7 +20,7 @@ import (
 func TestEveryTableRoundTrips(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := results.OpenDir(ctx, dir)
+	s, err := resultsdb.OpenDir(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func TestEveryTableRoundTrips(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	db, err := sql.Open("sqlite", filepath.Join(dir, results.FileName))
+	db, err := sql.Open("sqlite", filepath.Join(dir, resultsdb.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}

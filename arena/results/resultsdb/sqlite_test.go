@@ -1,4 +1,4 @@
-package results_test
+package resultsdb_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"arena/arena/record"
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 )
 
 func sample(id string) *record.Game {
@@ -36,7 +37,7 @@ func sample(id string) *record.Game {
 func TestRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := results.OpenDir(ctx, dir)
+	s, err := resultsdb.OpenDir(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s, err = results.Open(ctx, filepath.Join(dir, results.FileName))
+	s, err = resultsdb.Open(ctx, filepath.Join(dir, resultsdb.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,8 +127,8 @@ func TestRoundTrip(t *testing.T) {
 func TestOpenReadOnly(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	path := filepath.Join(dir, results.FileName)
-	w, err := results.Open(ctx, path)
+	path := filepath.Join(dir, resultsdb.FileName)
+	w, err := resultsdb.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func TestOpenReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The writer is still open: the league may be only in the log.
-	r, err := results.OpenReadOnly(ctx, path)
+	r, err := resultsdb.OpenReadOnly(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +150,7 @@ func TestOpenReadOnly(t *testing.T) {
 	w.Close()
 
 	before, _ := os.ReadDir(dir)
-	r, err = results.OpenReadOnly(ctx, path)
+	r, err = resultsdb.OpenReadOnly(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +162,7 @@ func TestOpenReadOnly(t *testing.T) {
 	if len(after) != len(before) {
 		t.Errorf("files beside the store: %v before, %v after a read-only open", before, after)
 	}
-	if _, err := results.OpenReadOnly(ctx, filepath.Join(dir, "missing.db")); err == nil || !errors.Is(err, os.ErrNotExist) {
+	if _, err := resultsdb.OpenReadOnly(ctx, filepath.Join(dir, "missing.db")); err == nil || !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing store: %v", err)
 	}
 }
@@ -171,7 +172,7 @@ func TestOpenReadOnly(t *testing.T) {
 // batch with an unscheduled match stores none of its games.
 func TestAddGamesBatch(t *testing.T) {
 	ctx := context.Background()
-	s, err := results.OpenDir(ctx, t.TempDir())
+	s, err := resultsdb.OpenDir(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

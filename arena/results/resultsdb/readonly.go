@@ -1,4 +1,4 @@
-package results
+package resultsdb
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"arena/arena/record"
+	"arena/arena/results"
 )
 
 // OpenLive opens an existing store for reading only (the viewer): the
@@ -59,7 +60,7 @@ func (s *SQLite) Record(ctx context.Context, id string) (*record.Game, string, e
 	var league, body string
 	err := s.db.QueryRowContext(ctx, `SELECT league, record FROM games WHERE match_id = ?`, id).Scan(&league, &body)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, "", fmt.Errorf("game %s: %w", id, ErrNotFound)
+		return nil, "", fmt.Errorf("game %s: %w", id, results.ErrNotFound)
 	}
 	if err != nil {
 		return nil, "", fmt.Errorf("game %s: %w", id, err)

@@ -1,4 +1,4 @@
-package results_test
+package resultsdb_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"arena/arena/results"
+	"arena/arena/results/resultsdb"
 )
 
 // A superseded game leaves the counted games and frees its match id for a
@@ -15,7 +16,7 @@ import (
 func TestSupersedeKeepsOldGame(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := results.OpenDir(ctx, dir)
+	s, err := resultsdb.OpenDir(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestSupersedeKeepsOldGame(t *testing.T) {
 		t.Fatalf("Games = %d; want only m2", len(games))
 	}
 	// Nothing of the old games was lost: their moves and events moved with them.
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, results.FileName)+"?mode=ro")
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, resultsdb.FileName)+"?mode=ro")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestSupersedeKeepsOldGame(t *testing.T) {
 	if h1 != "sha256:ff" {
 		t.Fatalf("games.hash1 = %q; want the agent's content hash", h1)
 	}
-	ro, err := results.OpenDirReadOnly(ctx, dir)
+	ro, err := resultsdb.OpenDirReadOnly(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +97,7 @@ func TestSupersedeKeepsOldGame(t *testing.T) {
 // the one it replaces.
 func TestVersions(t *testing.T) {
 	ctx := context.Background()
-	s, err := results.OpenDir(ctx, t.TempDir())
+	s, err := resultsdb.OpenDir(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
