@@ -16,22 +16,21 @@ import (
 
 	"arena/agents/housebots"
 	"arena/engine"
-	"arena/plugins/protocol"
-	"arena/plugins/sdk"
+	"arena/plugins/agentapi"
 )
 
 // Factory builds a fresh agent for one game.
-type Factory func() sdk.Agent
+type Factory func() agentapi.Agent
 
 // Agents lists the built-in agents by name (house bots with their
 // default options).
 func Agents() map[string]Factory {
 	m := map[string]Factory{
-		"random": func() sdk.Agent { return &Random{} },
-		"greedy": func() sdk.Agent { return &Greedy{} },
+		"random": func() agentapi.Agent { return &Random{} },
+		"greedy": func() agentapi.Agent { return &Greedy{} },
 	}
 	for name := range House() {
-		m[name] = func() sdk.Agent { return &house{name: name, opts: housebots.Options{}} }
+		m[name] = func() agentapi.Agent { return &house{name: name, opts: housebots.Options{}} }
 	}
 	return m
 }
@@ -49,7 +48,7 @@ func Names() []string {
 
 // New builds the named built-in agent; ref is "NAME" or, for the house
 // bots, "NAME?key=value&...".
-func New(ref string) (sdk.Agent, error) {
+func New(ref string) (agentapi.Agent, error) {
 	name, opts, err := splitRef(ref)
 	if err != nil {
 		return nil, err
@@ -78,18 +77,18 @@ type Random struct {
 }
 
 // Describe names the agent.
-func (*Random) Describe() protocol.Description {
-	return protocol.Description{Name: "random", Description: "uniformly random legal moves (seeded)"}
+func (*Random) Describe() agentapi.Description {
+	return agentapi.Description{Name: "random", Description: "uniformly random legal moves (seeded)"}
 }
 
 // Start seeds the generator from the game.
-func (r *Random) Start(_ context.Context, g sdk.Game) error {
+func (r *Random) Start(_ context.Context, g agentapi.Game) error {
 	r.rng = seeded(g.Seed)
 	return nil
 }
 
 // Move picks a legal move.
-func (r *Random) Move(_ context.Context, t sdk.Turn) (string, error) {
+func (r *Random) Move(_ context.Context, t agentapi.Turn) (string, error) {
 	if len(t.Legal) == 0 {
 		return "", fmt.Errorf("no legal move at ply %d", t.Ply)
 	}
@@ -108,18 +107,18 @@ type Greedy struct {
 }
 
 // Describe names the agent.
-func (*Greedy) Describe() protocol.Description {
-	return protocol.Description{Name: "greedy", Description: "best immediate gain; seeded tie-breaks"}
+func (*Greedy) Describe() agentapi.Description {
+	return agentapi.Description{Name: "greedy", Description: "best immediate gain; seeded tie-breaks"}
 }
 
 // Start seeds the generator from the game.
-func (g *Greedy) Start(_ context.Context, gm sdk.Game) error {
+func (g *Greedy) Start(_ context.Context, gm agentapi.Game) error {
 	g.rng = seeded(gm.Seed)
 	return nil
 }
 
 // Move picks the best move by one-ply lookahead.
-func (g *Greedy) Move(_ context.Context, t sdk.Turn) (string, error) {
+func (g *Greedy) Move(_ context.Context, t agentapi.Turn) (string, error) {
 	if g.rng == nil {
 		g.rng = seeded(0)
 	}

@@ -8,16 +8,16 @@ import (
 	"arena/engine"
 	"arena/games/bohnenspiel"
 	"arena/games/pentagotwist"
-	"arena/plugins/sdk"
+	"arena/plugins/agentapi"
 )
 
-func turn(t *testing.T, st engine.State) sdk.Turn {
+func turn(t *testing.T, st engine.State) agentapi.Turn {
 	t.Helper()
 	var legal []string
 	for _, m := range st.LegalMoves(nil) {
 		legal = append(legal, st.FormatMove(m))
 	}
-	return sdk.Turn{State: st, Legal: legal}
+	return agentapi.Turn{State: st, Legal: legal}
 }
 
 func TestNew(t *testing.T) {
@@ -36,7 +36,7 @@ func TestRandomIsSeededAndUniform(t *testing.T) {
 	tr := turn(t, st) // 6 pits + SKIP
 	play := func(seed uint64) map[string]int {
 		r := &Random{}
-		if err := r.Start(context.Background(), sdk.Game{Seed: seed}); err != nil {
+		if err := r.Start(context.Background(), agentapi.Game{Seed: seed}); err != nil {
 			t.Fatal(err)
 		}
 		counts := map[string]int{}
@@ -108,7 +108,7 @@ func TestGreedyWinsWhenItCan(t *testing.T) {
 		t.Fatal("position already decided")
 	}
 	g := &Greedy{}
-	_ = g.Start(context.Background(), sdk.Game{Seed: 3})
+	_ = g.Start(context.Background(), agentapi.Game{Seed: 3})
 	mv, err := g.Move(context.Background(), turn(t, st))
 	if err != nil {
 		t.Fatal(err)

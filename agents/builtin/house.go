@@ -13,15 +13,14 @@ import (
 	"arena/agents/housebots/dotsboxes"
 	"arena/agents/housebots/hexcrossout"
 	"arena/agents/housebots/pentagotwist"
-	"arena/plugins/protocol"
-	"arena/plugins/sdk"
+	"arena/plugins/agentapi"
 )
 
 // HouseBot is one per-game implementation of a house bot.
 type HouseBot struct {
 	Doc     string // what it does and where the idea comes from
 	Options []housebots.OptionDoc
-	New     func(o housebots.Options, seed uint64) (sdk.Agent, error)
+	New     func(o housebots.Options, seed uint64) (agentapi.Agent, error)
 }
 
 // House lists the house bots that have a method per game: bot name, then
@@ -76,7 +75,7 @@ func splitRef(ref string) (string, housebots.Options, error) {
 type house struct {
 	name string
 	opts housebots.Options
-	impl sdk.Agent
+	impl agentapi.Agent
 }
 
 // newHouse checks the options against every game's implementation, so a
@@ -93,18 +92,18 @@ func newHouse(name string, opts housebots.Options) (*house, error) {
 	return &house{name: name, opts: opts}, nil
 }
 
-func (h *house) Describe() protocol.Description {
+func (h *house) Describe() agentapi.Description {
 	var games []string
 	for g := range House()[h.name] {
 		games = append(games, g)
 	}
 	sort.Strings(games)
-	return protocol.Description{Name: h.name, Description: HouseSummary[h.name], Games: games}
+	return agentapi.Description{Name: h.name, Description: HouseSummary[h.name], Games: games}
 }
 
 // Start builds the game's implementation with the reference's options,
 // overridden by the league's.
-func (h *house) Start(ctx context.Context, g sdk.Game) error {
+func (h *house) Start(ctx context.Context, g agentapi.Game) error {
 	hb, ok := House()[h.name][g.Game]
 	if !ok {
 		return fmt.Errorf("builtin:%s has no method for game %s", h.name, g.Game)
@@ -121,13 +120,13 @@ func (h *house) Start(ctx context.Context, g sdk.Game) error {
 		return fmt.Errorf("builtin:%s for %s: %w", h.name, g.Game, err)
 	}
 	h.impl = a
-	if s, ok := a.(sdk.Starter); ok {
+	if s, ok := a.(agentapi.Starter); ok {
 		return s.Start(ctx, g)
 	}
 	return nil
 }
 
-func (h *house) Move(ctx context.Context, t sdk.Turn) (string, error) {
+func (h *house) Move(ctx context.Context, t agentapi.Turn) (string, error) {
 	if h.impl == nil {
 		return "", fmt.Errorf("builtin:%s: move requested before the game started", h.name)
 	}
@@ -135,7 +134,7 @@ func (h *house) Move(ctx context.Context, t sdk.Turn) (string, error) {
 }
 
 func (h *house) Observe(ctx context.Context, seat int, move string, ply int) error {
-	if o, ok := h.impl.(sdk.Observer); ok {
+	if o, ok := h.impl.(agentapi.Observer); ok {
 		return o.Observe(ctx, seat, move, ply)
 	}
 	return nil

@@ -6,8 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"arena/engine"
 	"arena/games/hexcrossout"
-	"arena/plugins/sdk"
+	"arena/plugins/agentapi"
 	"arena/plugins/sdk/search"
 )
 
@@ -53,24 +54,31 @@ func ExampleMCTS() {
 	// proven: true win: true
 }
 
-// bot is a complete SDK agent: it searches within the time the referee
-// gives for each move and keeps its searcher (and its transposition
-// table) between moves.
-type bot struct{ ab search.AlphaBeta }
-
-func (b *bot) Move(ctx context.Context, t sdk.Turn) (string, error) {
-	lim := search.ForTurn(t, search.Budget{})
-	r := b.ab.Search(ctx, t.State, lim)
-	if !r.OK {
-		return "", fmt.Errorf("no legal move")
-	}
-	return t.State.FormatMove(r.Move), nil
-}
-
-// ForTurn turns the referee's clock into search limits; an agent's main
-// would call sdk.Serve(&bot{}).
+// ForTurn turns the referee's clock into search limits: an SDK agent calls
+// it first thing in Move with the Turn it is given (sdk.Turn is
+// agentapi.Turn; the sdk package's ExampleTurn_search is a whole agent
+// that does).
 func ExampleForTurn() {
-	var _ sdk.Agent = &bot{}
-	fmt.Println("ok")
-	// Output: ok
+	st, err := hexcrossout.NewFromBoard(board4())
+	if err != nil {
+		panic(err)
+	}
+	// A per-move limit of 2 s: the search stops at half of it.
+	var turn agentapi.Turn
+	turn.State = st
+	turn.Game.Clock = agentapi.Clock{Model: string(engine.PerMove), MoveLimit: 2 * time.Second}
+	turn.TimeLeft = 2 * time.Second
+	turn.Deadline = time.Now().Add(turn.TimeLeft)
+	lim := search.ForTurn(turn, search.Budget{})
+	fmt.Println("stops a second early:", turn.Deadline.Sub(lim.Deadline) > 900*time.Millisecond)
+	r := (&search.AlphaBeta{}).Search(context.Background(), turn.State, lim)
+	fmt.Println("move found:", r.OK)
+	// A whole-game CPU budget with 20 s left: 85 % of it over 20 moves.
+	turn.Game.Clock = agentapi.Clock{Model: string(engine.CPUBudget), Budget: 30 * time.Second}
+	turn.TimeLeft, turn.Deadline = 20*time.Second, time.Time{}
+	fmt.Println("CPU for this move:", search.ForTurn(turn, search.Budget{}).CPU)
+	// Output:
+	// stops a second early: true
+	// move found: true
+	// CPU for this move: 850ms
 }
