@@ -9,8 +9,12 @@ import (
 
 // TestJavaFloor: the Java floor compiles its empty class and the JVM runs
 // it to a clean exit with the client's heap flags (a missing class would
-// exit 1, which the bench's bare run would count as a start).
+// exit 1, which the bench's bare run would count as a start). Not under
+// -short: javac and a JVM cost more CPU than the rest of the package.
 func TestJavaFloor(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles and runs Java")
+	}
 	java, err := exec.LookPath("java")
 	if err != nil {
 		t.Skip("no java on PATH")

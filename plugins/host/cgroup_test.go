@@ -105,7 +105,9 @@ func groupLimit(t *testing.T, pid int, ctl, v1, v2 string) int64 {
 // has its memory read through /proc (the arena's starting thread was in
 // its group), and is killed over its limit all the same. The ways run
 // side by side: the verdicts are the agents' own CPU time and memory,
-// which a busy CPU does not change.
+// which a busy CPU does not change. -short keeps the default way (a
+// sandboxed agent in its cgroup): each way burns 400 ms of CPU and grows a
+// hog to 100 MiB.
 func TestAccountingCgroupAndProc(t *testing.T) {
 	for _, way := range []struct {
 		name               string
@@ -113,6 +115,9 @@ func TestAccountingCgroupAndProc(t *testing.T) {
 	}{{"cgroup", false, false}, {"proc", true, false}, {"cgroup-unsandboxed", false, true}} {
 		noCgroups := way.noCgroups
 		t.Run(way.name, func(t *testing.T) {
+			if testing.Short() && way.name != "cgroup" {
+				t.Skip("-short keeps the cgroup way")
+			}
 			t.Parallel()
 			if !noCgroups {
 				requireCgroups(t)

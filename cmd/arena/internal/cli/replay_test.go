@@ -103,13 +103,13 @@ func TestReplayByGameID(t *testing.T) {
 	}
 }
 
-// A 50 MB game id is refused at once, quoting a bounded part of it.
+// A game id of a mebibyte is refused at once, quoting a bounded part of it.
 func TestReplayHugeID(t *testing.T) {
 	e, out, _ := testEnv(t)
-	id := strings.Repeat("x", 50<<20)
+	id := strings.Repeat("x", 1<<20)
 	err := run(t, e, "replay", id, "--results", t.TempDir())
 	if err == nil || !strings.Contains(err.Error(), "at most 4096 bytes") || len(err.Error()) > 200 {
-		t.Fatalf("replay of a 50 MB id: %.300v", err)
+		t.Fatalf("replay of a 1 MiB id: %.300v", err)
 	}
 	if out.Len() > 200 {
 		t.Fatalf("replay printed %d bytes", out.Len())

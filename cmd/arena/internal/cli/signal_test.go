@@ -158,13 +158,17 @@ func gameIDs(dir string) []string {
 // SIGTERM and SIGINT stop a running league within seconds, the games
 // already stored kept: the league's store opens afterwards and holds
 // every game recorded before the signal. The target is 2 s; the bound
-// here is generous for a loaded machine.
+// here is generous for a loaded machine. -short sends SIGTERM only: the
+// two share their handling, and each run starts an arena and its agents.
 func TestSignalStopsLeagueRun(t *testing.T) {
 	if err := proctree.Available(); err != nil {
 		t.Skip(err) // agent processes are found through /proc
 	}
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
+			if testing.Short() && sig != syscall.SIGTERM {
+				t.Skip("-short sends SIGTERM only")
+			}
 			dir := t.TempDir()
 			file := filepath.Join(dir, "long.yaml")
 			league := "game: bohnenspiel\nagents:\n  - name: greedy\n    agent: builtin:greedy\n  - name: random\n    agent: builtin:random\ngames_per_pairing: 10000\nconcurrency: 2\nseed: 1\n"
