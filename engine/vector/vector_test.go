@@ -1,6 +1,7 @@
 package vector_test
 
 import (
+	"bufio"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,15 +14,19 @@ import (
 
 // One recorded Bohnenspiel game, replayed, then tampered with field by
 // field: every tampering must be reported at the right ply and field.
-// firstRecord parses the file's first line only: the tests take a fresh
-// copy of that game many times, and the whole file is 3 MB of them.
+// firstRecord reads and parses the file's first line only: the tests take
+// a fresh copy of that game many times, and the whole file is 3 MB of them.
 func firstRecord(t *testing.T) *vector.Record {
 	t.Helper()
-	data, err := os.ReadFile("../../games/bohnenspiel/testdata/bohnenspiel.jsonl")
+	f, err := os.Open("../../games/bohnenspiel/testdata/bohnenspiel.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, _, _ := strings.Cut(string(data), "\n")
+	defer f.Close()
+	first, err := bufio.NewReader(f).ReadString('\n')
+	if err != nil {
+		t.Fatalf("the first line of bohnenspiel.jsonl: %v", err)
+	}
 	recs, err := vector.Read(strings.NewReader(first))
 	if err != nil || len(recs) != 1 {
 		t.Fatalf("the first line of bohnenspiel.jsonl: %d records, %v", len(recs), err)
