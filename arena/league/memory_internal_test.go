@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 
 	"arena/agents/builtin/inproc"
 	"arena/arena/league/leaguefile"
@@ -134,9 +135,8 @@ func (c countLines) Write(b []byte) (int, error) {
 // other tests' writes (the suite's links write test binaries of tens of
 // MB), which made one such league 13–22 s in the suite against 2 s alone.
 func memoryDir(t *testing.T) string {
-	const tmpfsMagic = 0x01021994
-	var fs syscall.Statfs_t
-	if err := syscall.Statfs("/dev/shm", &fs); err == nil && fs.Type == tmpfsMagic && fs.Bavail*uint64(fs.Bsize) >= 256<<20 {
+	var fs unix.Statfs_t
+	if err := unix.Statfs("/dev/shm", &fs); err == nil && fs.Type == unix.TMPFS_MAGIC && fs.Bavail*uint64(fs.Bsize) >= 256<<20 {
 		if dir, err := os.MkdirTemp("/dev/shm", "arena-league-test-"); err == nil {
 			t.Cleanup(func() { os.RemoveAll(dir) })
 			return dir
