@@ -38,6 +38,8 @@ func countingLauncher(n *atomic.Int64) referee.Launcher {
 // are what start processes, so they are counted with the replays each
 // record lists.
 func TestReuseKeepsProcessesAndChangesNoGame(t *testing.T) {
+	// Its own slots and counters; no verdict here is the clock's.
+	t.Parallel()
 	longRunning(t)
 	file := leaguefiletest.Write(t, "reuse.yaml", `
 name: reuse
@@ -64,7 +66,7 @@ agents:
 			t.Fatal(err)
 		}
 		var n atomic.Int64
-		if err := league.Run(ctx, spec, league.RunOptions{Launch: countingLauncher(&n), NoReuse: noReuse}); err != nil {
+		if err := league.Run(ctx, spec, league.RunOptions{Launch: countingLauncher(&n), NoReuse: noReuse, Slots: ownSlots(t, spec)}); err != nil {
 			t.Fatal(err)
 		}
 		moves = map[string]string{}
@@ -152,6 +154,8 @@ func TestReusableFollowsTheProfilesProcessRule(t *testing.T) {
 // part of the league like any other. Two games tell the rules apart: kept
 // processes would play both in two processes, fresh ones start four.
 func TestProcessRuleOverrideStartsFreshProcesses(t *testing.T) {
+	// Its own slots and counter; plays, not games, are counted.
+	t.Parallel()
 	longRunning(t)
 	file := leaguefiletest.Write(t, "fresh.yaml", `
 name: fresh
@@ -160,6 +164,7 @@ games_per_pairing: 2
 concurrency: 1
 overrides:
   processes: fresh
+  move-limit: 20s
 agents:
   - name: random
     agent: random
@@ -173,7 +178,7 @@ agents:
 		t.Fatalf("profile's process rule %q, want fresh", r)
 	}
 	var n atomic.Int64
-	if err := league.Run(ctx, spec, league.RunOptions{Launch: countingLauncher(&n)}); err != nil {
+	if err := league.Run(ctx, spec, league.RunOptions{Launch: countingLauncher(&n), Slots: ownSlots(t, spec)}); err != nil {
 		t.Fatal(err)
 	}
 	games := storedGames(t, out, "fresh")

@@ -506,6 +506,8 @@ agents:
 
 // Penalties reach the standings by kind.
 func TestPenaltiesInStandings(t *testing.T) {
+	// Its own slots; its moves are not judged by the clock (patientMoves).
+	t.Parallel()
 	longRunning(t)
 	out := filepath.Join(t.TempDir(), "pen")
 	file := leaguefiletest.Write(t, "pen.yaml", `
@@ -525,7 +527,7 @@ agents:
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := league.Run(ctx, spec, league.RunOptions{Launch: testLauncher()}); err != nil {
+	if err := league.Run(ctx, spec, league.RunOptions{Launch: testLauncher(), Slots: ownSlots(t, spec)}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := resultsdb.OpenDir(ctx, out)
