@@ -54,8 +54,11 @@ func pinThread(cpus []int) (restore func() error, err error) {
 
 // Repin moves a running agent's whole tree — root, its descendants and
 // every thread of each — onto cpus, for a kept process that plays its next
-// game on another slot. It is meant for an idle agent (between games): a
-// thread it creates while Repin runs could keep the old mask.
+// game on another slot. A thread inherits its creator's mask, so one made
+// while Repin runs by a thread not yet moved keeps the old mask: Repin
+// therefore goes over the tree again until a pass finds every thread on
+// cpus (a Go agent's runtime, a JVM, makes threads whenever it likes, not
+// only when it is busy), at most repinPasses times.
 func Repin(root int, cpus []int) error {
 	if len(cpus) == 0 {
 		return nil
@@ -65,42 +68,79 @@ func Repin(root int, cpus []int) error {
 	for _, c := range cpus {
 		set.Set(c)
 	}
-	pids, err := treePids(root)
-	if err != nil {
-		return fmt.Errorf("repin agent %d: %w", root, err)
+	if err := repinTree(root, &set, nil); err != nil {
+		return fmt.Errorf("repin agent %d to CPUs %v: %w", root, cpus, err)
 	}
-	if len(pids) == 0 {
-		return fmt.Errorf("repin agent %d: it is gone", root)
-	}
-	for _, pid := range pids {
-		if err := pinThreads(pid, pid == root, &set); err != nil {
-			return fmt.Errorf("repin agent %d to CPUs %v: %w", root, cpus, err)
+	return nil
+}
+
+// repinTree is Repin's passes; between, when not nil, runs after each
+// pass that moved a thread, before the next (tests make a straggler there).
+func repinTree(root int, set *unix.CPUSet, between func()) error {
+	for pass := 0; pass < repinPasses; pass++ {
+		pids, err := treePids(root)
+		if err != nil {
+			return err
+		}
+		if len(pids) == 0 {
+			return errors.New("it is gone")
+		}
+		moved := 0
+		for _, pid := range pids {
+			n, err := pinThreads(pid, pid == root, set)
+			if err != nil {
+				return err
+			}
+			moved += n
+		}
+		if moved == 0 {
+			return nil
+		}
+		if between != nil {
+			between()
 		}
 	}
 	return nil
 }
 
-// pinThreads sets the affinity of every thread of pid. A descendant that
-// ended since the tree was listed has nothing left to pin; the root
-// having ended is an error, the agent being gone.
-func pinThreads(pid int, root bool, set *unix.CPUSet) error {
+// repinPasses bounds Repin's passes over a tree that keeps making threads:
+// each pass moves every thread it finds, so what a last pass leaves behind
+// is only a thread made during it by one not yet moved.
+const repinPasses = 8
+
+// pinThreads sets the affinity of every thread of pid not already on set
+// and says how many it moved. A descendant that ended since the tree was
+// listed has nothing left to pin; the root having ended is an error, the
+// agent being gone.
+func pinThreads(pid int, root bool, set *unix.CPUSet) (int, error) {
 	tasks, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
 	if errors.Is(err, fs.ErrNotExist) && !root {
-		return nil
+		return 0, nil
 	}
 	if err != nil {
-		return err
+		return 0, err
 	}
+	moved := 0
 	for _, t := range tasks {
 		tid, err := strconv.Atoi(t.Name())
 		if err != nil {
 			continue
 		}
-		if err := unix.SchedSetaffinity(tid, set); err != nil && !errors.Is(err, unix.ESRCH) {
-			return fmt.Errorf("thread %d: %w", tid, err)
+		var cur unix.CPUSet
+		if err := unix.SchedGetaffinity(tid, &cur); err == nil && cur == *set {
+			continue
+		} else if errors.Is(err, unix.ESRCH) {
+			continue
 		}
+		if err := unix.SchedSetaffinity(tid, set); err != nil {
+			if errors.Is(err, unix.ESRCH) {
+				continue
+			}
+			return moved, fmt.Errorf("thread %d: %w", tid, err)
+		}
+		moved++
 	}
-	return nil
+	return moved, nil
 }
 
 // treePids lists root and its live descendants through the kernel's
