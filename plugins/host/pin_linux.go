@@ -27,15 +27,12 @@ func pinThread(cpus []int) (restore func() error, err error) {
 		return func() error { return nil }, nil
 	}
 	runtime.LockOSThread()
-	var orig, set unix.CPUSet
+	var orig unix.CPUSet
 	if err := unix.SchedGetaffinity(0, &orig); err != nil {
 		runtime.UnlockOSThread()
 		return nil, fmt.Errorf("pin agent to CPUs %v: %w", cpus, err)
 	}
-	set.Zero()
-	for _, c := range cpus {
-		set.Set(c)
-	}
+	set := cpuSet(cpus)
 	if err := unix.SchedSetaffinity(0, &set); err != nil {
 		runtime.UnlockOSThread()
 		return nil, fmt.Errorf("pin agent to CPUs %v: %w", cpus, err)
@@ -52,6 +49,15 @@ func pinThread(cpus []int) (restore func() error, err error) {
 	}, nil
 }
 
+// cpuSet is the kernel's mask of cpus.
+func cpuSet(cpus []int) unix.CPUSet {
+	var set unix.CPUSet
+	for _, c := range cpus {
+		set.Set(c)
+	}
+	return set
+}
+
 // Repin moves a running agent's whole tree — root, its descendants and
 // every thread of each — onto cpus, for a kept process that plays its next
 // game on another slot. A thread inherits its creator's mask, so one made
@@ -63,11 +69,7 @@ func Repin(root int, cpus []int) error {
 	if len(cpus) == 0 {
 		return nil
 	}
-	var set unix.CPUSet
-	set.Zero()
-	for _, c := range cpus {
-		set.Set(c)
-	}
+	set := cpuSet(cpus)
 	if err := repinTree(root, &set, nil); err != nil {
 		return fmt.Errorf("repin agent %d to CPUs %v: %w", root, cpus, err)
 	}

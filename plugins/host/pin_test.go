@@ -3,6 +3,7 @@ package host_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -157,5 +158,54 @@ func TestRepinMovesEveryThreadOfAKeptAgent(t *testing.T) {
 	}
 	if err := host.Repin(1<<30, to); err == nil {
 		t.Error("repinning a process that does not exist succeeded")
+	}
+}
+
+// A thread made during a pass by one not yet moved keeps the old mask:
+// Repin goes over the tree again until a pass finds nothing to move. The
+// straggler is made by hand here (the process's one thread put back on the
+// old CPU after the first pass), which a single pass would leave behind.
+func TestRepinMovesAThreadLeftBehindByAPass(t *testing.T) {
+	mine := affinity(t, 0)
+	if len(mine) < 2 {
+		t.Skip("needs two CPUs to move a process from one to another")
+	}
+	from, to := []int{mine[0]}, []int{mine[len(mine)-1]}
+	cmd := exec.Command("sleep", "60")
+	if err := cmd.Start(); err != nil {
+		t.Skip("no sleep command:", err)
+	}
+	defer func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	}()
+	pid := cmd.Process.Pid
+	var old unix.CPUSet
+	old.Set(from[0])
+	if err := unix.SchedSetaffinity(pid, &old); err != nil {
+		t.Fatal(err)
+	}
+	passes := 0
+	err := host.RepinTree(pid, to, func() {
+		passes++
+		if passes == 1 {
+			if err := unix.SchedSetaffinity(pid, &old); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := affinity(t, pid); !slices.Equal(got, to) {
+		t.Errorf("after %d pass(es) the process is on CPUs %v, want %v", passes+1, got, to)
+	}
+	if passes != 2 {
+		t.Errorf("%d passes moved a thread, want 2 (the first, and the one after the straggler)", passes)
+	}
+	// Nothing left to move: one pass, which moves nothing.
+	passes = 0
+	if err := host.RepinTree(pid, to, func() { passes++ }); err != nil || passes != 0 {
+		t.Errorf("a tree already moved: %v, %d passes moved a thread, want none", err, passes)
 	}
 }
